@@ -1,0 +1,1 @@
+"""Covenant's rules engine: pure Python, no Django, every die passed in."""

@@ -1,0 +1,56 @@
+"""Command line: `python -m combat.rules resolve FILE.json` prints the resolution as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import EncounterFileError, RulesError
+
+
+def _load(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise EncounterFileError("", f"cannot read {path}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise EncounterFileError(
+            "", f"{path} is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    if not isinstance(data, dict):
+        raise EncounterFileError("", "expected a JSON object at the top of the file")
+    return data
+
+
+def resolve_file(data: dict) -> dict:
+    """Resolve an encounter file already read as JSON, by its `rules`."""
+    rules = data.get("rules")
+    if rules == "arsmagica":
+        from .arsmagica.encounter_file import resolve
+    elif rules == "d6fatigue":
+        from .d6.encounter_file import resolve
+    else:
+        raise EncounterFileError("rules", f'expected "arsmagica" or "d6fatigue", got {rules!r}')
+    return resolve(data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m combat.rules", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    resolve_parser = commands.add_parser("resolve", help="resolve an encounter file")
+    resolve_parser.add_argument("file", help="path to the encounter's JSON file")
+    args = parser.parse_args(argv)
+    try:
+        result = resolve_file(_load(args.file))
+    except RulesError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

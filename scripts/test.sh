@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs what the suite needs (Chromium, Redis, PostgreSQL) when missing, starts Redis and
+# PostgreSQL on loopback in a temporary directory, runs ruff and the whole suite against them,
+# prints the rules engine's coverage, and stops the servers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v redis-server >/dev/null || need+=(redis-server)
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+[ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "make test needs these Debian packages: ${need[*]} (run as root, or: sudo apt-get install ${need[*]})" >&2
+    exit 1
+  fi
+  echo "Installing ${need[*]} from Debian's packages..."
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+fi
+
+work=$(mktemp -d /tmp/covenant-test.XXXXXX)
+chmod 755 "$work"
+pg_port=${PG_PORT:-55432}
+redis_port=${REDIS_PORT:-56379}
+
+run_pg() {  # PostgreSQL refuses to run as root: run its tools as the postgres user then.
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+stop() {
+  run_pg "$pg_bin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true
+  [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap stop EXIT
+
+mkdir -p "$work/pg" "$work/redis"
+[ "$(id -u)" -eq 0 ] && chown postgres "$work/pg"
+run_pg "$pg_bin/initdb" -D "$work/pg" -U covenant --auth=trust -E UTF8 >/dev/null
+run_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $work/pg -c fsync=off" start >/dev/null
+redis-server --bind 127.0.0.1 --port "$redis_port" --save '' --appendonly no \
+  --daemonize yes --pidfile "$work/redis.pid" --dir "$work/redis" >/dev/null
+for _ in $(seq 50); do
+  redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
+  sleep 0.1
+done
+
+export DATABASE_URL="postgres://covenant@127.0.0.1:$pg_port/covenant"
+export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+export COVENANT_CHROMIUM=${COVENANT_CHROMIUM:-$(command -v chromium)}
+run_pg "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U covenant covenant
+
+echo "== ruff"
+$BIN/ruff check .
+echo "== pytest on PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL)"
+status=0
+$BIN/coverage run -m pytest "$@" || status=$?
+echo "== branch coverage of the rules engine (combat/rules)"
+$BIN/coverage report --fail-under=95 || status=$((status == 0 ? 1 : status))
+exit $status

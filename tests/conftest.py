@@ -1,0 +1,24 @@
+"""Suite-wide rules: with CI=true nothing may be skipped (Redis, PostgreSQL, Chromium tests must run)."""
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_collection_modifyitems(config, items):
+    if IN_CI and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        raise pytest.UsageError(
+            "CI=true but DATABASE_URL is not PostgreSQL: run the suite with `make test`"
+        )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if IN_CI and skipped:
+        reporter.write_line(
+            f"CI=true: {len(skipped)} test(s) skipped; in CI every test must run.", red=True
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
