@@ -10,6 +10,11 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def default_d6_attributes() -> list[str]:
+    """The attributes a d6 saga's sheets carry until its storyguide names others (d6 seed)."""
+    return ["strength", "dexterity", "stamina", "intelligence", "perception", "charisma"]
+
+
 class RuleSystem(models.TextChoices):
     ARS_MAGICA = "arsmagica", "Ars Magica 3rd edition"
     D6_FATIGUE = "d6fatigue", "d6 fatigue track"
@@ -25,6 +30,11 @@ class Saga(models.Model):
         default=False, help_text="Players roll real dice and type the faces in; otherwise the server rolls."
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+    d6_attributes = models.JSONField(
+        default=default_d6_attributes,
+        blank=True,
+        help_text="d6 system: the attribute names every sheet in this saga carries.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -32,6 +42,10 @@ class Saga(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_d6(self) -> bool:
+        return self.rule_system == RuleSystem.D6_FATIGUE
 
 
 class Membership(models.Model):
@@ -131,6 +145,11 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def base_fatigue(self) -> int:
+        """Base fatigue = 4 - Stamina, at least 1 (d6 seed)."""
+        return max(1, 4 - int(self.attributes.get("stamina", 0) or 0))
 
 
 class Weapon(models.Model):

@@ -1,0 +1,62 @@
+"""Who may see and change what in a saga: each check written once, raising 404 or 403.
+
+Outsiders get 404 (a saga's existence is not revealed); members without the right get 403.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from .models import Character, Membership, Saga
+
+
+def get_membership(user, saga_id) -> Membership:
+    """The user's membership in the saga; 404 when the user is not a member (or not logged in)."""
+    if not user.is_authenticated:
+        raise Http404("No such saga.")
+    try:
+        return Membership.objects.select_related("saga").get(saga_id=saga_id, user=user)
+    except (Membership.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such saga.") from None
+
+
+def is_storyguide(user, saga: Saga) -> bool:
+    return user.is_authenticated and saga.storyguide_id == user.pk
+
+
+def require_storyguide(user, saga_id) -> Saga:
+    """The saga, when the user is its storyguide; 403 for its players, 404 for outsiders."""
+    membership = get_membership(user, saga_id)
+    saga = membership.saga
+    if not is_storyguide(user, saga):
+        raise PermissionDenied("Only the storyguide can do that.")
+    return saga
+
+
+def can_edit_character(user, character: Character) -> bool:
+    """The character's owner or the saga's storyguide."""
+    if not user.is_authenticated:
+        return False
+    return character.owner_id == user.pk or character.saga.storyguide_id == user.pk
+
+
+def can_see_full_sheet(user, character: Character) -> bool:
+    """The full sheet (scores, weapons, notes) is for the owner and the storyguide only."""
+    return can_edit_character(user, character)
+
+
+def get_character(user, character_id) -> Character:
+    """A character of a saga the user belongs to; 404 for outsiders."""
+    try:
+        character = Character.objects.select_related("saga", "owner").get(pk=character_id)
+    except (Character.DoesNotExist, ValueError, TypeError):
+        raise Http404("No such character.") from None
+    get_membership(user, character.saga_id)
+    return character
+
+
+def get_editable_character(user, character_id) -> Character:
+    """A character the user may edit; 404 for outsiders, 403 for other players' characters."""
+    character = get_character(user, character_id)
+    if not can_edit_character(user, character):
+        raise PermissionDenied("Only the character's player and the storyguide can change this sheet.")
+    return character

@@ -1,0 +1,111 @@
+"""Campaign use cases: every change to sagas, memberships and characters, each in one transaction."""
+
+import re
+
+from django.db import transaction
+from django.forms import BaseInlineFormSet
+
+from .models import Character, Membership, Saga, Weapon, new_invite_token
+
+MAX_STAMPED_COPIES = 50
+
+
+@transaction.atomic
+def create_saga(user, *, name: str, rule_system: str, physical_dice: bool = False) -> Saga:
+    """A new saga; its creator is the storyguide, with a storyguide membership."""
+    saga = Saga.objects.create(
+        name=name, rule_system=rule_system, physical_dice=physical_dice, storyguide=user
+    )
+    Membership.objects.create(saga=saga, user=user, role=Membership.Role.STORYGUIDE)
+    return saga
+
+
+@transaction.atomic
+def join_saga(user, saga: Saga) -> tuple[Membership, bool]:
+    """Make the user a player of the saga; an existing membership is returned untouched."""
+    return Membership.objects.get_or_create(saga=saga, user=user, defaults={"role": Membership.Role.PLAYER})
+
+
+@transaction.atomic
+def regenerate_invite(saga: Saga) -> str:
+    """A fresh invite token; the old link stops working."""
+    saga.invite_token = new_invite_token()
+    saga.save(update_fields=["invite_token"])
+    return saga.invite_token
+
+
+@transaction.atomic
+def set_d6_attributes(saga: Saga, names: list[str]) -> Saga:
+    """The attribute names every d6 sheet of the saga carries."""
+    saga.d6_attributes = names
+    saga.save(update_fields=["d6_attributes"])
+    return saga
+
+
+def save_character(form, formset=None) -> Character:
+    """Save a sheet form and its rows (weapons, or d6 abilities) together, or nothing at all.
+
+    The form's instance already carries its saga, owner and is_npc (set by the view).
+    """
+    if not form.is_valid() or (formset is not None and not formset.is_valid()):
+        raise ValueError("save_character needs a valid form and formset")
+    with transaction.atomic():
+        character = form.save(commit=False)
+        if formset is not None and hasattr(formset, "cleaned_abilities"):
+            character.abilities = formset.cleaned_abilities()
+        character.save()
+        if isinstance(formset, BaseInlineFormSet):
+            formset.instance = character
+            formset.save()
+    return character
+
+
+def stamp_base_name(name: str) -> str:
+    """"Bandit 3" stamps more "Bandit n"; "Bandit" too."""
+    return re.sub(r"\s+\d+$", "", name.strip()) or name.strip()
+
+
+def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Character]:
+    """Copies of an NPC's sheet and weapons, named "<base> n" and numbered on from any that exist."""
+    if not npc.is_npc:
+        raise ValueError("Only NPCs can be stamped.")
+    if not 1 <= count <= MAX_STAMPED_COPIES:
+        raise ValueError(f"Stamp between 1 and {MAX_STAMPED_COPIES} copies.")
+    base = stamp_base_name(base_name or npc.name)
+    with transaction.atomic():
+        Saga.objects.select_for_update().get(pk=npc.saga_id)  # two stampings never share a number
+        numbered = re.compile(rf"^{re.escape(base)} (\d+)$")
+        taken = [
+            int(match.group(1))
+            for name in Character.objects.filter(saga_id=npc.saga_id, name__startswith=base).values_list(
+                "name", flat=True
+            )
+            if (match := numbered.match(name))
+        ]
+        start = max(taken, default=0) + 1
+        weapons = list(npc.weapons.all())
+        copies = []
+        for number in range(start, start + count):
+            copy = Character.objects.get(pk=npc.pk)
+            copy.pk = None
+            copy.id = None
+            copy._state.adding = True
+            copy.name = f"{base} {number}"
+            copy.owner = None
+            copy.is_npc = True
+            copy.save()
+            Weapon.objects.bulk_create(
+                [
+                    Weapon(
+                        character=copy,
+                        **{
+                            field.name: getattr(weapon, field.name)
+                            for field in Weapon._meta.concrete_fields
+                            if field.name not in ("id", "character")
+                        },
+                    )
+                    for weapon in weapons
+                ]
+            )
+            copies.append(copy)
+    return copies
