@@ -69,6 +69,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (Daphne's threads) share one file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # Tests on a file, not in memory: the browser tests' Daphne process opens the same test database.
+    DATABASES["default"]["TEST"] = {"NAME": BASE_DIR / "test_db.sqlite3"}
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

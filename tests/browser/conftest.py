@@ -1,0 +1,87 @@
+"""Browser tests: Playwright (sync API) driving Debian's Chromium against a real Daphne.
+
+Fixtures:
+- `daphne` (session): a Daphne process serving config.asgi:application on the test database.
+- `chromium` (module): one headless Chromium; Playwright's sync API runs an event loop in this thread,
+  so DJANGO_ALLOW_ASYNC_UNSAFE is set only while it lives (the rest of the suite keeps Django's guard).
+- `table` (function): makes people, one browser context each (`table.person("storyguide")`), on a
+  transactional database the server can see; on failure it saves a screenshot of every tab and prints
+  the server's log for the test.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from django.db import connections
+from playwright.sync_api import sync_playwright
+
+from .people import Table
+from .server import DaphneServer, database_url
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ARTIFACTS = Path(os.environ.get("COVENANT_BROWSER_ARTIFACTS", "/tmp/covenant-browser-failures"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_REPORT] = report
+    return report
+
+
+CALL_REPORT = pytest.StashKey()
+
+
+@pytest.fixture(scope="session")
+def daphne(django_db_setup, tmp_path_factory):
+    url = database_url(connections["default"].settings_dict)
+    with DaphneServer(url, tmp_path_factory.mktemp("daphne") / "daphne.log") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    executable = os.environ.get("COVENANT_CHROMIUM", "/usr/bin/chromium")
+    if not os.access(executable, os.X_OK):
+        pytest.skip(f"Chromium not found at {executable}: install Debian's chromium or set COVENANT_CHROMIUM")
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+    finally:
+        playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def table(request, chromium, daphne, transactional_db):
+    log_start = daphne.log_size()
+    people = Table(chromium, daphne.url)
+    yield people
+    report = request.node.stash.get(CALL_REPORT, None)
+    try:
+        if report is not None and report.failed:
+            saved = people.screenshot_all(ARTIFACTS / request.node.name)
+            print(f"\nScreenshots of every tab: {', '.join(str(path) for path in saved)}")
+            print(f"\nDaphne's log during the test:\n{daphne.log_tail(since=log_start)}")
+        errors = people.page_errors()
+    finally:
+        people.close()
+    if errors and report is not None and report.passed:
+        pytest.fail("JavaScript errors in the pages:\n" + "\n".join(errors))
