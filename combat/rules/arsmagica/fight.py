@@ -1,0 +1,184 @@
+"""Working context for one phase: running combatant states, the round's dice, and totals.
+
+Phase functions build one `Fight`, change it as the phase goes, and turn it back into a
+new `RoundState`; nothing outside the phase ever sees it change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .dice import StressRoll, stress_die
+from .dicebox import DiceBox
+from .engagement import multiple_opponents_penalty, range_penalty
+from .exchange import DefenseWith, attack_total, defense_total
+from .levels import BodyLevel
+from .phase import Phase
+from .sheet import Range, Weapon
+from .state import CombatantState, CombatDie, Declaration, PhaseOptions, RoundState
+
+Part = tuple[str, int]
+
+
+class Fight:
+    def __init__(self, state: RoundState, dice_box: DiceBox, options: PhaseOptions) -> None:
+        self.state = state
+        self.dice_box = dice_box
+        self.options = options
+        self.combatants = {combatant.id: combatant for combatant in state.combatants}
+        self.declarations = {item.combatant: item for item in state.declarations}
+        self.initiative = {record.combatant: record for record in state.initiative}
+        self.acting = {record.combatant: index for index, record in enumerate(state.initiative)}
+        self.listed = {combatant.id: index for index, combatant in enumerate(state.combatants)}
+        self.dice = {die.combatant: die.roll for die in state.combat_dice}
+        self.opponents: dict[str, int] = {}
+        for engagement in state.engagements:
+            for combatant in (engagement.a, engagement.b):
+                self.opponents[combatant] = self.opponents.get(combatant, 0) + 1
+        self.deaths: list[str] = []
+
+    # --- the round's dice -------------------------------------------------------------
+
+    def combat_die(self, combatant: str) -> StressRoll:
+        """The one die for every Attack and Defense Total of the round (ArM3 p168)."""
+        roll = self.dice.get(combatant)
+        if roll is None:
+            roll = stress_die(
+                self.dice_box.dice_for(combatant, "combat"),
+                self.options.botch_dice_for(combatant),
+            )
+            self.dice[combatant] = roll
+        return roll
+
+    def roll(self, combatant: str, purpose: str) -> StressRoll:
+        return stress_die(self.dice_box.dice_for(combatant, purpose), self.options.botch_dice_for(combatant))
+
+    # --- who can do what -------------------------------------------------------------
+
+    def can_defend(self, combatant: CombatantState) -> bool:
+        """Routing, Unconscious or Incapacitated: no defence, Defense Total 0 [ours, p163]."""
+        declaration = self.declarations.get(combatant.id)
+        return combatant.can_act and not (declaration is not None and declaration.routing)
+
+    def declared_weapon(self, declaration: Declaration | None) -> Weapon | None:
+        if declaration is None or declaration.weapon is None:
+            return None
+        return self.combatants[declaration.combatant].sheet.weapon(declaration.weapon)
+
+    # --- totals ---------------------------------------------------------------------
+
+    def _common(self, combatant: CombatantState, advantage: int) -> list[Part]:
+        parts: list[Part] = []
+        opponents = self.opponents.get(combatant.id, 0)
+        if opponents > 1:
+            parts.append((f"{opponents} opponents", multiple_opponents_penalty(opponents)))
+        if combatant.penalty:
+            parts.append(("fatigue and wound penalties", combatant.penalty))
+        modifier = self.options.modifier_for(combatant.id)
+        if modifier:
+            parts.append(("storyguide", modifier))
+        if advantage:
+            parts.append(("advantage", advantage))
+        return parts
+
+    def attack(
+        self, attacker: CombatantState, weapon: Weapon, roll: StressRoll, at: Range | None
+    ) -> tuple[int, tuple[Part, ...]]:
+        """Attack Total with its parts: score, die, range, opponents, penalties (ArM3 p168)."""
+        parts: list[Part] = [(f"Attack score ({weapon.name})", weapon.attack)]
+        if at is not None and range_penalty(weapon.range, at):
+            parts.append((f"{weapon.name} inside its range", range_penalty(weapon.range, at)))
+        parts += self._common(attacker, attacker.advantage_attack)
+        modifiers = sum(value for _, value in parts[1:])
+        parts.insert(1, ("stress die", roll.value))
+        return attack_total(roll, weapon.attack, modifiers), tuple(parts)
+
+    def defense(
+        self, defender: CombatantState, at: Range | None
+    ) -> tuple[int, tuple[Part, ...], StressRoll | None, DefenseWith]:
+        """The better Defense Total: the weapon (-6 per step inside its range), Brawling at
+        Touch, Dodge when no weapon is declared or against missiles (ArM3 p168) [ours]."""
+        if not self.can_defend(defender):
+            return 0, (("cannot defend", 0),), None, DefenseWith.NONE
+        roll = self.combat_die(defender.id)
+        weapon = self.declared_weapon(self.declarations.get(defender.id))
+        if weapon is not None and weapon.missile and at is not None:
+            weapon = None
+        candidates: list[tuple[DefenseWith, Part, int]] = []
+        if weapon is not None:
+            inside = range_penalty(weapon.range, at) if at is not None else 0
+            candidates.append(
+                (DefenseWith.WEAPON, (f"Defense score ({weapon.name})", weapon.defense), inside)
+            )
+        if at is Range.TOUCH:
+            candidates.append((DefenseWith.BRAWLING, ("Brawling", defender.sheet.brawling), 0))
+        if weapon is None or at is None:
+            candidates.append((DefenseWith.DODGE, ("Dodge Defense", defender.sheet.dodge), 0))
+        common = self._common(defender, defender.advantage_defense)
+        common_sum = sum(value for _, value in common)
+        best = None
+        for kind, score_part, inside in candidates:
+            total = defense_total(roll, score_part[1], inside + common_sum)
+            if best is None or total > best[0]:
+                best = (total, kind, score_part, inside)
+        total, kind, score_part, inside = best
+        parts = [score_part, ("stress die", roll.value)]
+        if inside:
+            parts.append((f"{weapon.name} inside its range", inside))
+        return total, tuple(parts + common), roll, kind
+
+    # --- harm -----------------------------------------------------------------------
+
+    def wound(self, combatant_id: str, levels: int) -> None:
+        combatant = self.combatants[combatant_id]
+        if levels <= 0:
+            return
+        was_dead = combatant.body_level is BodyLevel.DEAD
+        lost = combatant.sheet.body_track.lose(combatant.body_levels_lost, levels)
+        combatant = replace(combatant, body_levels_lost=lost)
+        self.combatants[combatant_id] = combatant
+        if combatant.body_level is BodyLevel.DEAD and not was_dead:
+            self.deaths.append(combatant_id)
+
+    def would_go_down(self, combatant_id: str, levels: int) -> bool:
+        """Slain or knocked unconscious (Incapacitated counts [ours]) by these levels."""
+        combatant = self.combatants[combatant_id]
+        track = combatant.sheet.body_track
+        after = track.level_at(track.lose(combatant.body_levels_lost, levels))
+        return levels > 0 and after in (BodyLevel.INCAPACITATED, BodyLevel.DEAD)
+
+    def gain_advantage(self, combatant_id: str, attack: bool, difference: int) -> None:
+        """Advantage won: the largest difference of the round carries over [ours]."""
+        combatant = self.combatants[combatant_id]
+        if attack:
+            combatant = replace(
+                combatant, next_advantage_attack=max(combatant.next_advantage_attack, difference)
+            )
+        else:
+            combatant = replace(
+                combatant, next_advantage_defense=max(combatant.next_advantage_defense, difference)
+            )
+        self.combatants[combatant_id] = combatant
+
+    def set_combatant(self, combatant: CombatantState) -> None:
+        self.combatants[combatant.id] = combatant
+
+    # --- back to a state --------------------------------------------------------------
+
+    def state_after(self, next_phase: Phase) -> RoundState:
+        state = self.state
+        return RoundState(
+            state.number,
+            tuple(self.combatants[combatant.id] for combatant in state.combatants),
+            next_phase,
+            state.declarations,
+            state.initiative,
+            state.engagements,
+            tuple(CombatDie(combatant, roll) for combatant, roll in self.dice.items()),
+        )
+
+    def deals_first_key(self, combatant_id: str) -> tuple[int, int, int, int]:
+        """Initiative score, then Initiative Total, then Quickness, then listed first."""
+        record = self.initiative[combatant_id]
+        quickness = self.combatants[combatant_id].sheet.quickness
+        return (record.initiative_score, record.total, quickness, -self.listed[combatant_id])

@@ -1,0 +1,142 @@
+"""Phase 3, Melee: every engaged pair exchanges blows on each side's one die for the round."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .dice import StressRoll
+from .dicebox import DiceBox
+from .engagement import can_strike
+from .exchange import (
+    DefenseWith,
+    OnSuccess,
+    Result,
+    body_levels_lost,
+    damage_total,
+    deals_damage_first,
+    exchange_result,
+)
+from .fight import Fight, Part
+from .magic_phase import cast_spells
+from .phase import Phase
+from .records import AttackRecord, PhaseResult, Skip
+from .sheet import Range
+from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
+
+
+@dataclass(slots=True)
+class _Blow:
+    attacker: str
+    defender: str
+    weapon: str
+    range: Range
+    attack_total: int
+    attack_parts: tuple[Part, ...]
+    attack_roll: StressRoll
+    defense_total: int
+    defense_parts: tuple[Part, ...]
+    defense_roll: StressRoll | None
+    defense_with: DefenseWith
+    result: Result
+    difference: int
+    on_success: OnSuccess
+    damage_total: int | None
+    soak: int
+    levels: int
+    prevented: bool = False
+
+    def record(self) -> AttackRecord:
+        return AttackRecord(
+            Phase.MELEE, self.attacker, self.defender, self.weapon, self.range,
+            self.attack_total, self.attack_parts, self.attack_roll,
+            self.defense_total, self.defense_parts, self.defense_roll, self.defense_with,
+            self.result, self.difference,
+            self.on_success if self.result is not Result.MISS else None,
+            self.damage_total, self.soak, 0 if self.prevented else self.levels, self.prevented,
+        )  # fmt: skip
+
+
+def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> _Blow | Skip | None:
+    declaration = fight.declarations.get(attacker_id)
+    if declaration is None or declaration.action is not Action.ATTACK:
+        return None
+    attacker = fight.combatants[attacker_id]
+    defender = fight.combatants[defender_id]
+    name = attacker.sheet.name
+    if not attacker.can_act:
+        return Skip(attacker_id, defender_id, f"{name} is down and cannot attack")
+    weapon = fight.declared_weapon(declaration)
+    if not can_strike(weapon.range, at):
+        return Skip(
+            attacker_id,
+            defender_id,
+            f"{name}'s {weapon.name} cannot strike at {at.value}, beyond its {weapon.range.value} range",
+        )
+    roll = fight.combat_die(attacker_id)
+    attack, attack_parts = fight.attack(attacker, weapon, roll, at)
+    defense, defense_parts, defense_roll, defense_with = fight.defense(defender, at)
+    on_success = fight.options.on_success.get((attacker_id, defender_id), declaration.on_success)
+    result, difference = exchange_result(attack, defense, on_success)
+    damage = None
+    levels = 0
+    if result is Result.HIT:
+        damage = damage_total(weapon.damage, difference)
+        levels = body_levels_lost(damage, defender.sheet.soak)
+    return _Blow(
+        attacker_id, defender_id, weapon.name, at,
+        attack, attack_parts, roll, defense, defense_parts, defense_roll, defense_with,
+        result, difference, on_success, damage, defender.sheet.soak, levels,
+    )  # fmt: skip
+
+
+def _apply(fight: Fight, blows: list[_Blow]) -> None:
+    """Wounds at once to both sides, unless both would go down: then the higher Initiative
+    score deals damage first and the other, down, deals none (ArM3 p168)."""
+    hits = [blow for blow in blows if blow.result is Result.HIT and blow.levels > 0]
+    if len(hits) == 2 and all(fight.would_go_down(blow.defender, blow.levels) for blow in hits):
+        first, second = hits
+        if not deals_damage_first(
+            fight.deals_first_key(first.attacker), fight.deals_first_key(second.attacker)
+        ):
+            first, second = second, first
+        second.prevented = True
+        hits = [first]
+    for blow in hits:
+        fight.wound(blow.defender, blow.levels)
+    for blow in blows:
+        if blow.result is Result.ADVANTAGE:
+            fight.gain_advantage(
+                blow.attacker, blow.on_success is OnSuccess.ADVANTAGE_ATTACK, blow.difference
+            )
+
+
+def melee_phase(
+    state: RoundState, dice_box: DiceBox, options: PhaseOptions = DEFAULT_OPTIONS
+) -> tuple[RoundState, PhaseResult]:
+    """Melee: each engaged pair's Attack Totals against Defense Totals, all on the round's one
+    die per combatant; -3 per extra opponent (ArM3 p168)."""
+    state.expect(Phase.MELEE)
+    fight = Fight(state, dice_box, options)
+    spells, skipped = cast_spells(fight, Phase.MELEE)
+    exchanges: list[list[_Blow]] = []
+    for engagement in state.engagements:
+        blows: list[_Blow] = []
+        for attacker, defender in ((engagement.a, engagement.b), (engagement.b, engagement.a)):
+            blow = _blow(fight, attacker, defender, engagement.range)
+            if isinstance(blow, Skip):
+                skipped.append(blow)
+            elif blow is not None:
+                blows.append(blow)
+        exchanges.append(blows)
+    attacks: list[AttackRecord] = []
+    for blows in exchanges:
+        _apply(fight, blows)
+        attacks.extend(blow.record() for blow in blows)
+    result = PhaseResult(
+        Phase.MELEE,
+        attacks=tuple(attacks),
+        spells=tuple(spells),
+        skipped=tuple(skipped),
+        deaths=tuple(fight.deaths),
+    )
+    return fight.state_after(Phase.SECOND_MISSILE), result
