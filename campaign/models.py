@@ -151,6 +151,11 @@ class Character(models.Model):
         """Base fatigue = 4 - Stamina, at least 1 (d6 seed)."""
         return max(1, 4 - int(self.attributes.get("stamina", 0) or 0))
 
+    def d6_attribute_names(self) -> list[str]:
+        """The saga's d6 attributes in its order, then any this sheet keeps that the saga no longer names."""
+        names = list(self.saga.d6_attributes or [])
+        return names + [name for name in self.attributes or {} if name not in names]
+
 
 class Weapon(models.Model):
     """One weapon on an Ars Magica sheet, with its scores (ArM3 p163, p168)."""

@@ -1,7 +1,22 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("sagas/", views.saga_list, name="saga_list"),
+    path("sagas/new/", views.saga_create, name="saga_create"),
+    path("sagas/<int:saga_id>/", views.saga_detail, name="saga_detail"),
+    path("sagas/<int:saga_id>/invite/", views.invite_regenerate, name="invite_regenerate"),
+    path("sagas/<int:saga_id>/attributes/", views.saga_d6_attributes, name="saga_d6_attributes"),
+    path("sagas/<int:saga_id>/characters/new/", views.character_create, name="character_create"),
+    path("sagas/<int:saga_id>/npcs/new/", views.npc_create, name="npc_create"),
+    path("characters/<int:character_id>/", views.character_detail, name="character_detail"),
+    path("characters/<int:character_id>/edit/", views.character_edit, name="character_edit"),
+    path("characters/<int:character_id>/stamp/", views.npc_stamp, name="npc_stamp"),
+    path("join/<str:token>/", views.join, name="join"),
 ]

@@ -1,8 +1,226 @@
-"""Campaign pages: thin views over the campaign services."""
+"""Campaign pages: thin views over the campaign services and access helpers."""
 
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from . import services
+from .access import (
+    can_see_full_sheet,
+    get_character,
+    get_editable_character,
+    get_membership,
+    is_storyguide,
+    require_storyguide,
+)
+from .forms import D6AttributesForm, SagaForm, SignUpForm, StampForm, sheet_forms
+from .models import Character, Membership, Saga
 
 
+@require_safe
 def home(request):
     """The front page: what Covenant is, and where to go next."""
     return render(request, "campaign/home.html")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """Create an account and log in; then go on to `next` (an invite link) or "My sagas"."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = ""
+    if request.user.is_authenticated:
+        return redirect(next_url or "saga_list")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}.")
+        return redirect(next_url or "saga_list")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+@require_safe
+def saga_list(request):
+    """My sagas: those I run as storyguide and those I play in."""
+    memberships = (
+        Membership.objects.filter(user=request.user).select_related("saga", "saga__storyguide").order_by(
+            "-saga__created_at"
+        )
+    )
+    return render(
+        request,
+        "campaign/saga_list.html",
+        {
+            "guided": [m.saga for m in memberships if m.saga.storyguide_id == request.user.pk],
+            "played": [m.saga for m in memberships if m.saga.storyguide_id != request.user.pk],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def saga_create(request):
+    form = SagaForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        saga = services.create_saga(request.user, **form.cleaned_data)
+        messages.success(request, f"“{saga.name}” is ready. Share the invite link with your players.")
+        return redirect("saga_detail", saga_id=saga.pk)
+    return render(request, "campaign/saga_form.html", {"form": form})
+
+
+@login_required
+@require_safe
+def saga_detail(request, saga_id):
+    membership = get_membership(request.user, saga_id)
+    saga = membership.saga
+    guide = is_storyguide(request.user, saga)
+    characters = list(saga.characters.select_related("owner"))
+    context = {
+        "saga": saga,
+        "membership": membership,
+        "is_storyguide": guide,
+        "members": saga.memberships.select_related("user").order_by("role", "user__username"),
+        "player_characters": [c for c in characters if not c.is_npc],
+        "npcs": [c for c in characters if c.is_npc] if guide else [],
+    }
+    if guide:
+        context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
+    return render(request, "campaign/saga_detail.html", context)
+
+
+@login_required
+@require_POST
+def invite_regenerate(request, saga_id):
+    saga = require_storyguide(request.user, saga_id)
+    services.regenerate_invite(saga)
+    messages.success(request, "A new invite link is ready; the old one no longer works.")
+    return redirect("saga_detail", saga_id=saga.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def saga_d6_attributes(request, saga_id):
+    """The storyguide names the attributes of the saga's d6 sheets."""
+    saga = require_storyguide(request.user, saga_id)
+    if not saga.is_d6:
+        raise Http404("Only d6 sagas have named attributes.")
+    form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(saga.d6_attributes)})
+    if request.method == "POST" and form.is_valid():
+        services.set_d6_attributes(saga, form.cleaned_data["names"])
+        messages.success(request, "Attributes saved.")
+        return redirect("saga_detail", saga_id=saga.pk)
+    return render(request, "campaign/d6_attributes_form.html", {"saga": saga, "form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, token):
+    """An invite link: log in (or sign up) first, then join as a player with one button."""
+    saga = get_object_or_404(Saga, invite_token=token)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if Membership.objects.filter(saga=saga, user=request.user).exists():
+        return redirect("saga_detail", saga_id=saga.pk)
+    if request.method == "POST":
+        services.join_saga(request.user, saga)
+        messages.success(request, f"You joined “{saga.name}” as a player. Make your character next.")
+        return redirect("saga_detail", saga_id=saga.pk)
+    return render(request, "campaign/join.html", {"saga": saga})
+
+
+def _edit_sheet(request, saga, character, *, title):
+    """Show and save a sheet (new or existing) for the saga's rule system."""
+    data = request.POST if request.method == "POST" else None
+    form, formset = sheet_forms(saga, character, data)
+    if data is not None and form.is_valid() and formset.is_valid():
+        character = services.save_character(form, formset)
+        messages.success(request, f"{character.name} saved.")
+        return redirect("character_detail", character_id=character.pk)
+    return render(
+        request,
+        "campaign/character_form.html",
+        {"saga": saga, "character": character, "form": form, "formset": formset, "title": title},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_create(request, saga_id):
+    """A member makes a player character of their own."""
+    saga = get_membership(request.user, saga_id).saga
+    character = Character(saga=saga, owner=request.user, is_npc=False)
+    return _edit_sheet(request, saga, character, title="New character")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def npc_create(request, saga_id):
+    saga = require_storyguide(request.user, saga_id)
+    character = Character(saga=saga, owner=None, is_npc=True)
+    return _edit_sheet(request, saga, character, title="New NPC")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_edit(request, character_id):
+    character = get_editable_character(request.user, character_id)
+    return _edit_sheet(request, character.saga, character, title=f"Edit {character.name}")
+
+
+def attribute_rows(character: Character) -> list[tuple[str, int]]:
+    """A d6 sheet's attributes in the saga's order, then any the saga no longer names."""
+    return [(name, (character.attributes or {}).get(name, 0)) for name in character.d6_attribute_names()]
+
+
+@login_required
+@require_safe
+def character_detail(request, character_id):
+    """The full sheet for its player and the storyguide; what the table sees for everyone else."""
+    character = get_character(request.user, character_id)
+    full = can_see_full_sheet(request.user, character)
+    context = {
+        "character": character,
+        "saga": character.saga,
+        "full": full,
+        "is_storyguide": is_storyguide(request.user, character.saga),
+    }
+    if full:
+        context["weapons"] = list(character.weapons.all())
+        context["attribute_rows"] = attribute_rows(character)
+        if character.is_npc:
+            context["stamp_form"] = StampForm(initial={"base_name": services.stamp_base_name(character.name)})
+    return render(request, "campaign/character_detail.html", context)
+
+
+@login_required
+@require_POST
+def npc_stamp(request, character_id):
+    """The storyguide stamps numbered copies of an NPC ("4 bandits")."""
+    character = get_character(request.user, character_id)
+    require_storyguide(request.user, character.saga_id)
+    if not character.is_npc:
+        raise Http404("Only NPCs can be stamped.")
+    form = StampForm(request.POST)
+    if form.is_valid():
+        copies = services.stamp_npc_copies(
+            character, form.cleaned_data["count"], form.cleaned_data["base_name"]
+        )
+        messages.success(request, f"Stamped {len(copies)}: {copies[0].name} to {copies[-1].name}.")
+        return redirect("saga_detail", saga_id=character.saga_id)
+    context = {
+        "character": character,
+        "saga": character.saga,
+        "full": True,
+        "is_storyguide": True,
+        "weapons": list(character.weapons.all()),
+        "attribute_rows": attribute_rows(character),
+        "stamp_form": form,
+    }
+    return render(request, "campaign/character_detail.html", context, status=400)
