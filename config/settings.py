@@ -1,5 +1,7 @@
 """Covenant's settings: read from the environment; SQLite and the in-memory layer when unset."""
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -69,8 +71,10 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (Daphne's threads) share one file: wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
-    # Tests on a file, not in memory: the browser tests' Daphne process opens the same test database.
-    DATABASES["default"]["TEST"] = {"NAME": BASE_DIR / "test_db.sqlite3"}
+    # Tests on a file, not in memory, so the browser tests' Daphne process opens the same test database;
+    # one file per test run, so runs side by side in the same tree do not clobber each other.
+    TEST_SQLITE = Path(tempfile.gettempdir()) / f"covenant-test-{os.getpid()}.sqlite3"
+    DATABASES["default"]["TEST"] = {"NAME": TEST_SQLITE}
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

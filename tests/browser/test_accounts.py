@@ -1,0 +1,82 @@
+"""Accounts and sagas in a real browser: sign up, log out, log in, start a saga, invite a player."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from campaign import services
+from campaign.models import Membership, RuleSystem, Saga
+
+from .people import PHONE
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "tallow-and-vellum-42"
+
+
+def sign_up(page: Page, username: str) -> None:
+    page.get_by_label("Username").fill(username)
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Create my account").click()
+
+
+def test_a_storyguide_signs_up_logs_out_logs_in_and_finds_the_saga_they_started(table):
+    guide = table.person("storyguide")
+    page = guide.goto("/")
+
+    page.get_by_role("link", name="Sign up").first.click()
+    sign_up(page, "tiberius")
+    expect(page.get_by_text("Welcome, tiberius.")).to_be_visible()
+
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in").first).to_be_visible()
+    expect(page.get_by_role("button", name="Log out")).to_have_count(0)
+
+    page.get_by_role("link", name="Log in").first.click()
+    page.get_by_label("Username").fill("tiberius")
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+    page.get_by_role("navigation").get_by_role("link", name="My sagas").click()
+    page.get_by_role("link", name="Start a saga").click()
+    page.get_by_label("Saga name").fill("The Tribunal of the Rhine")
+    page.get_by_label("Rule system").select_option(RuleSystem.ARS_MAGICA)
+    page.get_by_role("button", name="Create the saga").click()
+    expect(page.get_by_role("heading", name="The Tribunal of the Rhine", level=1)).to_be_visible()
+    expect(page.locator("#invite-url")).to_have_value(re.compile(r"/join/[^/]+/$"))
+
+    page.get_by_role("navigation").get_by_role("link", name="My sagas").click()
+    expect(page.get_by_role("link", name="The Tribunal of the Rhine")).to_be_visible()
+
+    saga = Saga.objects.get(name="The Tribunal of the Rhine")
+    assert saga.storyguide.username == "tiberius"
+    assert saga.rule_system == RuleSystem.ARS_MAGICA
+    assert saga.memberships.get().role == Membership.Role.STORYGUIDE
+
+
+def test_a_player_signs_up_through_the_invite_link_on_a_phone_and_joins_the_saga(table):
+    tiberius = get_user_model().objects.create_user("tiberius", password=PASSWORD)
+    saga = services.create_saga(tiberius, name="The Tribunal of the Rhine", rule_system=RuleSystem.ARS_MAGICA)
+    guide = table.person("storyguide")
+    guide.enter_as(tiberius)
+    invite_url = guide.goto(f"/sagas/{saga.pk}/").locator("#invite-url").input_value()
+
+    player = table.person("player", viewport=PHONE)
+    page = player.page
+    page.goto(invite_url)
+    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
+    page.get_by_role("main").get_by_role("link", name="Sign up").click()
+    sign_up(page, "marcus")
+    expect(page.get_by_role("heading", name="The Tribunal of the Rhine")).to_be_visible()
+    page.get_by_role("button", name="Join as player").click()
+    expect(page.get_by_text("you are a player")).to_be_visible()
+
+    guide.page.reload()
+    expect(guide.page.locator("#members").get_by_text("marcus")).to_be_visible()
+    membership = Membership.objects.get(saga=saga, user__username="marcus")
+    assert membership.role == Membership.Role.PLAYER
+    assert saga.memberships.count() == 2
