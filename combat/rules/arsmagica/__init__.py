@@ -52,6 +52,7 @@ from .recovery import Recovery, RecoveryStep, StaminaRoll, night_of_sleep, recov
 from .round import PHASE_FUNCTIONS, end_round, resolve_round, start_fight
 from .sheet import Range, Sheet, Weapon
 from .state import (
+    DEFAULT_OPTIONS,
     Action,
     CombatantState,
     CombatDie,
@@ -62,7 +63,7 @@ from .state import (
 )
 
 __all__ = [
-    "PHASE_FUNCTIONS", "PURPOSES", "Action", "AttackRecord", "BodyLevel", "BodyTrack",
+    "DEFAULT_OPTIONS", "PHASE_FUNCTIONS", "PURPOSES", "Action", "AttackRecord", "BodyLevel", "BodyTrack",
     "CastingRecord", "CombatDie", "CombatantState", "Declaration", "DefenseWith", "DiceBox",
     "Engagement", "Escape", "Exertion", "FatigueLevel", "FatigueRoll", "FatigueState",
     "InitiativeRecord", "Movement", "OnSuccess", "Phase", "PhaseOptions", "PhaseResult",
