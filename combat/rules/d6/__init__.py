@@ -5,7 +5,8 @@ One job per module:
 - `odds`: its exact odds as fractions;
 - `fatigue`: the 1..20 track, base fatigue, the automatic failure and the rise by one;
 - `attempt`: a challenge rolled by a character with a fatigue;
-- `initiative`, `fight`: a turn-based fight, one rise per turn, the breather;
+- `initiative`, `fight`: a turn-based fight, one rise per turn, the breather
+  (`fight.take_breather`; `chase.take_breather` refuses while the runner still runs);
 - `chase`: chases on a grid, one exchange at a time;
 - `encounter_file`: `python -m combat.rules resolve` for `rules: "d6fatigue"` files.
 """
@@ -35,7 +36,6 @@ from .fight import (
     fight_roll,
     ranged_attack_into_cluster,
     start_fight,
-    take_breather,
 )
 from .initiative import InitiativeRoll, roll_initiative
 from .odds import chance_to_meet, die_result_distribution
@@ -72,5 +72,4 @@ __all__ = [
     "roll_initiative",
     "start_chase",
     "start_fight",
-    "take_breather",
 ]

@@ -21,8 +21,7 @@ def _die_result_counts(consistency: int) -> dict[int, int]:
         for top in range(1, TEN):
             at_most = min(top, 6) * top**n
             below = min(top - 1, 6) * (top - 1) ** n
-            if at_most - below:
-                counts[top] = at_most - below
+            counts[top] = at_most - below
         # k tens: 10, +1 for each ten beyond the first.
         for tens in range(1, n + 1):
             counts[TEN + tens - 1] = 6 * comb(n, tens) * 9 ** (n - tens)
