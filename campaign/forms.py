@@ -21,6 +21,7 @@ def score_field(label: str, help_text: str = "", **kwargs) -> forms.IntegerField
         label=label,
         min_value=kwargs.pop("min_value", SCORE_MIN),
         max_value=kwargs.pop("max_value", SCORE_MAX),
+        initial=kwargs.pop("initial", 0),
         help_text=help_text,
         error_messages={
             "required": f"Give {label} a number (0 if the sheet has none).",

@@ -1,0 +1,292 @@
+import pytest
+
+from campaign.models import Character, Weapon
+
+SCORES = ["quickness", "stamina", "finesse", "athletics", "ride", "brawling", "soak", "dodge_defense",
+          "combat_fatigue", "encumbrance"]
+
+
+def arsmagica_data(name="Brother Anselm", weapons=(), initial_weapons=0, **scores):
+    data = {"name": name, "fatigue_level": "fresh", "body_level": "unhurt", "notes": ""}
+    data.update({score: "0" for score in SCORES})
+    data.update({key: str(value) for key, value in scores.items()})
+    data["weapons-TOTAL_FORMS"] = str(len(weapons))
+    data["weapons-INITIAL_FORMS"] = str(initial_weapons)
+    for index, weapon in enumerate(weapons):
+        row = {"initiative": 0, "attack": 0, "defense": 0, "damage": 0, "optimum_range": "reach", **weapon}
+        for key, value in row.items():
+            if value is not None and value is not False:
+                data[f"weapons-{index}-{key}"] = "on" if value is True else str(value)
+    return data
+
+
+def d6_data(name="Ysolde", abilities=(), fatigue="", **attributes):
+    data = {"name": name, "fatigue": str(fatigue), "notes": ""}
+    for attribute in ["strength", "dexterity", "stamina", "intelligence", "perception", "charisma"]:
+        data[f"attr_{attribute}"] = str(attributes.get(attribute, 0))
+    data["abilities-TOTAL_FORMS"] = str(len(abilities))
+    data["abilities-INITIAL_FORMS"] = "0"
+    for index, ability in enumerate(abilities):
+        for key, value in ability.items():
+            if value is not False:
+                data[f"abilities-{index}-{key}"] = "on" if value is True else str(value)
+    return data
+
+
+# Ars Magica sheets
+
+
+def test_bob_creates_his_character_with_a_sword_and_a_bow(saga, bob, as_bob):
+    url = f"/sagas/{saga.pk}/characters/new/"
+    page = as_bob.get(url)
+    assert page.status_code == 200
+    assert "Initiative Total = stress die + Initiative + modifiers" in page.content.decode()
+    response = as_bob.post(url, arsmagica_data(
+        "Sir Boris", quickness=1, soak=8, encumbrance=-2,
+        weapons=[
+            {"name": "Long sword", "initiative": 6, "attack": 8, "defense": 5, "damage": 9},
+            {"name": "Short bow", "attack": 5, "damage": 6, "missile": True, "paces": 30, "twice": True},
+        ],
+    ))
+    boris = Character.objects.get(name="Sir Boris")
+    assert response.status_code == 302 and response.url == f"/characters/{boris.pk}/"
+    assert (boris.owner, boris.is_npc, boris.saga, boris.soak, boris.encumbrance) == (bob, False, saga, 8, -2)
+    assert list(boris.weapons.values_list("name", "initiative", "missile", "paces", "twice")) == [
+        ("Long sword", 6, False, None, False),
+        ("Short bow", 0, True, 30, True),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (arsmagica_data(name=""), "Every character needs a name."),
+        (arsmagica_data(encumbrance=2), "Encumbrance is 0 or negative"),
+        (arsmagica_data(soak=41), "Soak cannot be above 40."),
+        (arsmagica_data(quickness=-11), "Quickness cannot be below -10."),
+        (arsmagica_data(ride="two"), "Ride must be a whole number."),
+        (arsmagica_data(weapons=[{"name": "Sling", "missile": True}]), "A missile weapon needs its range"),
+        (arsmagica_data(weapons=[{"name": "", "attack": 3}]), "Give the weapon a name."),
+        (arsmagica_data(weapons=[{"name": "Axe", "twice": True}]), "Only a missile weapon can fire in both"),
+    ],
+)
+def test_sheet_errors_are_shown_in_plain_words_and_nothing_is_saved(saga, as_bob, data, message):
+    response = as_bob.post(f"/sagas/{saga.pk}/characters/new/", data)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert message in page
+    assert "Some entries need fixing" in page
+    assert not Character.objects.exists()
+    assert not Weapon.objects.exists()
+
+
+def test_an_untouched_blank_weapon_row_is_ignored(saga, as_bob):
+    data = arsmagica_data("Grog")
+    data.update({"weapons-TOTAL_FORMS": "1", "weapons-0-initiative": "0", "weapons-0-attack": "0",
+                 "weapons-0-defense": "0", "weapons-0-damage": "0", "weapons-0-optimum_range": "reach"})
+    assert as_bob.post(f"/sagas/{saga.pk}/characters/new/", data).status_code == 302
+    assert Character.objects.get().weapons.count() == 0
+
+
+def test_bob_edits_boris_changing_and_removing_weapons(boris, as_bob):
+    sword = boris.weapons.get()
+    data = arsmagica_data("Sir Boris the Bold", soak=9, initial_weapons=1, weapons=[
+        {"id": sword.pk, "name": "Long sword", "attack": 9, "DELETE": True},
+        {"name": "Mace", "initiative": 3, "attack": 7, "defense": 4, "damage": 8, "optimum_range": "touch"},
+    ])
+    page = as_bob.get(f"/characters/{boris.pk}/edit/")
+    assert page.status_code == 200 and "Remove this weapon" in page.content.decode()
+    response = as_bob.post(f"/characters/{boris.pk}/edit/", data)
+    assert response.status_code == 302
+    boris.refresh_from_db()
+    assert (boris.name, boris.soak) == ("Sir Boris the Bold", 9)
+    assert list(boris.weapons.values_list("name", "optimum_range")) == [("Mace", "touch")]
+
+
+def test_the_storyguide_edits_any_sheet(boris, bob, as_alice):
+    data = arsmagica_data("Sir Boris", body_level="light_wounds", initial_weapons=0)
+    assert as_alice.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
+    boris.refresh_from_db()
+    assert boris.body_level == "light_wounds"
+    assert boris.owner == bob  # the storyguide's edit does not take the character over
+
+
+@pytest.mark.parametrize(("who", "status"), [("as_carol", 403), ("as_dave", 404)])
+def test_others_cannot_edit_boris(boris, request, who, status):
+    client = request.getfixturevalue(who)
+    assert client.get(f"/characters/{boris.pk}/edit/").status_code == status
+    assert client.post(f"/characters/{boris.pk}/edit/", arsmagica_data("Stolen")).status_code == status
+    boris.refresh_from_db()
+    assert boris.name == "Sir Boris"
+
+
+def test_outsiders_cannot_create_characters_in_a_saga(saga, as_dave):
+    assert as_dave.get(f"/sagas/{saga.pk}/characters/new/").status_code == 404
+    assert as_dave.post(f"/sagas/{saga.pk}/characters/new/", arsmagica_data()).status_code == 404
+    assert not Character.objects.exists()
+
+
+def test_character_views_refuse_other_methods(boris, as_bob):
+    assert as_bob.delete(f"/characters/{boris.pk}/").status_code == 405
+    assert as_bob.put(f"/characters/{boris.pk}/edit/").status_code == 405
+
+
+# Who sees what
+
+
+def test_bob_sees_his_full_sheet_carol_sees_what_the_table_sees(boris, as_bob, as_carol, as_alice, as_dave):
+    full = as_bob.get(f"/characters/{boris.pk}/").content.decode()
+    assert "Long sword" in full and "Soak" in full and "Edit sheet" in full
+    assert "Long sword" in as_alice.get(f"/characters/{boris.pk}/").content.decode()
+    response = as_carol.get(f"/characters/{boris.pk}/")
+    table = response.content.decode()
+    assert response.status_code == 200 and response.context["full"] is False
+    assert "Sir Boris" in table and "Unhurt" in table and "Fresh" in table
+    assert "Long sword" not in table and "Soak" not in table and "Edit sheet" not in table
+    assert as_dave.get(f"/characters/{boris.pk}/").status_code == 404
+    assert as_dave.get("/characters/999999/").status_code == 404
+
+
+def test_players_see_npcs_only_as_the_table_would(bandit, as_bob):
+    page = as_bob.get(f"/characters/{bandit.pk}/").content.decode()
+    assert "Bandit" in page and "Short bow" not in page and "Stamp" not in page
+
+
+# NPCs and stamping
+
+
+def test_the_storyguide_creates_an_npc_without_an_owner(saga, as_alice):
+    assert as_alice.get(f"/sagas/{saga.pk}/npcs/new/").status_code == 200
+    response = as_alice.post(f"/sagas/{saga.pk}/npcs/new/", arsmagica_data("Wolf", soak=5))
+    wolf = Character.objects.get(name="Wolf")
+    assert response.status_code == 302
+    assert wolf.is_npc and wolf.owner is None and wolf.soak == 5
+
+
+@pytest.mark.parametrize(("who", "status"), [("as_bob", 403), ("as_dave", 404)])
+def test_only_the_storyguide_creates_npcs(saga, request, who, status):
+    client = request.getfixturevalue(who)
+    assert client.get(f"/sagas/{saga.pk}/npcs/new/").status_code == status
+    assert client.post(f"/sagas/{saga.pk}/npcs/new/", arsmagica_data("Wolf")).status_code == status
+    assert not Character.objects.exists()
+
+
+def test_the_storyguide_stamps_four_bandits(bandit, as_alice):
+    assert "Stamp copies" in as_alice.get(f"/characters/{bandit.pk}/").content.decode()
+    response = as_alice.post(f"/characters/{bandit.pk}/stamp/", {"count": "4", "base_name": "Bandit"})
+    assert response.status_code == 302 and response.url == f"/sagas/{bandit.saga_id}/"
+    names = list(Character.objects.filter(is_npc=True).exclude(pk=bandit.pk).values_list("name", flat=True))
+    assert names == ["Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
+    assert Weapon.objects.filter(character__name="Bandit 4").count() == 2
+
+
+def test_stamping_too_many_says_so(bandit, as_alice):
+    response = as_alice.post(f"/characters/{bandit.pk}/stamp/", {"count": "500"})
+    assert response.status_code == 400
+    assert "Stamp at most 50 copies at a time." in response.content.decode()
+    assert Character.objects.count() == 1
+
+
+@pytest.mark.parametrize(("who", "status"), [("as_bob", 403), ("as_dave", 404)])
+def test_only_the_storyguide_stamps(bandit, request, who, status):
+    response = request.getfixturevalue(who).post(f"/characters/{bandit.pk}/stamp/", {"count": "4"})
+    assert response.status_code == status
+    assert Character.objects.count() == 1
+
+
+def test_player_characters_are_not_stamped(boris, as_alice):
+    assert as_alice.post(f"/characters/{boris.pk}/stamp/", {"count": "2"}).status_code == 404
+    assert as_alice.get(f"/characters/{boris.pk}/stamp/").status_code == 405
+    assert Character.objects.count() == 1
+
+
+# d6 sheets
+
+
+def test_carol_creates_a_d6_character_starting_at_base_fatigue(d6_saga, carol, as_carol):
+    url = f"/sagas/{d6_saga.pk}/characters/new/"
+    page = as_carol.get(url).content.decode()
+    assert "Charisma" in page and "Base fatigue" in page
+    response = as_carol.post(url, d6_data(
+        "Ysolde", strength=2, stamina=1, dexterity=3,
+        abilities=[
+            {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True},
+            {"name": "Lore", "attribute": "intelligence", "consistency": -1, "physical": False},
+        ],
+    ))
+    ysolde = Character.objects.get(name="Ysolde")
+    assert response.status_code == 302
+    assert ysolde.owner == carol
+    assert ysolde.attributes["stamina"] == 1 and ysolde.attributes["dexterity"] == 3
+    assert ysolde.fatigue == 3  # base fatigue = 4 - Stamina
+    assert ysolde.abilities == [
+        {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True},
+        {"name": "Lore", "attribute": "intelligence", "consistency": -1, "physical": False},
+    ]
+    sheet = as_carol.get(f"/characters/{ysolde.pk}/").content.decode()
+    assert "(base 3)" in sheet and "Running" in sheet
+
+
+def test_base_fatigue_is_at_least_one(d6_saga, as_carol):
+    as_carol.post(f"/sagas/{d6_saga.pk}/characters/new/", d6_data("Hulk", stamina=5))
+    hulk = Character.objects.get()
+    assert hulk.fatigue == 1 and hulk.base_fatigue == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (d6_data(fatigue=21), "Fatigue runs from 1 to 20."),
+        (d6_data(fatigue=0), "Fatigue runs from 1 to 20."),
+        (d6_data(name=""), "Every character needs a name."),
+        (d6_data(strength=99), "Strength cannot be above 40."),
+        (d6_data(abilities=[{"name": "Swim", "attribute": "stamina", "consistency": 11}]),
+         "Consistency runs from -10 to 10."),
+        (d6_data(abilities=[{"name": "Swim", "attribute": "luck", "consistency": 0}]), "Select a valid"),
+        (d6_data(abilities=[{"name": "", "attribute": "stamina", "consistency": 2}]), "Give the ability a"),
+    ],
+)
+def test_d6_sheet_errors_are_shown_and_nothing_is_saved(d6_saga, as_carol, data, message):
+    response = as_carol.post(f"/sagas/{d6_saga.pk}/characters/new/", data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Character.objects.exists()
+
+
+def test_d6_edit_keeps_current_fatigue_and_removes_an_ability(d6_saga, carol, as_carol):
+    ysolde = Character.objects.create(
+        saga=d6_saga, owner=carol, name="Ysolde", fatigue=7, attributes={"stamina": 1},
+        abilities=[{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}],
+    )
+    page = as_carol.get(f"/characters/{ysolde.pk}/edit/").content.decode()
+    assert 'value="Running"' in page and 'value="7"' in page
+    data = d6_data("Ysolde", fatigue=7, stamina=1, abilities=[
+        {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True, "DELETE": True},
+    ])
+    data["abilities-INITIAL_FORMS"] = "1"
+    assert as_carol.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
+    ysolde.refresh_from_db()
+    assert ysolde.fatigue == 7 and ysolde.abilities == []
+
+
+def test_others_see_a_d6_character_only_as_the_table_would(d6_saga, carol, as_bob):
+    ysolde = Character.objects.create(
+        saga=d6_saga, owner=carol, name="Ysolde", fatigue=5, attributes={"strength": 3, "stamina": 1},
+    )
+    response = as_bob.get(f"/characters/{ysolde.pk}/")
+    page = response.content.decode()
+    assert response.status_code == 200 and response.context["full"] is False
+    assert "Ysolde" in page and "Fatigue" in page
+    assert "Strength" not in page and "base" not in page
+
+
+def test_d6_sheet_shows_the_sagas_attributes_in_order(d6_saga, carol, as_carol):
+    d6_saga.d6_attributes = ["strength", "dexterity", "stamina", "wits"]
+    d6_saga.save()
+    ysolde = Character.objects.create(
+        saga=d6_saga, owner=carol, name="Ysolde", attributes={"wits": 2, "luck": 1}
+    )
+    response = as_carol.get(f"/characters/{ysolde.pk}/")
+    assert response.context["attribute_rows"] == [
+        ("strength", 0), ("dexterity", 0), ("stamina", 0), ("wits", 2), ("luck", 1),
+    ]
