@@ -1,3 +1,9 @@
 """Websocket routes."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import EncounterConsumer
+
+websocket_urlpatterns = [
+    path("ws/encounters/<int:encounter_id>/", EncounterConsumer.as_asgi()),
+]

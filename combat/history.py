@@ -1,0 +1,106 @@
+"""The saga's history archive: encounters, rounds and events, read back, filtered, exported.
+
+Players see the players' version: storyguide-only events are left out.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from campaign.access import get_membership, is_storyguide
+
+from .audience import PLAYERS, STORYGUIDE
+from .models import Event
+
+
+def _archive(request, saga_id):
+    membership = get_membership(request.user, saga_id)
+    saga = membership.saga
+    audience = STORYGUIDE if is_storyguide(request.user, saga) else PLAYERS
+    encounters = list(saga.encounters.order_by("created_at").prefetch_related("combatants__character"))
+    events = (
+        Event.objects.filter(encounter__saga=saga).select_related("actor").order_by("encounter_id", "seq")
+    )
+    if audience != STORYGUIDE:
+        events = events.filter(storyguide_only=False)
+    chosen = request.GET.get("encounter", "")
+    if chosen.isdigit():
+        events = events.filter(encounter_id=int(chosen))
+    kind = request.GET.get("kind", "")
+    if kind in Event.Kind.values:
+        events = events.filter(kind=kind)
+    return saga, audience, encounters, list(events), chosen, kind
+
+
+@login_required
+@require_GET
+def history_page(request, saga_id):
+    saga, audience, encounters, events, chosen, kind = _archive(request, saga_id)
+    by_encounter = {encounter.pk: {"encounter": encounter, "rounds": {}} for encounter in encounters}
+    for event in events:
+        entry = by_encounter.get(event.encounter_id)
+        if entry is not None:
+            entry["rounds"].setdefault(event.round_number, []).append(event)
+    names = {
+        str(combatant.pk): combatant.character.name
+        for encounter in encounters
+        for combatant in encounter.combatants.all()
+    }
+    return render(
+        request,
+        "combat/history.html",
+        {
+            "saga": saga,
+            "audience": audience,
+            "is_storyguide": audience == STORYGUIDE,
+            "archive": [entry for entry in by_encounter.values() if entry["rounds"] or not (chosen or kind)],
+            "encounters": encounters,
+            "kinds": Event.Kind.choices,
+            "chosen": chosen,
+            "kind": kind,
+            "names": names,
+        },
+    )
+
+
+@login_required
+@require_GET
+def history_json(request, saga_id):
+    saga, audience, encounters, events, _, _ = _archive(request, saga_id)
+    by_encounter: dict[int, list] = {}
+    for event in events:
+        by_encounter.setdefault(event.encounter_id, []).append(
+            {
+                "seq": event.seq,
+                "kind": event.kind,
+                "round": event.round_number,
+                "phase": event.phase,
+                "payload": event.payload,
+                "actor": event.actor.get_username() if event.actor else None,
+                "created_at": event.created_at.isoformat(),
+            }
+        )
+    return JsonResponse(
+        {
+            "saga": {"id": saga.pk, "name": saga.name, "rule_system": saga.rule_system},
+            "audience": audience,
+            "encounters": [
+                {
+                    "id": encounter.pk,
+                    "name": encounter.name,
+                    "status": encounter.status,
+                    "rounds": encounter.round_number,
+                    "combatants": [
+                        {"id": c.pk, "name": c.character.name, "side": c.side}
+                        for c in encounter.combatants.all()
+                    ],
+                    "events": by_encounter.get(encounter.pk, []),
+                }
+                for encounter in encounters
+            ],
+        },
+        json_dumps_params={"indent": 1},
+    )

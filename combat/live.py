@@ -1,0 +1,59 @@
+"""Live push: render new events and the state panels once per audience, send the same bytes
+to every member of that audience through the channel layer.
+
+A frame is HTML for htmx out-of-band swaps. Its first element, `#live-seq`, carries the
+range of sequence numbers it covers, so a client can drop what it has already seen.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+
+from .audience import AUDIENCES, visible_to
+from .models import Encounter, Event
+from .panels import state_context
+
+FRAME_TYPE = "encounter.frame"
+
+
+def render_frame(
+    encounter: Encounter, events: list[Event], audience: str, first_seq: int, last_seq: int, *, replay=False
+) -> str:
+    """New events (those the audience may see) and every state panel, as one htmx message."""
+    context = state_context(encounter, audience)
+    context.update(
+        events=visible_to(events, audience),
+        first_seq=first_seq,
+        frame_last_seq=last_seq,
+        replay=replay,
+        oob=True,
+    )
+    return render_to_string("combat/_frame.html", context)
+
+
+def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:
+    """Send events first_seq..last_seq and the current panels to both audiences (after commit)."""
+    encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
+    events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
+    layer = get_channel_layer()
+    for audience in AUDIENCES:
+        html = render_frame(encounter, events, audience, first_seq, last_seq)
+        async_to_sync(layer.group_send)(
+            Encounter.group_name(encounter_id, audience),
+            {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},
+        )
+
+
+def replay_frame(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int]:
+    """What a reconnecting client missed: every event after `after_seq`, then the panels.
+
+    A client that claims more than the log holds (the database was reset) gets it all again.
+    """
+    encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
+    newest = encounter.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    if after_seq > newest:
+        after_seq = 0
+    events = list(encounter.events.filter(seq__gt=after_seq).order_by("seq"))
+    return render_frame(encounter, events, audience, after_seq + 1, newest, replay=True), newest

@@ -1,0 +1,99 @@
+"""The state panels of an encounter page, built from rows in a fixed number of queries.
+
+The same context renders the full page and the fragments pushed after every command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Max, Prefetch
+
+from campaign.models import Weapon
+
+from .audience import STORYGUIDE
+from .models import Combatant, Declaration, Encounter, Event
+from .services.sheets import level_penalties
+
+
+@dataclass
+class Card:
+    """One combatant as a card: levels with their penalties, advantage, declared or not."""
+
+    combatant: Combatant
+    fatigue_penalty: int
+    wound_penalty: int
+    declared: bool
+    declaration: Declaration | None
+
+    @property
+    def id(self) -> int:
+        return self.combatant.pk
+
+    @property
+    def character(self):
+        return self.combatant.character
+
+    @property
+    def penalty(self) -> int:
+        return self.fatigue_penalty + self.wound_penalty
+
+
+def combatants_of(encounter: Encounter) -> list[Combatant]:
+    return list(
+        encounter.combatants.select_related("character", "character__owner").prefetch_related(
+            Prefetch("character__weapons", queryset=Weapon.objects.order_by("id"))
+        )
+    )
+
+
+def state_context(encounter: Encounter, audience: str) -> dict:
+    """Everything the panels show; `audience` decides what is hidden from players."""
+    combatants = combatants_of(encounter)
+    declarations = {
+        declaration.combatant_id: declaration
+        for declaration in Declaration.objects.filter(
+            encounter=encounter, round_number=encounter.round_number
+        ).select_related("weapon")
+    }
+    cards = []
+    for combatant in combatants:
+        fatigue_penalty, wound_penalty = level_penalties(combatant.character)
+        declaration = declarations.get(combatant.pk)
+        cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
+    movement = (
+        Event.objects.filter(
+            encounter=encounter, round_number=encounter.round_number, kind=Event.Kind.MOVEMENT
+        )
+        .order_by("-seq")
+        .first()
+        if encounter.round_number
+        else None
+    )
+    names = {str(combatant.pk): combatant.character.name for combatant in combatants}
+    sides: dict[str, list[Card]] = {}
+    for card in cards:
+        sides.setdefault(card.combatant.side, []).append(card)
+    return {
+        "encounter": encounter,
+        "audience": audience,
+        "is_storyguide": audience == STORYGUIDE,
+        "cards": cards,
+        "sides": sides,
+        "names": names,
+        "movement": movement.payload if movement else None,
+        "declaring": encounter.phase == Encounter.Phase.DECLARING,
+        "declared_count": sum(card.declared for card in cards),
+        "pending": encounter.pending or None,
+        "phase_track": phase_track(),
+        "last_seq": last_seq(encounter),
+    }
+
+
+def last_seq(encounter: Encounter) -> int:
+    return Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
+
+
+def phase_track() -> list[tuple[str, str]]:
+    """The steps of a round, for the status bar."""
+    return [(value, label) for value, label in Encounter.Phase.choices if value]

@@ -1,0 +1,21 @@
+"""The only code that changes an encounter: each use case locks the encounter, checks the
+expected version, calls the rules, saves, appends events and broadcasts after commit."""
+
+from .corrections import correct, end_encounter
+from .declarations import close_declarations, declare, open_declarations
+from .phases import confirm_phase, end_round, preview_phase
+from .setup import add_combatants, create_encounter, remove_combatant
+
+__all__ = [
+    "add_combatants",
+    "close_declarations",
+    "confirm_phase",
+    "correct",
+    "create_encounter",
+    "declare",
+    "end_encounter",
+    "end_round",
+    "open_declarations",
+    "preview_phase",
+    "remove_combatant",
+]

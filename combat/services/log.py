@@ -1,0 +1,74 @@
+"""The command frame every service runs in: lock the encounter, check the version, append
+events with gapless sequence numbers, bump the version, broadcast after commit."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Max
+
+from campaign.access import is_storyguide
+
+from ..errors import NotAllowed, StaleCommand
+from ..models import Encounter, Event
+
+
+def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter:
+    """The encounter row, locked until the transaction ends; refuses a stale version.
+
+    `expected_version=None` skips the check: used by commands that many people send at
+    once and that check the round and phase instead (a player's declaration).
+    """
+    try:
+        encounter = Encounter.objects.select_for_update().get(pk=encounter_id)
+    except (Encounter.DoesNotExist, ValueError, TypeError):
+        raise NotAllowed("There is no such encounter.") from None
+    if expected_version is not None and encounter.version != expected_version:
+        raise StaleCommand()
+    return encounter
+
+
+def require_storyguide_of(user, encounter: Encounter) -> None:
+    if not is_storyguide(user, encounter.saga):
+        raise NotAllowed("Only the storyguide can do that.")
+
+
+class EventLog:
+    """New events of one command; `save()` stores them with the encounter and schedules the push."""
+
+    def __init__(self, encounter: Encounter, actor=None) -> None:
+        self.encounter = encounter
+        self.actor = actor if actor is not None and actor.is_authenticated else None
+        self.events: list[Event] = []
+
+    def append(self, kind: str, payload: dict | None = None, *, storyguide_only: bool = False) -> Event:
+        event = Event(
+            encounter=self.encounter,
+            kind=kind,
+            round_number=self.encounter.round_number,
+            phase=self.encounter.phase,
+            payload=payload or {},
+            actor=self.actor,
+            storyguide_only=storyguide_only,
+        )
+        self.events.append(event)
+        return event
+
+    def save(self, *encounter_fields: str) -> list[Event]:
+        """Store the events (next seq computed under the lock), bump the version, push on commit."""
+        encounter = self.encounter
+        last = Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
+        for offset, event in enumerate(self.events, start=1):
+            event.seq = last + offset
+        Event.objects.bulk_create(self.events)
+        encounter.version += 1
+        encounter.save(update_fields=["version", *encounter_fields])
+        first_seq, last_seq = last + 1, last + len(self.events)
+        encounter_id = encounter.pk
+
+        def push() -> None:
+            from .. import live
+
+            live.broadcast(encounter_id, first_seq, last_seq)
+
+        transaction.on_commit(push)
+        return self.events

@@ -1,0 +1,129 @@
+"""Setting up an encounter: create it, put characters on sides, take them off again."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Max
+
+from campaign.access import is_storyguide
+from campaign.models import Character, RuleSystem, Saga
+
+from ..errors import InvalidCommand, NotAllowed, WrongPhase
+from ..models import Combatant, Encounter, Event
+from .log import EventLog, lock_encounter, require_storyguide_of
+from .round import snapshots, start_log
+
+
+def create_encounter(user, saga_id: int, name: str) -> Encounter:
+    """A new encounter in the saga, preparing; the storyguide only."""
+    name = (name or "").strip()
+    if not name:
+        raise InvalidCommand("Give the encounter a name.")
+    with transaction.atomic():
+        try:
+            saga = Saga.objects.select_for_update().get(pk=saga_id)
+        except (Saga.DoesNotExist, ValueError, TypeError):
+            raise NotAllowed("There is no such saga.") from None
+        if not is_storyguide(user, saga):
+            raise NotAllowed("Only the storyguide can start an encounter.")
+        if saga.rule_system != RuleSystem.ARS_MAGICA:
+            raise InvalidCommand("The live round runs Ars Magica sagas; this saga plays another rule system.")
+        encounter = Encounter.objects.create(saga=saga, name=name[:120])
+        log = EventLog(encounter, user)
+        log.append(Event.Kind.ENCOUNTER_CREATED, {"name": encounter.name})
+        log.save()
+    return encounter
+
+
+def add_combatants(
+    user, encounter_id: int, expected_version: int, character_ids, side: str
+) -> list[Combatant]:
+    """Put characters of the saga on a side; before the first round or while declaring."""
+    side = (side or "").strip()
+    if not side:
+        raise InvalidCommand("Name the side (for example Companions, or Bandits).")
+    ids = []
+    for value in character_ids or ():
+        try:
+            ids.append(int(value))
+        except (TypeError, ValueError):
+            raise InvalidCommand("Pick characters from the list.") from None
+    if not ids:
+        raise InvalidCommand("Pick at least one character.")
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_storyguide_of(user, encounter)
+        _require_setup_time(encounter)
+        characters = list(
+            Character.objects.filter(saga=encounter.saga_id, pk__in=ids).order_by("is_npc", "name")
+        )
+        if len(characters) != len(set(ids)):
+            raise InvalidCommand("Some of those characters are not in this saga.")
+        already = set(
+            encounter.combatants.filter(character__in=characters).values_list("character__name", flat=True)
+        )
+        if already:
+            raise InvalidCommand(f"Already in the fight: {', '.join(sorted(already))}.")
+        order = (encounter.combatants.aggregate(last=Max("order"))["last"] or 0) + 1
+        added = []
+        log = EventLog(encounter, user)
+        for offset, character in enumerate(characters):
+            combatant = Combatant.objects.create(
+                encounter=encounter, character=character, side=side[:60], order=order + offset
+            )
+            combatant.character = character
+            added.append(combatant)
+            log.append(
+                Event.Kind.COMBATANT_ADDED,
+                {
+                    "combatant": str(combatant.pk),
+                    "name": character.name,
+                    "side": combatant.side,
+                    "npc": character.is_npc,
+                },
+            )
+        fields = []
+        if encounter.phase == Encounter.Phase.DECLARING:
+            round_log = dict(encounter.round_log)
+            round_log["start"] = list(round_log.get("start", [])) + start_log(added)["start"]
+            encounter.round_log = round_log
+            fields.append("round_log")
+        log.save(*fields)
+    return added
+
+
+def remove_combatant(user, encounter_id: int, expected_version: int, combatant_id: int) -> None:
+    """Take a combatant out of the fight; before the first round or while declaring."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_storyguide_of(user, encounter)
+        _require_setup_time(encounter)
+        try:
+            combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
+        except (Combatant.DoesNotExist, ValueError, TypeError):
+            raise InvalidCommand("That combatant is not in this encounter.") from None
+        name = combatant.character.name
+        cid = str(combatant.pk)
+        combatant.delete()
+        for other in encounter.declarations.filter(round_number=encounter.round_number):
+            if int(cid) in [int(target) for target in other.engage]:
+                other.engage = [target for target in other.engage if str(target) != cid]
+                other.save(update_fields=["engage"])
+        fields = []
+        if encounter.phase == Encounter.Phase.DECLARING:
+            round_log = dict(encounter.round_log)
+            round_log["start"] = [entry for entry in snapshots(encounter).values() if entry["id"] != cid]
+            encounter.round_log = round_log
+            fields.append("round_log")
+        log = EventLog(encounter, user)
+        log.append(Event.Kind.COMBATANT_REMOVED, {"combatant": cid, "name": name})
+        log.save(*fields)
+
+
+def _require_setup_time(encounter: Encounter) -> None:
+    if encounter.status == Encounter.Status.ENDED:
+        raise WrongPhase("This encounter is over.")
+    if encounter.status == Encounter.Status.RUNNING and encounter.phase != Encounter.Phase.DECLARING:
+        raise WrongPhase(
+            "Combatants join or leave while declarations are open, not in the middle of a round."
+        )

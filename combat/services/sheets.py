@@ -1,0 +1,187 @@
+"""Translation between the app's rows and the Ars Magica engine's frozen dataclasses.
+
+Characters, weapons and declarations become `Sheet`, `CombatantState` and `Declaration`;
+JSON kept in the encounter (the round's start, confirmed phases' options) becomes them
+again. No rule is computed here: penalties, totals and levels all come from the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from campaign.models import Character
+from combat.rules.arsmagica import (
+    Action,
+    BodyLevel,
+    CombatantState,
+    Declaration,
+    FatigueLevel,
+    FatigueState,
+    Movement,
+    OnSuccess,
+    Phase,
+    PhaseOptions,
+    Range,
+    Sheet,
+    Spell,
+    SpellKind,
+    Weapon,
+    fatigue_penalty,
+    wound_penalty,
+)
+
+from ..models import Combatant
+from ..models import Declaration as DeclarationRow
+
+SHEET_FIELDS = (
+    "quickness",
+    "stamina",
+    "finesse",
+    "athletics",
+    "ride",
+    "brawling",
+    "soak",
+    "combat_fatigue",
+    "encumbrance",
+)
+WEAPON_FIELDS = ("initiative", "attack", "defense", "damage", "missile", "paces", "twice")
+
+
+def level_penalties(character: Character) -> tuple[int, int]:
+    """(fatigue penalty, wound penalty) of the character's current levels, from the engine."""
+    return (
+        fatigue_penalty(FatigueLevel(character.fatigue_level)),
+        wound_penalty(BodyLevel(character.body_level)),
+    )
+
+
+def weapon_names(character: Character) -> dict[int, str]:
+    """Each weapon's name on the engine's sheet; a repeated name gets " (2)", " (3)" ..."""
+    names: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for weapon in character.weapons.all():
+        count = seen.get(weapon.name, 0) + 1
+        seen[weapon.name] = count
+        names[weapon.pk] = weapon.name if count == 1 else f"{weapon.name} ({count})"
+    return names
+
+
+def sheet_snapshot(combatant: Combatant) -> dict:
+    """The combatant's sheet and levels as plain JSON, kept for the whole round."""
+    character = combatant.character
+    names = weapon_names(character)
+    return {
+        "name": character.name,
+        "dodge": character.dodge_defense,
+        **{field: getattr(character, field) for field in SHEET_FIELDS},
+        "weapons": [
+            {
+                "id": weapon.pk,
+                "name": names[weapon.pk],
+                "range": weapon.optimum_range,
+                **{field: getattr(weapon, field) for field in WEAPON_FIELDS},
+            }
+            for weapon in character.weapons.all()
+        ],
+        "fatigue_level": character.fatigue_level,
+        "body_level": character.body_level,
+        "advantage_attack": combatant.advantage_attack,
+        "advantage_defense": combatant.advantage_defense,
+    }
+
+
+def sheet_from_snapshot(combatant_id: str, snapshot: dict) -> Sheet:
+    weapons = tuple(
+        Weapon(
+            name=weapon["name"],
+            initiative=weapon["initiative"],
+            attack=weapon["attack"],
+            defense=weapon["defense"],
+            damage=weapon["damage"],
+            range=Range(weapon["range"]),
+            missile=weapon["missile"],
+            paces=weapon["paces"],
+            twice=weapon["twice"],
+        )
+        for weapon in snapshot["weapons"]
+    )
+    return Sheet(
+        id=combatant_id,
+        name=snapshot["name"],
+        weapons=weapons,
+        dodge=snapshot["dodge"],
+        **{field: snapshot[field] for field in SHEET_FIELDS},
+    )
+
+
+def combatant_state(combatant_id: str, snapshot: dict) -> CombatantState:
+    """A combatant entering the round at its snapshot's levels, with the advantage it carries."""
+    state = CombatantState.start(
+        sheet_from_snapshot(combatant_id, snapshot),
+        FatigueLevel(snapshot["fatigue_level"]),
+        BodyLevel(snapshot["body_level"]),
+    )
+    return replace(
+        state,
+        advantage_attack=snapshot["advantage_attack"],
+        advantage_defense=snapshot["advantage_defense"],
+    )
+
+
+def with_levels(state: CombatantState, fatigue_level: str, body_level: str) -> CombatantState:
+    """The combatant at the levels its row shows (after a storyguide's correction)."""
+    if state.fatigue_level.value != fatigue_level:
+        state = replace(state, fatigue=FatigueState.at(FatigueLevel(fatigue_level)))
+    if state.body_level.value != body_level:
+        state = replace(state, body_levels_lost=state.sheet.body_track.levels_lost_at(BodyLevel(body_level)))
+    return state
+
+
+def weapon_name_in(snapshot: dict, weapon_id: int | None) -> str | None:
+    for weapon in snapshot["weapons"]:
+        if weapon["id"] == weapon_id:
+            return weapon["name"]
+    return None
+
+
+def declaration_of(row: DeclarationRow, snapshot: dict) -> Declaration:
+    """A declaration row as the engine's Declaration; ids are combatant ids as strings."""
+    spell = None
+    if row.action == DeclarationRow.Action.CAST:
+        spell = Spell(
+            kind=SpellKind(row.spell_kind or SpellKind.FORMULAIC.value),
+            casting_score=row.casting_score,
+            name=row.spell_name,
+            fast_cast_phase=Phase(row.fast_cast_phase) if row.fast_cast_phase else None,
+        )
+    return Declaration(
+        combatant=str(row.combatant_id),
+        action=Action(row.action),
+        weapon=weapon_name_in(snapshot, row.weapon_id),
+        engage=tuple(str(target) for target in row.engage),
+        range=Range(row.range) if row.range else None,
+        on_success=OnSuccess(row.on_success),
+        movement=Movement(row.movement) if row.movement else None,
+        mounted=row.mounted,
+        charging=row.charging,
+        high_ground=row.high_ground,
+        routing=row.routing,
+        modifier=row.modifier,
+        missile_phase=Phase(row.missile_phase),
+        distance=row.distance,
+        spell=spell,
+    )
+
+
+def options_from_json(data: dict | None) -> PhaseOptions:
+    """The storyguide's phase options, from the JSON kept in `pending` and the round log."""
+    data = data or {}
+    return PhaseOptions(
+        botch_dice={key: int(value) for key, value in data.get("botch_dice", {}).items()},
+        modifiers={key: int(value) for key, value in data.get("modifiers", {}).items()},
+        ease_factors={key: int(value) for key, value in data.get("ease_factors", {}).items()},
+        on_success={
+            tuple(key.split(":", 1)): OnSuccess(value) for key, value in data.get("on_success", {}).items()
+        },
+        extra_fatigue_rollers=tuple(data.get("extra_fatigue_rollers", ())),
+    )
