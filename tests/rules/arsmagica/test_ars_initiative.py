@@ -74,9 +74,11 @@ def test_fatigue_and_wound_penalties_lower_initiative():
 
 def test_storyguide_phase_modifier_adds_to_initiative():
     _, result = _initiative(
-        [fighter("a")], [Declaration("a", Action.OTHER, "sword")], {"a": {"initiative": [5]}},
+        [fighter("a")],
+        [Declaration("a", Action.OTHER, "sword")],
+        {"a": {"initiative": [5]}},
         PhaseOptions(modifiers={"a": 4}),
-    )  # fmt: skip
+    )
     assert result.initiative[0].total == 12
 
 
@@ -96,8 +98,12 @@ def test_ties_go_to_the_higher_initiative_score_then_quickness_then_listed_first
         fighter("second", SWORD, quickness=0),
     ]
     declarations = [Declaration(c.id, Action.OTHER, c.sheet.weapons[0].name) for c in combatants]
-    faces = {"first": {"initiative": [6]}, "quick": {"initiative": [6]}, "spear": {"initiative": [5]},
-             "second": {"initiative": [6]}}  # fmt: skip
+    faces = {
+        "first": {"initiative": [6]},
+        "quick": {"initiative": [6]},
+        "spear": {"initiative": [5]},
+        "second": {"initiative": [6]},
+    }
     _, result = _initiative(combatants, declarations, faces)
     assert [item.total for item in result.initiative] == [9, 9, 9, 9]
     assert [item.combatant for item in result.initiative] == ["spear", "quick", "first", "second"]
@@ -122,8 +128,10 @@ def test_declared_movement_gives_paces():
 
 def test_higher_initiative_total_prevails_one_wants_reach_the_other_touch():
     combatants = [fighter("sword", SWORD), fighter("dagger", DAGGER)]
-    declarations = [attack("sword", "dagger", range=Range.REACH),
-                    attack("dagger", "sword", weapon="dagger", range=Range.TOUCH)]  # fmt: skip
+    declarations = [
+        attack("sword", "dagger", range=Range.REACH),
+        attack("dagger", "sword", weapon="dagger", range=Range.TOUCH),
+    ]
     _, low = _initiative(
         combatants, declarations, {"sword": {"initiative": [5]}, "dagger": {"initiative": [9]}}
     )
