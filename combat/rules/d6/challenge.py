@@ -50,7 +50,7 @@ class ChallengeRoll:
 
 
 def read_d10(face: int) -> int:
-    """d6 seed (parent rules): a d10 face 0 is the ten."""
+    """RULES.md Part 2 [ours]: a d10 face 0 is the ten, read 10."""
     return TEN if face == 0 else face
 
 

@@ -117,7 +117,7 @@ def test_a_chaser_that_fails_its_fatigue_check_lets_the_target_escape():
 def test_every_chase_roll_is_physical_and_raises_fatigue():
     """'When characters are chasing off the grid, their fatigue does increase.'"""
     state, record = exchange(chase(target_fatigue=3, chaser_fatigue=3), typed([2, 3], [5]))
-    # thief: d6 2 below 3 -> 4 (die result 3 meets 3: no drop); guard: swimming? no, street: d6 5
+    # thief: d6 2 below fatigue 3 -> 4 (die result 3 meets 3: no drop); guard: d6 5, no rise
     assert state.target.fatigue == 4
     assert state.chasers[0].fatigue == 3
     assert record.rolls[0].attempt.fatigue_after == 4

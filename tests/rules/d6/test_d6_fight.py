@@ -221,6 +221,7 @@ def test_initiative_ties_go_to_die_result_then_dexterity_then_the_list():
         roll_initiative(typed([1], [1]), [("anna", 0), ("anna", 0)])
 
 
-def test_initiative_costs_no_fatigue():
-    order = roll_initiative(typed([1]), [("anna", 0)])
+def test_initiative_has_no_challenge_value_and_keeps_its_faces():
+    order = roll_initiative(typed([1, 10]), [("anna", 1)])
     assert order[0].roll.success is None
+    assert order[0].roll.faces == (1, 10)
