@@ -132,6 +132,7 @@ class ArsMagicaCharacterForm(CharacterBaseForm):
             "notes",
         )
         labels = {"fatigue_level": "Fatigue level", "body_level": "Body level"}
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
         error_messages = {"name": {"required": "Every character needs a name."}}
 
     def __init__(self, *args, **kwargs):
@@ -164,7 +165,7 @@ class WeaponForm(forms.ModelForm):
         fields = (
             "name", "initiative", "attack", "defense", "damage", "optimum_range", "missile", "paces", "twice"
         )
-        labels = {"optimum_range": "Optimum range", "missile": "Missile", "twice": "Fires twice"}
+        labels = {"optimum_range": "Range", "missile": "Missile", "twice": "Fires twice"}
         error_messages = {"name": {"required": "Give the weapon a name."}}
 
     def clean(self):
@@ -182,7 +183,7 @@ class BaseWeaponFormSet(BaseInlineFormSet):
     def add_fields(self, form, index):
         super().add_fields(form, index)
         if "DELETE" in form.fields:
-            form.fields["DELETE"].label = "Remove this weapon"
+            form.fields["DELETE"].label = "Remove"
 
 
 WeaponFormSet = inlineformset_factory(
@@ -211,6 +212,7 @@ class D6CharacterForm(CharacterBaseForm):
     class Meta:
         model = Character
         fields = ("name", "fatigue", "notes")
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
         error_messages = {"name": {"required": "Every character needs a name."}}
 
     def __init__(self, *args, attribute_names: list[str], **kwargs):
@@ -277,7 +279,7 @@ class BaseAbilityFormSet(BaseFormSet):
     def add_fields(self, form, index):
         super().add_fields(form, index)
         if "DELETE" in form.fields:
-            form.fields["DELETE"].label = "Remove this ability"
+            form.fields["DELETE"].label = "Remove"
 
     def cleaned_abilities(self) -> list[dict]:
         return [
