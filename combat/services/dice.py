@@ -83,9 +83,14 @@ class TypedDiceBox:
         return self._streams[key]
 
 
+def server_box():
+    """The server's dice: a fresh random source (tests replace this to script the dice)."""
+    return RandomDiceBox()
+
+
 def recording_box(physical: bool, typed: dict, names: dict[str, str]) -> RecordingDiceBox:
     """A box that keeps every face: typed faces for a physical-dice saga, else the server rolls."""
-    source = TypedDiceBox(typed, names) if physical else RandomDiceBox()
+    source = TypedDiceBox(typed, names) if physical else server_box()
     return RecordingDiceBox(source)
 
 

@@ -3,6 +3,8 @@ events with gapless sequence numbers, bump the version, broadcast after commit."
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
 from django.db.models import Max
 
@@ -10,6 +12,8 @@ from campaign.access import is_storyguide
 
 from ..errors import NotAllowed, StaleCommand
 from ..models import Encounter, Event
+
+logger = logging.getLogger(__name__)
 
 
 def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter:
@@ -68,7 +72,10 @@ class EventLog:
         def push() -> None:
             from .. import live
 
-            live.broadcast(encounter_id, first_seq, last_seq)
+            try:
+                live.broadcast(encounter_id, first_seq, last_seq)
+            except Exception:  # the command is committed; clients catch up by replay on reconnect
+                logger.exception("push of encounter %s, events %s..%s", encounter_id, first_seq, last_seq)
 
         transaction.on_commit(push)
         return self.events
