@@ -18,6 +18,7 @@ from .state import Action, CombatantState, Declaration, PhaseOptions
 
 E = TypeVar("E", bound=Enum)
 _MISSING: Any = object()
+_DEFAULTED: Any = object()
 _FREE_KEYS = ("notes", "description", "title")
 _SCORES = (
     "quickness",
@@ -81,19 +82,21 @@ def _object(value: Any, where: str, allowed: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _get(obj: dict[str, Any], key: str, where: str, default: Any) -> Any:
-    if key in obj:
-        return obj[key]
-    if default is _MISSING:
-        raise EncounterFileError(_at(where, key), "missing")
-    return default
+    """The value at `key`; an absent (or null) optional field gives `default`."""
+    value = obj.get(key)
+    if value is None:
+        if default is _MISSING:
+            raise EncounterFileError(_at(where, key), "missing")
+        return _DEFAULTED
+    return value
 
 
 def _int(
     obj: dict[str, Any], key: str, where: str, default: Any = _MISSING, low: int = -1000, high: int = 1000
 ) -> int:
     value = _get(obj, key, where, default)
-    if value is default and default is not _MISSING:
-        return value
+    if value is _DEFAULTED:
+        return default
     if isinstance(value, bool) or not isinstance(value, int):
         raise EncounterFileError(_at(where, key), "expected an integer")
     if not low <= value <= high:
@@ -103,8 +106,8 @@ def _int(
 
 def _str(obj: dict[str, Any], key: str, where: str, default: Any = _MISSING) -> str:
     value = _get(obj, key, where, default)
-    if value is default and default is not _MISSING:
-        return value
+    if value is _DEFAULTED:
+        return default
     if not isinstance(value, str) or not value.strip():
         raise EncounterFileError(_at(where, key), "expected a non-empty text")
     return value
@@ -119,8 +122,8 @@ def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
 
 def _choice(obj: dict[str, Any], key: str, where: str, choices: dict[str, E], default: Any = _MISSING) -> E:
     value = _get(obj, key, where, default)
-    if value is default and default is not _MISSING:
-        return value
+    if value is _DEFAULTED:
+        return default
     if not isinstance(value, str) or value not in choices:
         names = ", ".join(f'"{name}"' for name in choices)
         raise EncounterFileError(_at(where, key), f"expected one of {names}, got {_describe(value)}")
@@ -133,6 +136,8 @@ def _enum_choices(enum: type[E]) -> dict[str, E]:
 
 def _list(obj: dict[str, Any], key: str, where: str, default: Any = _MISSING) -> list[Any]:
     value = _get(obj, key, where, default)
+    if value is _DEFAULTED:
+        return default
     if not isinstance(value, list):
         raise EncounterFileError(_at(where, key), "expected a list")
     return value

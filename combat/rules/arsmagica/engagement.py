@@ -22,9 +22,6 @@ class Engagement(Record):
     contested: bool = False
     prevailed: str | None = None
 
-    def other(self, combatant: str) -> str:
-        return self.b if combatant == self.a else self.a
-
 
 @dataclass(frozen=True, slots=True)
 class Escape(Record):

@@ -131,8 +131,6 @@ class Fight:
 
     def wound(self, combatant_id: str, levels: int) -> None:
         combatant = self.combatants[combatant_id]
-        if levels <= 0:
-            return
         was_dead = combatant.body_level is BodyLevel.DEAD
         lost = combatant.sheet.body_track.lose(combatant.body_levels_lost, levels)
         combatant = replace(combatant, body_levels_lost=lost)

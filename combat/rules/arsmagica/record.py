@@ -9,15 +9,13 @@ from typing import Any
 
 
 def plain(value: Any) -> Any:
-    """A record, enum, tuple or mapping as plain JSON values (enums by `.value`)."""
+    """A record, enum or tuple as plain JSON values (enums by `.value`, fractions as "1/10")."""
     if isinstance(value, Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
     if isinstance(value, tuple | list):
         return [plain(item) for item in value]
-    if isinstance(value, dict):
-        return {str(plain(key)): plain(item) for key, item in value.items()}
     if isinstance(value, Fraction):
         return str(value)
     return value

@@ -111,3 +111,17 @@ def test_a_caster_downed_before_the_magic_phase_casts_nothing():
 
 def test_casting_order_key_puts_spontaneous_first():
     assert casting_order_key(SpellKind.SPONTANEOUS, 0, 5) < casting_order_key(SpellKind.FORMULAIC, 9, 0)
+
+
+def test_penalties_and_the_storyguide_modifier_count_in_the_casting_total():
+    from combat.rules.arsmagica import PhaseOptions
+
+    _, result = resolve_round(
+        start_fight([fighter("magus", fatigue=FatigueLevel.TIRED)]),
+        [cast("magus", SpellKind.FORMULAIC, 12)],
+        ScriptedDiceBox({"magus": {"initiative": [5], "magic": [4]}}),
+        PhaseOptions(modifiers={"magus": 2}),
+    )
+    (record,) = result.phase(Phase.MAGIC).spells
+    assert record.casting_total == 12 + 4 - 3 + 2
+    assert ("fatigue and wound penalties", -3) in record.parts and ("storyguide", 2) in record.parts

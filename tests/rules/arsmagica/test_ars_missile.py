@@ -124,3 +124,26 @@ def test_a_shot_can_be_kept_as_advantage():
     assert first.attacks[0].result is Result.ADVANTAGE
     assert state.combatant("archer").next_advantage_defense == first.attacks[0].difference
     assert state.combatant("target").body_level is BodyLevel.UNHURT
+
+
+def test_a_missile_that_does_not_beat_the_defense_does_nothing():
+    state, first, _, _ = _phases(
+        [fighter("archer", BOW), fighter("target", dodge=20)],
+        [shoot("target")],
+        {"archer": {"initiative": [5], "missile": [2]}, "target": {"combat": [5]}},
+    )
+    assert first.attacks[0].result is Result.MISS and first.attacks[0].damage_total is None
+    assert state.combatant("archer").next_advantage_attack == 0
+
+
+def test_a_shooter_engaged_hand_to_hand_defends_with_dodge_not_the_bow():
+    _, _, melee, _ = _phases(
+        [fighter("archer", BOW, dodge=4), fighter("foe")],
+        [shoot("foe"), attack("foe", "archer")],
+        {
+            "archer": {"initiative": [5], "missile": [2], "combat": [3]},
+            "foe": {"initiative": [2], "combat": [3]},
+        },
+    )
+    (record,) = melee.attacks
+    assert record.defense_with is DefenseWith.DODGE and record.defense_total == 4 + 3

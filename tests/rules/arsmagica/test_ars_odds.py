@@ -80,3 +80,12 @@ def test_exact_odds_match_a_large_sample(modifier, ease_factor, botch_dice):
 def test_odds_take_0_to_10_botch_dice(botch_dice):
     with pytest.raises(ValueError):
         stress_odds(0, 6, botch_dice)
+
+
+def test_odds_turn_into_plain_json_with_exact_fractions():
+    assert stress_odds(0, 6).to_dict() == {
+        "success": "49/100",
+        "failure": "1/2",
+        "botch": "1/100",
+        "botches": ["1/100"],
+    }
