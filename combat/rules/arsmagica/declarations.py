@@ -11,6 +11,13 @@ from .phase import FAST_CAST_PHASES, Phase
 from .state import Action, CombatantState, Declaration, RoundState
 
 
+def _combatant(by_id: dict[str, CombatantState], combatant_id: str) -> CombatantState:
+    combatant = by_id.get(combatant_id)
+    if combatant is None:
+        raise RulesError(f"no combatant with id {combatant_id!r}")
+    return combatant
+
+
 def _why_not_acting(combatant: CombatantState) -> str:
     if combatant.body_level is BodyLevel.DEAD:
         return "dead"
@@ -19,9 +26,13 @@ def _why_not_acting(combatant: CombatantState) -> str:
     return FatigueLevel.UNCONSCIOUS.value
 
 
-def check_declaration(state: RoundState, declaration: Declaration) -> None:
+def check_declaration(
+    state: RoundState, declaration: Declaration, by_id: dict[str, CombatantState] | None = None
+) -> None:
     """One declaration against the sheets and levels: action, weapon, targets (ArM3 p163)."""
-    combatant = state.combatant(declaration.combatant)
+    if by_id is None:
+        by_id = {combatant.id: combatant for combatant in state.combatants}
+    combatant = _combatant(by_id, declaration.combatant)
     name = combatant.sheet.name
     if not combatant.can_act:
         raise RulesError(f"{name} is {_why_not_acting(combatant)} and cannot act (ArM3 p177)")
@@ -45,7 +56,7 @@ def check_declaration(state: RoundState, declaration: Declaration) -> None:
     for target_id in declaration.engage:
         if target_id == combatant.id:
             raise RulesError(f"{name} cannot engage {name} (that is the combatant declaring)")
-        target = state.combatant(target_id)
+        target = _combatant(by_id, target_id)
         if target.body_level is BodyLevel.DEAD:
             raise RulesError(f"{name} cannot engage {target.sheet.name}, who is dead")
     if action is Action.ATTACK and weapon is not None and weapon.missile:
@@ -82,13 +93,14 @@ def _check_missile(name: str, declaration: Declaration, weapon) -> None:
 def declare(state: RoundState, declarations: Sequence[Declaration]) -> RoundState:
     """Record the round's declarations, each checked; at most one per combatant (ArM3 p163)."""
     state.expect(Phase.MOVEMENT)
+    by_id = {combatant.id: combatant for combatant in state.combatants}
     seen: set[str] = set()
     for declaration in declarations:
         if declaration.combatant in seen:
-            name = state.combatant(declaration.combatant).sheet.name
+            name = by_id[declaration.combatant].sheet.name
             raise RulesError(f"{name} has two declarations this round; give one")
         seen.add(declaration.combatant)
-        check_declaration(state, declaration)
+        check_declaration(state, declaration, by_id)
     listed = {combatant.id: index for index, combatant in enumerate(state.combatants)}
     ordered = tuple(sorted(declarations, key=lambda item: listed[item.combatant]))
     return RoundState(state.number, state.combatants, Phase.MOVEMENT, ordered)

@@ -58,7 +58,8 @@ def check_botch_dice(botch_dice: int) -> int:
 
 def stress_die(dice: Dice, botch_dice: int = 1) -> StressRoll:
     """Stress die: 1 rerolls and doubles, 0 first calls for botch dice (ArM3 p168, p177)."""
-    check_botch_dice(botch_dice)
+    if botch_dice.__class__ is not int or not 0 <= botch_dice <= MAX_BOTCH_DICE:
+        check_botch_dice(botch_dice)
     first = dice.face(10)
     if first == 1:
         faces = [1]

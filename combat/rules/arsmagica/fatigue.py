@@ -54,14 +54,15 @@ def combat_fatigue_roll(
 ) -> tuple[FatigueState, FatigueRoll]:
     """Fatigue phase: stress die + Combat Fatigue + wound penalty must beat the ease factor
     (ArM3 p168); the fatigue penalty applies too, as to every roll (ArM3 p177)."""
+    penalty = fatigue_penalty(fatigue.level)
     parts: tuple[Part, ...] = (
         ("Combat Fatigue", combat_fatigue),
         ("wound penalty", wound_penalty),
-        ("fatigue penalty", fatigue_penalty(fatigue.level)),
+        ("fatigue penalty", penalty),
         ("storyguide", modifier),
     )
     roll = stress_die(dice, botch_dice)
-    total = roll_total(roll, sum(value for _, value in parts))
+    total = roll_total(roll, combat_fatigue + wound_penalty + penalty + modifier)
     lost = levels_lost_on(total > ease_factor, roll.botched)
     after = lose_fatigue_levels(fatigue, lost, Exertion.SHORT_TERM)
     record = FatigueRoll(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .dicebox import DiceBox
 from .fatigue import combat_fatigue_roll
 from .fight import Fight
@@ -47,7 +45,7 @@ def fatigue_phase(
             modifier=options.modifier_for(combatant_id),
             botch_dice=options.botch_dice_for(combatant_id),
         )
-        fight.set_combatant(replace(combatant, fatigue=fatigue))
+        fight.set_combatant(combatant.with_fatigue(fatigue))
         rolls.append(roll)
     result = PhaseResult(Phase.FATIGUE, fatigue=tuple(rolls), skipped=tuple(skipped))
     return fight.state_after(Phase.END), result

@@ -6,7 +6,7 @@ new `RoundState`; nothing outside the phase ever sees it change.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import cached_property
 
 from .dice import StressRoll, stress_die
 from .dicebox import DiceBox
@@ -15,7 +15,7 @@ from .exchange import DefenseWith, attack_total, defense_total
 from .levels import BodyLevel
 from .phase import Phase
 from .sheet import Range, Weapon
-from .state import CombatantState, CombatDie, Declaration, PhaseOptions, RoundState
+from .state import CombatantState, CombatDie, Declaration, InitiativeRecord, PhaseOptions, RoundState
 
 Part = tuple[str, int]
 
@@ -27,15 +27,30 @@ class Fight:
         self.options = options
         self.combatants = {combatant.id: combatant for combatant in state.combatants}
         self.declarations = {item.combatant: item for item in state.declarations}
-        self.initiative = {record.combatant: record for record in state.initiative}
-        self.acting = {record.combatant: index for index, record in enumerate(state.initiative)}
-        self.listed = {combatant.id: index for index, combatant in enumerate(state.combatants)}
         self.dice = {die.combatant: die.roll for die in state.combat_dice}
-        self.opponents: dict[str, int] = {}
-        for engagement in state.engagements:
-            for combatant in (engagement.a, engagement.b):
-                self.opponents[combatant] = self.opponents.get(combatant, 0) + 1
         self.deaths: list[str] = []
+        self._weapons: dict[str, Weapon | None] = {}
+
+    @cached_property
+    def initiative(self) -> dict[str, InitiativeRecord]:
+        return {record.combatant: record for record in self.state.initiative}
+
+    @cached_property
+    def acting(self) -> dict[str, int]:
+        return {record.combatant: index for index, record in enumerate(self.state.initiative)}
+
+    @cached_property
+    def listed(self) -> dict[str, int]:
+        return {combatant.id: index for index, combatant in enumerate(self.state.combatants)}
+
+    @cached_property
+    def opponents(self) -> dict[str, int]:
+        """How many opponents each combatant is engaged with."""
+        opponents: dict[str, int] = {}
+        for engagement in self.state.engagements:
+            opponents[engagement.a] = opponents.get(engagement.a, 0) + 1
+            opponents[engagement.b] = opponents.get(engagement.b, 0) + 1
+        return opponents
 
     # --- the round's dice -------------------------------------------------------------
 
@@ -63,35 +78,46 @@ class Fight:
     def declared_weapon(self, declaration: Declaration | None) -> Weapon | None:
         if declaration is None or declaration.weapon is None:
             return None
-        return self.combatants[declaration.combatant].sheet.weapon(declaration.weapon)
+        weapon = self._weapons.get(declaration.combatant)
+        if weapon is None:
+            weapon = self.combatants[declaration.combatant].sheet.weapon(declaration.weapon)
+            self._weapons[declaration.combatant] = weapon
+        return weapon
 
     # --- totals ---------------------------------------------------------------------
 
-    def _common(self, combatant: CombatantState, advantage: int) -> list[Part]:
+    def _common(self, combatant: CombatantState, advantage: int) -> tuple[list[Part], int]:
+        """Modifiers shared by a combatant's totals, and their sum."""
         parts: list[Part] = []
+        total = 0
         opponents = self.opponents.get(combatant.id, 0)
         if opponents > 1:
-            parts.append((f"{opponents} opponents", multiple_opponents_penalty(opponents)))
+            penalty = multiple_opponents_penalty(opponents)
+            parts.append((f"{opponents} opponents", penalty))
+            total += penalty
         if combatant.penalty:
             parts.append(("fatigue and wound penalties", combatant.penalty))
+            total += combatant.penalty
         modifier = self.options.modifier_for(combatant.id)
         if modifier:
             parts.append(("storyguide", modifier))
+            total += modifier
         if advantage:
             parts.append(("advantage", advantage))
-        return parts
+            total += advantage
+        return parts, total
 
     def attack(
         self, attacker: CombatantState, weapon: Weapon, roll: StressRoll, at: Range | None
     ) -> tuple[int, tuple[Part, ...]]:
         """Attack Total with its parts: score, die, range, opponents, penalties (ArM3 p168)."""
-        parts: list[Part] = [(f"Attack score ({weapon.name})", weapon.attack)]
-        if at is not None and range_penalty(weapon.range, at):
-            parts.append((f"{weapon.name} inside its range", range_penalty(weapon.range, at)))
-        parts += self._common(attacker, attacker.advantage_attack)
-        modifiers = sum(value for _, value in parts[1:])
-        parts.insert(1, ("stress die", roll.value))
-        return attack_total(roll, weapon.attack, modifiers), tuple(parts)
+        parts: list[Part] = [(f"Attack score ({weapon.name})", weapon.attack), ("stress die", roll.value)]
+        inside = range_penalty(weapon.range, at) if at is not None else 0
+        if inside:
+            parts.append((f"{weapon.name} inside its range", inside))
+        common, modifiers = self._common(attacker, attacker.advantage_attack)
+        parts += common
+        return attack_total(roll, weapon.attack, inside + modifiers), tuple(parts)
 
     def defense(
         self, defender: CombatantState, at: Range | None
@@ -114,8 +140,7 @@ class Fight:
             candidates.append((DefenseWith.BRAWLING, ("Brawling", defender.sheet.brawling), 0))
         if weapon is None or at is None:
             candidates.append((DefenseWith.DODGE, ("Dodge Defense", defender.sheet.dodge), 0))
-        common = self._common(defender, defender.advantage_defense)
-        common_sum = sum(value for _, value in common)
+        common, common_sum = self._common(defender, defender.advantage_defense)
         best = None
         for kind, score_part, inside in candidates:
             total = defense_total(roll, score_part[1], inside + common_sum)
@@ -133,7 +158,7 @@ class Fight:
         combatant = self.combatants[combatant_id]
         was_dead = combatant.body_level is BodyLevel.DEAD
         lost = combatant.sheet.body_track.lose(combatant.body_levels_lost, levels)
-        combatant = replace(combatant, body_levels_lost=lost)
+        combatant = combatant.with_body_levels_lost(lost)
         self.combatants[combatant_id] = combatant
         if combatant.body_level is BodyLevel.DEAD and not was_dead:
             self.deaths.append(combatant_id)
@@ -149,12 +174,12 @@ class Fight:
         """Advantage won: the largest difference of the round carries over [ours]."""
         combatant = self.combatants[combatant_id]
         if attack:
-            combatant = replace(
-                combatant, next_advantage_attack=max(combatant.next_advantage_attack, difference)
+            combatant = combatant.with_next_advantage(
+                max(combatant.next_advantage_attack, difference), combatant.next_advantage_defense
             )
         else:
-            combatant = replace(
-                combatant, next_advantage_defense=max(combatant.next_advantage_defense, difference)
+            combatant = combatant.with_next_advantage(
+                combatant.next_advantage_attack, max(combatant.next_advantage_defense, difference)
             )
         self.combatants[combatant_id] = combatant
 

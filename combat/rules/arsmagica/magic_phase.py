@@ -57,7 +57,7 @@ def cast_spells(fight: Fight, phase: Phase) -> tuple[list[CastingRecord], list[S
                 wound_penalty=caster.wound_penalty,
                 botch_dice=fight.options.botch_dice_for(caster.id),
             )
-            fight.set_combatant(replace(caster, fatigue=fatigue))
+            fight.set_combatant(caster.with_fatigue(fatigue))
         records.append(
             CastingRecord(phase, caster.id, spell.kind, spell.name, speed, total, tuple(parts), roll, test)
         )
@@ -69,6 +69,8 @@ def magic_phase(
 ) -> tuple[RoundState, PhaseResult]:
     """Magic: all spontaneous spells, then all formulaic ones (ArM3 p168)."""
     state.expect(Phase.MAGIC)
+    if not any(item.action is Action.CAST for item in state.declarations):
+        return replace(state, phase=Phase.FATIGUE), PhaseResult(Phase.MAGIC)
     fight = Fight(state, dice_box, options)
     spells, skipped = cast_spells(fight, Phase.MAGIC)
     result = PhaseResult(Phase.MAGIC, spells=tuple(spells), skipped=tuple(skipped))

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 
-from .dice import StressRoll
 from .dicebox import DiceBox
 from .engagement import can_strike
 from .exchange import (
-    DefenseWith,
     OnSuccess,
     Result,
     body_levels_lost,
@@ -16,7 +14,7 @@ from .exchange import (
     deals_damage_first,
     exchange_result,
 )
-from .fight import Fight, Part
+from .fight import Fight
 from .magic_phase import cast_spells
 from .phase import Phase
 from .records import AttackRecord, PhaseResult, Skip
@@ -24,39 +22,7 @@ from .sheet import Range
 from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
 
 
-@dataclass(slots=True)
-class _Blow:
-    attacker: str
-    defender: str
-    weapon: str
-    range: Range
-    attack_total: int
-    attack_parts: tuple[Part, ...]
-    attack_roll: StressRoll
-    defense_total: int
-    defense_parts: tuple[Part, ...]
-    defense_roll: StressRoll | None
-    defense_with: DefenseWith
-    result: Result
-    difference: int
-    on_success: OnSuccess
-    damage_total: int | None
-    soak: int
-    levels: int
-    prevented: bool = False
-
-    def record(self) -> AttackRecord:
-        return AttackRecord(
-            Phase.MELEE, self.attacker, self.defender, self.weapon, self.range,
-            self.attack_total, self.attack_parts, self.attack_roll,
-            self.defense_total, self.defense_parts, self.defense_roll, self.defense_with,
-            self.result, self.difference,
-            self.on_success if self.result is not Result.MISS else None,
-            self.damage_total, self.soak, 0 if self.prevented else self.levels, self.prevented,
-        )  # fmt: skip
-
-
-def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> _Blow | Skip | None:
+def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> AttackRecord | Skip | None:
     declaration = fight.declarations.get(attacker_id)
     if declaration is None or declaration.action is not Action.ATTACK:
         return None
@@ -82,31 +48,34 @@ def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> _Blow 
     if result is Result.HIT:
         damage = damage_total(weapon.damage, difference)
         levels = body_levels_lost(damage, defender.sheet.soak)
-    return _Blow(
-        attacker_id, defender_id, weapon.name, at,
+    return AttackRecord(
+        Phase.MELEE, attacker_id, defender_id, weapon.name, at,
         attack, attack_parts, roll, defense, defense_parts, defense_roll, defense_with,
-        result, difference, on_success, damage, defender.sheet.soak, levels,
+        result, difference, on_success if result is not Result.MISS else None,
+        damage, defender.sheet.soak, levels, False,
     )  # fmt: skip
 
 
-def _apply(fight: Fight, blows: list[_Blow]) -> None:
+def _apply(fight: Fight, blows: list[AttackRecord]) -> None:
     """Wounds at once to both sides, unless both would go down: then the higher Initiative
     score deals damage first and the other, down, deals none (ArM3 p168)."""
-    hits = [blow for blow in blows if blow.result is Result.HIT and blow.levels > 0]
-    if len(hits) == 2 and all(fight.would_go_down(blow.defender, blow.levels) for blow in hits):
+    hits = [index for index, blow in enumerate(blows) if blow.body_levels_lost > 0]
+    if len(hits) == 2 and all(
+        fight.would_go_down(blows[index].defender, blows[index].body_levels_lost) for index in hits
+    ):
         first, second = hits
         if not deals_damage_first(
-            fight.deals_first_key(first.attacker), fight.deals_first_key(second.attacker)
+            fight.deals_first_key(blows[first].attacker), fight.deals_first_key(blows[second].attacker)
         ):
             first, second = second, first
-        second.prevented = True
+        blows[second] = replace(blows[second], body_levels_lost=0, damage_prevented=True)
         hits = [first]
-    for blow in hits:
-        fight.wound(blow.defender, blow.levels)
+    for index in hits:
+        fight.wound(blows[index].defender, blows[index].body_levels_lost)
     for blow in blows:
         if blow.result is Result.ADVANTAGE:
             fight.gain_advantage(
-                blow.attacker, blow.on_success is OnSuccess.ADVANTAGE_ATTACK, blow.difference
+                blow.attacker, blow.applied_as is OnSuccess.ADVANTAGE_ATTACK, blow.difference
             )
 
 
@@ -118,9 +87,9 @@ def melee_phase(
     state.expect(Phase.MELEE)
     fight = Fight(state, dice_box, options)
     spells, skipped = cast_spells(fight, Phase.MELEE)
-    exchanges: list[list[_Blow]] = []
+    exchanges: list[list[AttackRecord]] = []
     for engagement in state.engagements:
-        blows: list[_Blow] = []
+        blows: list[AttackRecord] = []
         for attacker, defender in ((engagement.a, engagement.b), (engagement.b, engagement.a)):
             blow = _blow(fight, attacker, defender, engagement.range)
             if isinstance(blow, Skip):
@@ -131,7 +100,7 @@ def melee_phase(
     attacks: list[AttackRecord] = []
     for blows in exchanges:
         _apply(fight, blows)
-        attacks.extend(blow.record() for blow in blows)
+        attacks.extend(blows)
     result = PhaseResult(
         Phase.MELEE,
         attacks=tuple(attacks),

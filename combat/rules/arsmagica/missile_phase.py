@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .dicebox import DiceBox
 from .exchange import OnSuccess, Result, body_levels_lost, damage_total, exchange_result
 from .fight import Fight
@@ -13,6 +15,7 @@ from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
 
 _PURPOSE = {Phase.FIRST_MISSILE: "missile", Phase.SECOND_MISSILE: "missile_second"}
 _NEXT = {Phase.FIRST_MISSILE: Phase.MELEE, Phase.SECOND_MISSILE: Phase.MAGIC}
+_BUSY = (Action.MISSILE, Action.CAST)  # nothing else happens in a missile phase
 
 
 def _missile_phase(
@@ -21,6 +24,8 @@ def _missile_phase(
     """A missile phase: each shooter in acting order, against the target's better of Defense
     and Dodge Defense, the target's one combat die (ArM3 p168) [ours]."""
     state.expect(phase)
+    if not any(item.action in _BUSY for item in state.declarations):
+        return replace(state, phase=_NEXT[phase]), PhaseResult(phase)
     fight = Fight(state, dice_box, options)
     spells, skipped = cast_spells(fight, phase)
     attacks: list[AttackRecord] = []

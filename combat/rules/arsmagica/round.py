@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .declarations import declare
 from .dicebox import DiceBox
@@ -35,16 +34,7 @@ def end_round(state: RoundState) -> RoundState:
     """Bookkeeping at the end of the Fatigue phase: advantage won carries into next round's
     totals, advantage held is used up (ArM3 p168)."""
     state.expect(Phase.END)
-    combatants = tuple(
-        replace(
-            combatant,
-            advantage_attack=combatant.next_advantage_attack,
-            advantage_defense=combatant.next_advantage_defense,
-            next_advantage_attack=0,
-            next_advantage_defense=0,
-        )
-        for combatant in state.combatants
-    )
+    combatants = tuple(combatant.next_round() for combatant in state.combatants)
     return RoundState(state.number + 1, combatants)
 
 

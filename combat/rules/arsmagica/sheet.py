@@ -17,12 +17,11 @@ class Range(Enum):
     REACH = "reach"
     LONG = "long"
 
-    @property
-    def step(self) -> int:
-        return _RANGE_STEPS[self]
+    step: int  # 0, 1, 2: how many ranges out from Touch
 
 
-_RANGE_STEPS = {Range.TOUCH: 0, Range.REACH: 1, Range.LONG: 2}
+for _step, _range in enumerate(Range):
+    _range.step = _step
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,30 +85,58 @@ class CombatantState(Record):
         """A combatant entering the fight at these levels (earlier losses count short-term)."""
         return cls(sheet, FatigueState.at(fatigue_level), sheet.body_track.levels_lost_at(body_level))
 
-    @property
-    def id(self) -> str:
-        return self.sheet.id
+    # Derived once, when the state is made: read on nearly every total of a round.
+    id: str = field(init=False, repr=False, compare=False)
+    fatigue_level: FatigueLevel = field(init=False, repr=False, compare=False)
+    body_level: BodyLevel = field(init=False, repr=False, compare=False)
+    wound_penalty: int = field(init=False, repr=False, compare=False)
+    penalty: int = field(init=False, repr=False, compare=False)
+    can_act: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def fatigue_level(self) -> FatigueLevel:
-        return self.fatigue.level
+    def __post_init__(self) -> None:
+        fatigue_level = self.fatigue.level
+        body_level = self.sheet.body_track.level_at(self.body_levels_lost)
+        wounds = wound_penalty(body_level)
+        set_field = object.__setattr__
+        set_field(self, "id", self.sheet.id)
+        set_field(self, "fatigue_level", fatigue_level)
+        set_field(self, "body_level", body_level)
+        set_field(self, "wound_penalty", wounds)
+        # Fatigue and wound penalties together: on every roll but Soak (ArM3 p177).
+        set_field(self, "penalty", fatigue_penalty(fatigue_level) + wounds)
+        set_field(self, "can_act", can_act(fatigue_level, body_level))
 
-    @property
-    def body_level(self) -> BodyLevel:
-        return self.sheet.body_track.level_at(self.body_levels_lost)
+    def with_fatigue(self, fatigue: FatigueState) -> CombatantState:
+        if fatigue is self.fatigue:
+            return self
+        return CombatantState(
+            self.sheet, fatigue, self.body_levels_lost, self.advantage_attack,
+            self.advantage_defense, self.next_advantage_attack, self.next_advantage_defense,
+        )  # fmt: skip
 
-    @property
-    def wound_penalty(self) -> int:
-        return wound_penalty(self.body_level)
+    def with_body_levels_lost(self, levels_lost: int) -> CombatantState:
+        if levels_lost == self.body_levels_lost:
+            return self
+        return CombatantState(
+            self.sheet, self.fatigue, levels_lost, self.advantage_attack,
+            self.advantage_defense, self.next_advantage_attack, self.next_advantage_defense,
+        )  # fmt: skip
 
-    @property
-    def penalty(self) -> int:
-        """Fatigue and wound penalties together: on every roll but Soak (ArM3 p177)."""
-        return fatigue_penalty(self.fatigue.level) + wound_penalty(self.body_level)
+    def with_next_advantage(self, attack: int, defense: int) -> CombatantState:
+        return CombatantState(
+            self.sheet, self.fatigue, self.body_levels_lost, self.advantage_attack,
+            self.advantage_defense, attack, defense,
+        )  # fmt: skip
 
-    @property
-    def can_act(self) -> bool:
-        return can_act(self.fatigue.level, self.body_level)
+    def next_round(self) -> CombatantState:
+        """Advantage won this round becomes this round's; advantage held is used up (p168)."""
+        if not (self.advantage_attack or self.advantage_defense or self.next_advantage_attack
+                or self.next_advantage_defense):  # fmt: skip
+            return self
+        return CombatantState(
+            self.sheet, self.fatigue, self.body_levels_lost,
+            self.next_advantage_attack, self.next_advantage_defense,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,93 @@
+"""Rounds per second of the Ars Magica engine for a 10- and a 100-combatant melee round.
+
+Run: `.venv/bin/python bench/engine.py` (one core, no Django). Each round is a whole
+`resolve_round`: declarations checked, Initiative, engagement contests, both missile
+phases, Melee, Magic and Fatigue, with random dice. Never part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import timeit
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from combat.rules.arsmagica import (  # noqa: E402
+    Action,
+    CombatantState,
+    Declaration,
+    RandomDiceBox,
+    Range,
+    Sheet,
+    Weapon,
+    resolve_round,
+    start_fight,
+)
+
+SWORD = Weapon("sword", 3, 8, 6, 6, Range.REACH)
+DAGGER = Weapon("dagger", 2, 6, 3, 4, Range.TOUCH)
+SPEAR = Weapon("spear", 4, 7, 5, 7, Range.LONG)
+WEAPONS = (SWORD, DAGGER, SPEAR)
+
+
+def melee_of(size: int):
+    """Two sides of size/2; each fighter engages the one opposite, every third also the next."""
+    half = size // 2
+    combatants = []
+    for index in range(size):
+        weapon = WEAPONS[index % 3]
+        sheet = Sheet(f"c{index}", f"Fighter {index}", (weapon,), quickness=index % 3, brawling=3,
+                      soak=30, dodge=2, combat_fatigue=20, stamina=1)  # fmt: skip
+        combatants.append(CombatantState.start(sheet))
+    declarations = []
+    for index in range(size):
+        side, slot = divmod(index, half)
+        other = (1 - side) * half
+        targets = [f"c{other + slot}"]
+        if slot % 3 == 0:
+            targets.append(f"c{other + (slot + 1) % half}")
+        weapon = WEAPONS[index % 3]
+        declarations.append(Declaration(f"c{index}", Action.ATTACK, weapon.name, tuple(targets)))
+    return start_fight(combatants), declarations
+
+
+def rounds_per_second(size: int, seconds: float) -> tuple[float, int, int]:
+    state, declarations = melee_of(size)
+    box = RandomDiceBox(size)
+    _, sample = resolve_round(state, declarations, box)
+    attacks = sum(len(phase.attacks) for phase in sample.phases)
+    rounds = 0
+    start = time.process_time()  # CPU time of this process: one core, whatever else runs
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        for _ in range(10):
+            resolve_round(state, declarations, box)
+        rounds += 10
+    return rounds / (time.process_time() - start), attacks, len(sample.phases[0].engagements)
+
+
+def _calibration() -> float:
+    """Microseconds for `sum(range(1000))`, to compare machines (about 9 on a recent desktop)."""
+    best = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5))
+    return best / 2000 * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per size (default 3)")
+    args = parser.parse_args()
+    print(f"Python {sys.version.split()[0]}, one core, {args.seconds:g} s of CPU time per size")
+    print(f"calibration: sum(range(1000)) takes {_calibration():.1f} us on this machine")
+    for size in (10, 100):
+        rate, attacks, engagements = rounds_per_second(size, args.seconds)
+        print(
+            f"{size:>3} combatants ({engagements} engagements, {attacks} attacks a round): "
+            f"{rate:,.0f} rounds/s"
+        )
+
+
+if __name__ == "__main__":
+    main()
