@@ -1,0 +1,283 @@
+"""The combat pages and the storyguide's buttons, by persona: response and database."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from campaign.models import Character, Weapon
+from combat import services
+from combat.models import Combatant, Declaration, Encounter, Event
+
+from .conftest import P168_FACES, PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client, user):
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def post(client, name, encounter, data=None, **kwargs):
+    return client.post(
+        reverse(name, args=[encounter.pk, *kwargs.values()]), data or {}, HTTP_HX_REQUEST="true"
+    )
+
+
+def test_the_control_panel_for_the_storyguide(client, table):
+    response = login(client, table.storyguide).get(reverse("encounter_page", args=[table.encounter.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for marker in (
+        'id="live"',
+        'ws-connect="/ws/encounters/',
+        'data-last-seq="6"',
+        'id="sg-controls"',
+        'data-testid="open-declarations"',
+        'id="event-log"',
+        f'id="combatant-{table.boris.pk}"',
+        'data-testid="setup"',
+        'data-testid="correction-form"',
+        "hx-ws-2",
+    ):
+        assert marker in html, marker
+
+
+def test_a_player_is_sent_to_the_player_page(client, table):
+    login(client, table.alice)
+    response = client.get(reverse("encounter_page", args=[table.encounter.pk]))
+    assert response.status_code == 302 and response.url == reverse(
+        "encounter_play", args=[table.encounter.pk]
+    )
+    page = client.get(response.url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="sg-controls"' not in html and 'id="my-declarations"' in html
+    assert "Sheet</summary>" not in html  # no sheets for players on the live cards
+
+
+def test_the_storyguide_on_the_player_page_is_sent_to_the_control_panel(client, table):
+    response = login(client, table.storyguide).get(reverse("encounter_play", args=[table.encounter.pk]))
+    assert response.status_code == 302
+
+
+def test_outsiders_get_404_and_anonymous_people_log_in(client, table):
+    url = reverse("encounter_page", args=[table.encounter.pk])
+    assert client.get(url).status_code == 302
+    login(client, table.outsider)
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("encounter_play", args=[table.encounter.pk])).status_code == 404
+    assert (
+        client.post(
+            reverse("open_declarations", args=[table.encounter.pk]), {"expected_version": table.v}
+        ).status_code
+        == 404
+    )
+
+
+def test_opening_declarations_from_the_control_panel(client, table):
+    response = post(
+        login(client, table.storyguide), "open_declarations", table.encounter, {"expected_version": table.v}
+    )
+    assert response.status_code == 200 and b"form-error" not in response.content
+    assert table.refresh().phase == "declaring"
+
+
+def test_a_stale_button_says_so_and_changes_nothing(client, table):
+    response = post(
+        login(client, table.storyguide),
+        "open_declarations",
+        table.encounter,
+        {"expected_version": table.v - 1},
+    )
+    assert response.status_code == 409 and b"moved on" in response.content
+    assert table.refresh().status == "preparing"
+
+
+def test_players_cannot_press_the_storyguides_buttons(client, table):
+    login(client, table.alice)
+    version = table.v
+    for name in (
+        "open_declarations",
+        "close_declarations",
+        "preview_phase",
+        "confirm_phase",
+        "end_round",
+        "correct",
+        "end_encounter",
+    ):
+        assert post(client, name, table.encounter, {"expected_version": table.v}).status_code == 403, name
+    assert table.refresh().version == version
+
+
+def test_the_buttons_want_post(client, table):
+    login(client, table.storyguide)
+    assert client.get(reverse("open_declarations", args=[table.encounter.pk])).status_code == 405
+    assert client.get(reverse("declare", args=[table.encounter.pk, table.boris.pk])).status_code == 405
+
+
+def declaration(table, combatant, **fields):
+    prefix = f"c{combatant.pk}-"
+    data = {
+        "action": "attack",
+        "weapon": table.weapon(combatant),
+        "engage": [str(table.bandits[0].pk)],
+        "on_success": "hit",
+        "missile_phase": "first_missile",
+        **fields,
+    }
+    return {prefix + key: value for key, value in data.items()}
+
+
+def test_a_player_declares_from_their_page(client, table):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.alice)
+    forms = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    assert f'data-testid="declare-form-{table.boris.pk}"' in forms
+    assert f'data-testid="declare-form-{table.anselm.pk}"' not in forms
+    response = post(
+        client, "declare", table.encounter, declaration(table, table.boris), combatant=table.boris.pk
+    )
+    assert response.status_code == 200
+    assert f'data-testid="declared-mark-{table.boris.pk}"'.encode() in response.content
+    row = Declaration.objects.get()
+    assert (row.combatant, row.engage, row.declared_by) == (table.boris, [table.bandits[0].pk], table.alice)
+
+
+def test_a_declaration_error_shows_next_to_the_form(client, table):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.alice)
+    data = declaration(table, table.boris, weapon="", engage=[])
+    response = post(client, "declare", table.encounter, data, combatant=table.boris.pk)
+    assert response.status_code == 422
+    assert b"declares an attack without naming a weapon" in response.content
+    assert not Declaration.objects.exists()
+
+
+def test_a_player_cannot_post_a_declaration_for_someone_else(client, table):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.alice)
+    for combatant in (table.anselm, table.bandits[0]):
+        response = post(
+            client, "declare", table.encounter, declaration(table, combatant), combatant=combatant.pk
+        )
+        assert response.status_code == 403
+    assert not Declaration.objects.exists()
+
+
+def test_typed_dice_that_are_not_dice_are_refused_at_the_field(client, physical_table):
+    table = physical_table
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.alice)
+    data = declaration(table, table.boris, dice_initiative="7 x")
+    response = post(client, "declare", table.encounter, data, combatant=table.boris.pk)
+    assert response.status_code == 422 and b"is not a d10 face" in response.content
+    data = declaration(table, table.boris, dice_initiative="1 1 3")
+    assert post(client, "declare", table.encounter, data, combatant=table.boris.pk).status_code == 200
+    assert Declaration.objects.get().dice == {"initiative": [1, 1, 3]}
+
+
+def test_a_round_driven_from_the_control_panel(client, table, scripted_dice):
+    scripted_dice(table, P168_FACES)
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    table.declare_p168()
+    login(client, table.storyguide)
+    assert (
+        post(client, "close_declarations", table.encounter, {"expected_version": table.v}).status_code == 200
+    )
+    for phase in ("first_missile", "melee", "second_missile", "magic", "fatigue"):
+        response = post(
+            client, "preview_phase", table.encounter, {"expected_version": table.v, "phase": phase}
+        )
+        assert response.status_code == 200, response.content
+        page = client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()
+        assert 'data-testid="confirm-phase"' in page
+        data = {"expected_version": table.v, "phase": phase}
+        if phase == "melee":
+            data[f"on_success-{table.boris.pk}:{table.bandits[0].pk}"] = "advantage_defense"
+            assert 'data-testid="preview-attack"' in page
+        response = post(client, "confirm_phase", table.encounter, data)
+        assert response.status_code == 200, response.content
+    attack = Event.objects.get(
+        kind="attack", payload__attacker=str(table.boris.pk), payload__defender=str(table.bandits[0].pk)
+    )
+    assert attack.payload["applied_as"] == "advantage_defense"
+    assert post(client, "end_round", table.encounter, {"expected_version": table.v}).status_code == 200
+    table.boris.refresh_from_db()
+    assert table.boris.advantage_defense == 2 and table.refresh().round_number == 2
+
+
+def test_a_correction_from_the_control_panel(client, table):
+    login(client, table.storyguide)
+    data = {
+        "expected_version": table.v,
+        "combatant": table.boris.pk,
+        "body_level": "heavy_wounds",
+        "reason": "Old scar",
+    }
+    assert post(client, "correct", table.encounter, data).status_code == 200
+    table.boris_character.refresh_from_db()
+    assert table.boris_character.body_level == "heavy_wounds"
+    data["reason"] = ""
+    data["expected_version"] = table.v
+    response = post(client, "correct", table.encounter, data)
+    assert response.status_code == 400 and b"form-error" in response.content
+
+
+def test_setting_up_from_the_control_panel(client, table):
+    extra = Character.objects.create(saga=table.saga, name="Wolf", is_npc=True)
+    login(client, table.storyguide)
+    response = post(
+        client,
+        "add_combatants",
+        table.encounter,
+        {"expected_version": table.v, "characters": [extra.pk], "side": "Beasts"},
+    )
+    assert response.status_code == 200 and response["HX-Redirect"]
+    assert table.refresh().combatants.filter(character=extra, side="Beasts").exists()
+    response = post(
+        client,
+        "add_combatants",
+        table.encounter,
+        {"expected_version": table.v, "characters": [], "side": "X"},
+    )
+    assert response.status_code == 400 and b"Pick at least one" in response.content
+
+
+def test_a_new_encounter_from_the_saga_page(client, table):
+    login(client, table.storyguide)
+    saga_page = client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    assert 'data-testid="new-encounter-form"' in saga_page and "Forest road" in saga_page
+    response = client.post(reverse("encounter_create", args=[table.saga.pk]), {"name": "Bridge"})
+    encounter = Encounter.objects.get(name="Bridge")
+    assert response.status_code == 302 and response.url == reverse("encounter_page", args=[encounter.pk])
+    login(client, table.alice)
+    assert (
+        'data-testid="new-encounter-form"'
+        not in client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    )
+    assert client.post(reverse("encounter_create", args=[table.saga.pk]), {"name": "Mine"}).status_code == 403
+    assert not Encounter.objects.filter(name="Mine").exists()
+
+
+def panel_queries(client, table):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("encounter_page", args=[table.encounter.pk])).status_code == 200
+    return len(queries)
+
+
+def test_the_control_panel_does_not_query_in_a_loop(client, table, scripted_dice):
+    """Mid-round (rows added directly: the rules allow joining only while declaring)."""
+    scripted_dice(table, P168_FACES)
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    table.declare_p168()
+    services.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.storyguide)
+    few = panel_queries(client, table)
+    for n in range(6):
+        character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
+        Weapon.objects.create(character=character, name="Club")
+        Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
+    assert panel_queries(client, table) == few
+    assert few <= 25
