@@ -1,15 +1,30 @@
 """The people at the table, each in their own browser context (own cookies, own websocket)."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from django.conf import settings
+from django.db import connections
 from django.test import Client
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 TIMEOUT_MS = 10_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
+
+
+# Counts what the page's live socket does, through htmx's websocket extension events: opens, closes
+# (with their codes), frames swapped in, and replays (the frame answering a resume after a (re)connect).
+LIVE_PROBE = """
+window.__covenantLive = {opens: 0, closes: [], frames: 0, replays: 0};
+document.addEventListener("htmx:wsOpen", () => { window.__covenantLive.opens += 1; });
+document.addEventListener("htmx:wsClose", (e) => { window.__covenantLive.closes.push(e.detail.event.code); });
+document.addEventListener("htmx:wsAfterMessage", (e) => {
+  window.__covenantLive.frames += 1;
+  if (/data-replay="1"/.test(e.detail.message)) { window.__covenantLive.replays += 1; }
+});
+"""
 
 
 class Person:
@@ -21,15 +36,14 @@ class Person:
         self.context = browser.new_context(base_url=base_url, viewport=viewport)
         self.context.set_default_timeout(TIMEOUT_MS)
         self.context.set_default_navigation_timeout(TIMEOUT_MS)
+        self.context.add_init_script(LIVE_PROBE)
         self.page_errors: list[str] = []
-        self._sockets: list[tuple[Page, object]] = []
         self.page = self.new_tab()
 
     def new_tab(self) -> Page:
         """A new tab in the same context: same session cookie, its own page load and socket."""
         page = self.context.new_page()
         page.on("pageerror", lambda error: self.page_errors.append(f"{page.url}: {error}"))
-        page.on("websocket", lambda ws: self._sockets.append((page, ws)))
         return page
 
     # Getting in
@@ -43,11 +57,12 @@ class Person:
             [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": self.base_url}]
         )
 
-    def goto(self, path: str) -> Page:
-        response = self.page.goto(path)
+    def goto(self, path: str, page: Page | None = None) -> Page:
+        page = page or self.page
+        response = page.goto(path)
         status = response.status if response else None
         assert response is not None and response.ok, f"{self.name}: GET {path} gave {status}"
-        return self.page
+        return page
 
     # Staying on the page
 
@@ -59,16 +74,73 @@ class Person:
         marker = (page or self.page).evaluate("window.__covenantMarker")
         assert marker == 1, f"{self.name}'s page was reloaded or navigated away"
 
-    def websockets(self, page: Page | None = None) -> list:
-        """Every websocket the tab opened so far, oldest first, as Playwright saw them."""
-        page = page or self.page
-        return [ws for owner, ws in self._sockets if owner is page]
+    # The live socket
 
-    def open_websockets(self, page: Page | None = None) -> list:
-        return [ws for ws in self.websockets(page) if not ws.is_closed()]
+    def live(self, page: Page | None = None) -> dict:
+        """What the page's live socket has done so far (see LIVE_PROBE)."""
+        return (page or self.page).evaluate("window.__covenantLive")
+
+    def wait_until_live(self, page: Page | None = None, replays: int = 1) -> None:
+        """Wait until the page has (re)connected and swapped in the answer to its resume, `replays` times."""
+        (page or self.page).wait_for_function(f"window.__covenantLive.replays >= {replays}")
+
+    def wire_live_socket(self, page: Page | None = None) -> "Line":
+        """Route the page's encounter sockets through a line the test can cut; call before loading."""
+        line = Line(self.name)
+        (page or self.page).route_web_socket(re.compile(r"/ws/encounters/"), line.connect)
+        return line
 
     def close(self) -> None:
         self.context.close()
+
+
+class Line:
+    """The wire between one page and the server's websocket: cut it like lost wifi, then restore it.
+
+    While cut, the open socket dies with 1006 (an abnormal close, as when the network goes) and every
+    reconnect attempt is refused the same way; the page's own client must keep retrying by itself.
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self.is_cut = False
+        self.refused = 0
+        self._open: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+
+    def connect(self, route: WebSocketRoute) -> None:
+        if self.is_cut:
+            self.refused += 1
+            route.close(code=1006, reason="the line is cut")
+            return
+        self._open.append((route, route.connect_to_server()))
+
+    def cut(self) -> None:
+        self.is_cut = True
+        while self._open:
+            page_side, server_side = self._open.pop()
+            page_side.close(code=1006, reason="the line is cut")
+            server_side.close()
+
+    def restore(self) -> None:
+        self.is_cut = False
+
+
+def outside_the_event_loop(function, *args, **kwargs):
+    """Run `function` in a thread of its own and return its result.
+
+    Playwright's sync API keeps an event loop running in the test's thread, so code that calls
+    async_to_sync (a service broadcasting on commit, through `call_command("load_demo")`) must run
+    elsewhere. The thread's database connection is closed before returning.
+    """
+
+    def run():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
 
 
 class Table:
