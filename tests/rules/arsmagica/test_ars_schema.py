@@ -79,13 +79,34 @@ FULL_FILE = {
     "title": "every field the format knows",
     "combatants": [
         {
-            "id": "rider", "name": "Rider", "quickness": 1, "stamina": 1, "finesse": 0, "athletics": 1,
-            "ride": 3, "brawling": 2, "soak": 4, "dodge": 3, "combat_fatigue": 2, "encumbrance": -1,
-            "fatigue_level": "winded", "body_level": "hurt", "notes": "a knight",
+            "id": "rider",
+            "name": "Rider",
+            "quickness": 1,
+            "stamina": 1,
+            "finesse": 0,
+            "athletics": 1,
+            "ride": 3,
+            "brawling": 2,
+            "soak": 4,
+            "dodge": 3,
+            "combat_fatigue": 2,
+            "encumbrance": -1,
+            "fatigue_level": "winded",
+            "body_level": "hurt",
+            "notes": "a knight",
             "weapons": [
                 {"name": "lance", "initiative": 5, "attack": 9, "defense": 3, "damage": 9, "range": "long"},
-                {"name": "sling", "initiative": 1, "attack": 5, "defense": 0, "damage": 5, "range": "long",
-                 "missile": True, "paces": 40, "twice": True},
+                {
+                    "name": "sling",
+                    "initiative": 1,
+                    "attack": 5,
+                    "defense": 0,
+                    "damage": 5,
+                    "range": "long",
+                    "missile": True,
+                    "paces": 40,
+                    "twice": True,
+                },
             ],
         },
         {"id": "troll", "name": "Troll", "body_levels": {"hurt": 3, "light_wounds": 2}, "weapons": []},
@@ -94,12 +115,30 @@ FULL_FILE = {
     "rounds": [
         {
             "declarations": [
-                {"combatant": "rider", "action": "attack", "weapon": "lance", "engage": ["troll"], "range": "long",
-                 "on_success": "advantage_attack", "movement": "horseback", "mounted": True, "charging": True,
-                 "high_ground": True, "modifier": 1},
+                {
+                    "combatant": "rider",
+                    "action": "attack",
+                    "weapon": "lance",
+                    "engage": ["troll"],
+                    "range": "long",
+                    "on_success": "advantage_attack",
+                    "movement": "horseback",
+                    "mounted": True,
+                    "charging": True,
+                    "high_ground": True,
+                    "modifier": 1,
+                },
                 {"combatant": "troll", "action": "move", "routing": True, "movement": "sprinting"},
-                {"combatant": "magus", "action": "cast",
-                 "spell": {"kind": "spontaneous", "casting_score": 7, "name": "Pilum", "fast_cast_phase": None}},
+                {
+                    "combatant": "magus",
+                    "action": "cast",
+                    "spell": {
+                        "kind": "spontaneous",
+                        "casting_score": 7,
+                        "name": "Pilum",
+                        "fast_cast_phase": None,
+                    },
+                },
             ],
             "dice": {"rider": {"initiative": [1, 4], "combat": [6], "fatigue": [7]}, "magus": {"magic": [5]}},
             "botch_dice": {"rider": 2},
@@ -110,7 +149,7 @@ FULL_FILE = {
         },
         {"declarations": [], "notes": "a quiet round: nobody declares, nobody acts"},
     ],
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.name)
