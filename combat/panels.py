@@ -49,6 +49,10 @@ def combatants_of(encounter: Encounter) -> list[Combatant]:
 
 def state_context(encounter: Encounter, audience: str) -> dict:
     """Everything the panels show; `audience` decides what is hidden from players."""
+    if encounter.saga.is_d6:  # the d6 fatigue system's panels (d6table)
+        from d6table.panels import state_context as d6_state_context
+
+        return d6_state_context(encounter, audience)
     combatants = combatants_of(encounter)
     declarations = {
         declaration.combatant_id: declaration

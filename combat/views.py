@@ -81,6 +81,8 @@ def _version(request) -> int:
 def encounter_page(request, encounter_id):
     """The storyguide's control panel; a player is sent to the player page."""
     encounter = _encounter_for(request.user, encounter_id)
+    if encounter.saga.is_d6:
+        return redirect("d6_table", encounter_id=encounter.pk)
     if not is_storyguide(request.user, encounter.saga):
         return redirect("encounter_play", encounter_id=encounter.pk)
     context = state_context(encounter, STORYGUIDE)
@@ -101,6 +103,8 @@ def encounter_page(request, encounter_id):
 def encounter_play(request, encounter_id):
     """The player page: their characters' declarations, then the live round."""
     encounter = _encounter_for(request.user, encounter_id)
+    if encounter.saga.is_d6:
+        return redirect("d6_table", encounter_id=encounter.pk)
     if is_storyguide(request.user, encounter.saga):
         return redirect("encounter_page", encounter_id=encounter.pk)
     context = state_context(encounter, PLAYERS)

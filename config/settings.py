@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "campaign",
     "combat",
+    "d6table",
 ]
 
 MIDDLEWARE = [

@@ -7,4 +7,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("campaign.urls")),
     path("", include("combat.urls")),
+    path("", include("d6table.urls")),
 ]

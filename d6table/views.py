@@ -1,0 +1,238 @@
+"""The d6 table's pages and commands: thin views over `d6table.services`.
+
+A command posts here and gets back an empty error slot (or the message); the change itself
+reaches every screen, the sender's too, through the encounter's websocket push.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign.access import get_membership, is_storyguide
+from campaign.models import Character
+from combat import services as combat_services
+from combat.audience import PLAYERS, STORYGUIDE
+from combat.errors import CombatError, InvalidCommand
+from combat.models import Encounter
+
+from . import services
+from .panels import state_context
+
+TERRAIN_ROWS = 3
+
+
+def _encounter_for(user, encounter_id) -> Encounter:
+    """The encounter of a d6 saga, for members of the saga; 404 for anyone else."""
+    encounter = get_object_or_404(Encounter.objects.select_related("saga"), pk=encounter_id)
+    get_membership(user, encounter.saga_id)
+    if not encounter.saga.is_d6:
+        raise Http404("This encounter runs the Ars Magica round.")
+    return encounter
+
+
+def _error(request, message: str = "", status: int = 200) -> HttpResponse:
+    return render(request, "combat/_error.html", {"message": message}, status=status)
+
+
+def table_command(storyguide_only: bool = True):
+    """POST only; members only (the storyguide only, unless said); CombatError becomes the message."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        @login_required
+        @require_POST
+        def wrapper(request, encounter_id, *args, **kwargs):
+            encounter = _encounter_for(request.user, encounter_id)
+            if storyguide_only and not is_storyguide(request.user, encounter.saga):
+                raise PermissionDenied("Only the storyguide can do that.")
+            try:
+                response = view(request, encounter, *args, **kwargs)
+            except CombatError as error:
+                if error.status == 403:
+                    raise PermissionDenied(str(error)) from None
+                return _error(request, str(error), error.status)
+            return response or _error(request)
+
+        return wrapper
+
+    return decorate
+
+
+def _int(value, what: str, *, blank_ok: bool = False) -> int | None:
+    value = (value or "").strip()
+    if not value and blank_ok:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidCommand(f"{what} must be a whole number.") from None
+
+
+def _version(request) -> int:
+    try:
+        return int(request.POST.get("expected_version", ""))
+    except ValueError:
+        raise InvalidCommand("The page sent no version; reload it.") from None
+
+
+def _typed(post) -> dict[str, str]:
+    """Typed faces `faces-<combatant id>` as {id: "3 7 10"}."""
+    return {key[len("faces-") :]: value for key, value in post.items() if key.startswith("faces-")}
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def encounter_create(request, saga_id):
+    """A new encounter in a d6 saga; its table opens next."""
+    get_membership(request.user, saga_id)
+    try:
+        encounter = services.create_encounter(request.user, saga_id, request.POST.get("name", ""))
+    except CombatError as error:
+        if error.status == 403:
+            raise PermissionDenied(str(error)) from None
+        messages.error(request, str(error))
+        return redirect("saga_detail", saga_id=saga_id)
+    return redirect("d6_table", encounter_id=encounter.pk)
+
+
+@login_required
+@require_GET
+def table(request, encounter_id):
+    """The d6 table: the storyguide's controls, or a player's view of the same fight and chase."""
+    encounter = _encounter_for(request.user, encounter_id)
+    storyguide = is_storyguide(request.user, encounter.saga)
+    audience = STORYGUIDE if storyguide else PLAYERS
+    context = state_context(encounter, audience)
+    events = encounter.events.order_by("seq")
+    if not storyguide:
+        events = events.filter(storyguide_only=False)
+    context.update(
+        events=list(events),
+        ws_url=f"/ws/encounters/{encounter.pk}/",
+        terrain_rows=range(TERRAIN_ROWS),
+    )
+    if storyguide:
+        in_fight = {card.combatant.character_id for card in context["cards"]}
+        context["available"] = [
+            c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_fight
+        ]
+    return render(request, "d6table/table.html", context)
+
+
+# --- set-up ------------------------------------------------------------------------------------
+
+
+@table_command()
+def add_combatants(request, encounter):
+    combat_services.add_combatants(
+        request.user,
+        encounter.pk,
+        _version(request),
+        request.POST.getlist("characters"),
+        request.POST.get("side", ""),
+    )
+    return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
+
+
+@table_command()
+def remove_combatant(request, encounter, combatant_id):
+    combat_services.remove_combatant(request.user, encounter.pk, _version(request), combatant_id)
+    return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
+
+
+# --- the fight ---------------------------------------------------------------------------------
+
+
+@table_command()
+def start_fight(request, encounter):
+    services.start_fight(request.user, encounter.pk, _version(request), _typed(request.POST))
+
+
+@table_command()
+def roll(request, encounter):
+    post = request.POST
+    physical = {"yes": True, "no": False}.get(post.get("physical", ""))
+    combatant = post.get("combatant", "")
+    services.roll(
+        request.user,
+        encounter.pk,
+        _version(request),
+        combatant,
+        post.get("score", ""),
+        value=_int(post.get("value"), "The challenge value", blank_ok=True),
+        physical=physical,
+        target_id=post.get("target") or None,
+        typed=post.get(f"faces-{combatant}", ""),
+    )
+
+
+@table_command()
+def breather(request, encounter):
+    services.take_breather(request.user, encounter.pk, _version(request))
+
+
+@table_command()
+def end_turn(request, encounter):
+    services.end_turn(request.user, encounter.pk, _version(request))
+
+
+# --- the chase ---------------------------------------------------------------------------------
+
+
+@table_command()
+def start_chase(request, encounter):
+    post = request.POST
+    chasers = []
+    for key, value in post.items():
+        if key.startswith("distance-") and value.strip():
+            chasers.append((key[len("distance-") :], _int(value, "A chaser's distance")))
+    terrains = [
+        (post.get(f"terrain_name-{i}", ""), post.get(f"terrain_rolled-{i}", "")) for i in range(TERRAIN_ROWS)
+    ]
+    services.start_chase(
+        request.user,
+        encounter.pk,
+        _version(request),
+        post.get("target", ""),
+        chasers,
+        terrains,
+        _int(post.get("escape_distance"), "The escape distance", blank_ok=True),
+    )
+
+
+@table_command()
+def exchange(request, encounter):
+    services.exchange(request.user, encounter.pk, _version(request), _typed(request.POST))
+
+
+@table_command()
+def offer_terrain(request, encounter):
+    post = request.POST
+    chase = encounter.d6_chases.filter(outcome="ongoing").first()
+    route = {t["name"]: t for t in (chase.route if chase else [])}
+    terrains = [route[name] for name in post.getlist("offer") if name in route]
+    if post.get("new_name", "").strip() or post.get("new_rolled", "").strip():
+        terrains.append((post.get("new_name", ""), post.get("new_rolled", "")))
+    services.offer_terrain(request.user, encounter.pk, _version(request), terrains)
+
+
+@table_command(storyguide_only=False)
+def choose_terrain(request, encounter):
+    services.choose_terrain(request.user, encounter.pk, _version(request), request.POST.get("terrain", ""))
+
+
+@table_command()
+def runner_breather(request, encounter):
+    services.runner_breather(request.user, encounter.pk, _version(request), request.POST.get("combatant", ""))
