@@ -90,6 +90,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "declared_count": sum(card.declared for card in cards),
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
+        "on_success_choices": Declaration.OnSuccess.choices,
         "last_seq": last_seq(encounter),
     }
 
