@@ -146,3 +146,8 @@ def test_levels_never_move_past_their_ends_over_many_rounds(seed, rounds):
             fatigue_before, body_before = before[combatant.id]
             assert len(combatant.fatigue.lost) >= fatigue_before
             assert combatant.body_levels_lost >= body_before
+
+
+def test_asking_the_state_for_someone_not_in_the_fight_is_a_clear_error():
+    with pytest.raises(RulesError, match="no combatant with id 'zed'"):
+        start_fight(COMBATANTS).combatant("zed")
