@@ -80,9 +80,9 @@ class Person:
         """What the page's live socket has done so far (see LIVE_PROBE)."""
         return (page or self.page).evaluate("window.__covenantLive")
 
-    def wait_until_live(self, page: Page | None = None, replays: int = 1) -> None:
+    def wait_until_live(self, page: Page | None = None, replays: int = 1, timeout: float | None = None):
         """Wait until the page has (re)connected and swapped in the answer to its resume, `replays` times."""
-        (page or self.page).wait_for_function(f"window.__covenantLive.replays >= {replays}")
+        (page or self.page).wait_for_function(f"window.__covenantLive.replays >= {replays}", timeout=timeout)
 
     def wire_live_socket(self, page: Page | None = None) -> "Line":
         """Route the page's encounter sockets through a line the test can cut; call before loading."""
