@@ -13,7 +13,17 @@ from campaign.models import Weapon
 
 from .audience import STORYGUIDE
 from .models import Combatant, Declaration, Encounter, Event
+from .services.dice import PURPOSE_LABELS
 from .services.sheets import level_penalties
+
+# The dice each phase asks for, where the saga types physical dice in.
+PHASE_PURPOSES = {
+    "first_missile": ("missile", "combat"),
+    "melee": ("combat",),
+    "second_missile": ("missile_second", "combat"),
+    "magic": ("magic",),
+    "fatigue": ("fatigue",),
+}
 
 
 @dataclass
@@ -91,6 +101,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
         "on_success_choices": Declaration.OnSuccess.choices,
+        "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
     }
 

@@ -27,14 +27,6 @@ from .forms import AddCombatantsForm, CorrectionForm, DeclarationForm, Encounter
 from .models import Declaration, Encounter
 from .panels import combatants_of, state_context
 
-PHASE_PURPOSES = {
-    "first_missile": ("missile", "combat"),
-    "melee": ("combat",),
-    "second_missile": ("missile_second", "combat"),
-    "magic": ("magic",),
-    "fatigue": ("fatigue",),
-}
-
 
 def _encounter_for(user, encounter_id) -> Encounter:
     """The encounter, for members of its saga; 404 for anyone else."""
@@ -93,7 +85,6 @@ def encounter_page(request, encounter_id):
         _page_context(encounter, STORYGUIDE),
         add_form=AddCombatantsForm(available=available),
         correction_form=CorrectionForm(combatants=combatants),
-        phase_purposes=PHASE_PURPOSES.get(encounter.phase, ()),
     )
     return render(request, "combat/control_panel.html", context)
 

@@ -281,3 +281,32 @@ def test_the_control_panel_does_not_query_in_a_loop(client, table, scripted_dice
         Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
     assert panel_queries(client, table) == few
     assert few <= 25
+
+
+def test_the_storyguide_types_the_tables_dice_on_the_control_panel(client, physical_table):
+    table = physical_table
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    table.declare_p168({name: {"initiative": faces["initiative"]} for name, faces in P168_FACES.items()})
+    services.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
+    services.confirm_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
+    login(client, table.storyguide)
+    page = client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()
+    assert f'data-testid="faces-{table.boris.pk}-combat"' in page
+    ids = table.ids()
+    data = {"expected_version": table.v, "phase": "melee"}
+    data.update(
+        {
+            f"faces-{ids[name]}-combat": " ".join(map(str, P168_FACES[name]["combat"]))
+            for name in ids
+            if name != "anselm"
+        }
+    )
+    data[f"faces-{ids['boris']}-combat"] = "7"
+    response = post(client, "preview_phase", table.encounter, data)
+    assert response.status_code == 200 and b"form-error" not in response.content
+    assert table.refresh().pending["dice"][ids["boris"]]["combat"] == [7]
+    data[f"faces-{ids['boris']}-combat"] = "seven"
+    data["expected_version"] = table.v
+    response = post(client, "preview_phase", table.encounter, data)
+    assert response.status_code == 400 and b"is not a d10 face" in response.content
