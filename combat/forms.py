@@ -69,9 +69,10 @@ class DeclarationForm(forms.Form):
         if declaration is not None and "data" not in kwargs and not args:
             kwargs["initial"] = initial_from(declaration)
         super().__init__(*args, **kwargs)
-        self.fields["weapon"].choices = [("", "No weapon")] + [
-            (weapon.pk, weapon.name) for weapon in combatant.character.weapons.all()
-        ]
+        weapons = list(combatant.character.weapons.all())
+        if declaration is None and weapons:
+            self.fields["weapon"].initial = weapons[0].pk
+        self.fields["weapon"].choices = [("", "No weapon")] + [(weapon.pk, weapon.name) for weapon in weapons]
         self.fields["engage"].choices = [
             (str(other.pk), f"{other.character.name} ({other.side})")
             for other in others
