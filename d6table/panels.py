@@ -15,6 +15,7 @@ from .kinds import ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 
+TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
 PALETTE = ("#d9e8c9", "#cfe0f0", "#f2dfc2", "#e6d3ec", "#d5ece8", "#f0d4d0")
 
@@ -117,22 +118,21 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
         ]
         lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares))
     height = PAD * 2 + STRIP + GAP + len(chasers) * (CELL + LABEL + GAP * 2)
-    total = max(chase.exchanges, 1)
-    strip, x = [], PAD
+    strip = []
     stretches = chase.stretches
-    inner = width - PAD * 2
+    share = (width - PAD * 2) / max(len(stretches), 1)
     for index, stretch in enumerate(stretches):
-        last = (
-            stretches[index + 1]["starts_at"] - 1 if index + 1 < len(stretches) else max(chase.exchanges, 0)
+        last = stretches[index + 1]["starts_at"] - 1 if index + 1 < len(stretches) else chase.exchanges
+        strip.append(
+            {
+                **stretch,
+                "until": last,
+                "count": max(last - stretch["starts_at"] + 1, 0),
+                "colour": terrain_colour(stretch["name"]),
+                "x": round(PAD + index * share, 1),
+                "width": round(share - 3, 1),
+            }
         )
-        count = max(last - stretch["starts_at"] + 1, 0)
-        strip.append({**stretch, "until": last, "count": count, "colour": terrain_colour(stretch["name"])})
-    shares = [max(s["count"], 1) for s in strip]
-    whole = sum(shares) or total
-    for segment, share in zip(strip, shares, strict=True):
-        segment["x"] = round(x, 1)
-        segment["width"] = round(max(inner * share / whole - 2, 8), 1)
-        x += inner * share / whole
     return {
         "width": width,
         "height": height,
@@ -203,6 +203,8 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         mode = "chase"
     elif fight is not None:
         mode = "fight"
+    elif chase is not None:
+        mode = "chase_over"
     else:
         mode = ""
     last_roll = None
@@ -230,4 +232,5 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
         "last_seq": last_seq(encounter),
         "always_rises": ALWAYS_RISES,
+        "terrain_rows": range(TERRAIN_ROWS),
     }

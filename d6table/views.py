@@ -25,9 +25,7 @@ from combat.errors import CombatError, InvalidCommand
 from combat.models import Encounter
 
 from . import services
-from .panels import state_context
-
-TERRAIN_ROWS = 3
+from .panels import TERRAIN_ROWS, state_context
 
 
 def _encounter_for(user, encounter_id) -> Encounter:
@@ -121,7 +119,6 @@ def table(request, encounter_id):
     context.update(
         events=list(events),
         ws_url=f"/ws/encounters/{encounter.pk}/",
-        terrain_rows=range(TERRAIN_ROWS),
     )
     if storyguide:
         in_fight = {card.combatant.character_id for card in context["cards"]}
