@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.models import Combatant, Encounter
 from combat.panels import last_seq
@@ -211,6 +212,10 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     if fight is not None:
         event = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq").first()
         last_roll = event.payload if event is not None and event.kind == ROLL else None
+    available = []
+    if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
+        in_encounter = {c.character_id for c in combatants}
+        available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_encounter]
     sides: dict[str, list[FighterCard]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
@@ -226,6 +231,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "current": current,
         "defence": defence,
         "last_roll": last_roll,
+        "available": available,
         "chase": chase_context,
         "chase_ongoing": chase_ongoing,
         "mode": mode,

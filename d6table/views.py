@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide
-from campaign.models import Character
 from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
@@ -120,11 +119,6 @@ def table(request, encounter_id):
         events=list(events),
         ws_url=f"/ws/encounters/{encounter.pk}/",
     )
-    if storyguide:
-        in_fight = {card.combatant.character_id for card in context["cards"]}
-        context["available"] = [
-            c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_fight
-        ]
     return render(request, "d6table/table.html", context)
 
 
