@@ -70,6 +70,8 @@ class DeclarationForm(forms.Form):
             kwargs["initial"] = initial_from(declaration)
         super().__init__(*args, **kwargs)
         weapons = list(combatant.character.weapons.all())
+        self.has_missile = any(weapon.missile for weapon in weapons)
+        self.casts = declaration is not None and declaration.action == Declaration.Action.CAST
         if declaration is None and weapons:
             self.fields["weapon"].initial = weapons[0].pk
         self.fields["weapon"].choices = [("", "No weapon")] + [(weapon.pk, weapon.name) for weapon in weapons]
