@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .record import Record
+from .record import Record, quick_init
 from .sheet import Range
 
 INSIDE_RANGE_PENALTY = -6
 EXTRA_OPPONENT_PENALTY = -3
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Engagement(Record):
     """Two combatants engaged at a range; `prevailed` names the winner of a contest."""
@@ -23,6 +24,7 @@ class Engagement(Record):
     prevailed: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Escape(Record):
     """An unwilling opponent who won the engagement contest and got away."""
@@ -31,6 +33,7 @@ class Escape(Record):
     pursuer: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EngagementWish:
     """What one declaration asks for: whom to engage, at what range, or to get away."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import RulesError
-from .record import Record
+from .record import Record, quick_init
 
 
 class FatigueLevel(Enum):
@@ -133,6 +133,7 @@ class BodyTrack(Record):
 HUMAN_BODY_TRACK = BodyTrack()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FatigueState(Record):
     """Fatigue levels lost so far, each remembering its exertion, most recent last.
