@@ -18,6 +18,7 @@ venv: $(BIN)/.installed
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo_d6
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: venv
