@@ -1,23 +1,42 @@
-"""Working context for one phase: running combatant states, the round's dice, and totals.
+"""Working context for a phase, or a whole round: running combatant states, the round's dice,
+and totals.
 
-Phase functions build one `Fight`, change it as the phase goes, and turn it back into a
-new `RoundState`; nothing outside the phase ever sees it change.
+Each phase function builds one `Fight`, changes it as the phase goes, and turns it back into a
+new `RoundState`; `resolve_round` runs all six phases on one `Fight` and builds a state only at
+the end. Nothing outside ever sees a `Fight` change.
+
+Speed lives here, not in the rules: the engine runs thousands of rounds a second, so this
+class keeps dictionaries by id, looks each weapon up once a round, reuses a combatant's
+shared modifiers while its state is unchanged, and reads the storyguide's options straight
+from their mappings.
 """
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import lru_cache
 
 from .dice import StressRoll, stress_die
 from .dicebox import DiceBox
 from .engagement import multiple_opponents_penalty, range_penalty
-from .exchange import DefenseWith, attack_total, defense_total
+from .exchange import DefenseWith, OnSuccess, attack_total, defense_total
 from .levels import BodyLevel
 from .phase import Phase
 from .sheet import Range, Weapon
-from .state import CombatantState, CombatDie, Declaration, InitiativeRecord, PhaseOptions, RoundState
+from .state import (
+    CombatantState,
+    CombatDie,
+    Declaration,
+    InitiativeRecord,
+    PhaseOptions,
+    RoundState,
+)
 
 Part = tuple[str, int]
+_NO_PARTS: tuple[Part, ...] = ()
+_CANNOT_DEFEND: tuple[Part, ...] = (("cannot defend", 0),)
+
+# The range rules of p168, read once into tables by range step (optimum, engaged at).
+_INSIDE = tuple(tuple(range_penalty(optimum, at) for at in Range) for optimum in Range)
 
 
 class Fight:
@@ -27,30 +46,58 @@ class Fight:
         self.options = options
         self.combatants = {combatant.id: combatant for combatant in state.combatants}
         self.declarations = {item.combatant: item for item in state.declarations}
+        self.actions = {item.action for item in state.declarations}
         self.dice = {die.combatant: die.roll for die in state.combat_dice}
         self.deaths: list[str] = []
         self._weapons: dict[str, Weapon | None] = {}
+        self._shared: dict[str, tuple[CombatantState, tuple[Part, ...], int]] = {}
+        self._botch_dice = options.botch_dice
+        self._default_botch_dice = options.default_botch_dice
+        self._modifiers = options.modifiers
+        self._on_success = options.on_success
+        self.settled(state.initiative, state.engagements)
 
-    @cached_property
-    def initiative(self) -> dict[str, InitiativeRecord]:
-        return {record.combatant: record for record in self.state.initiative}
-
-    @cached_property
-    def acting(self) -> dict[str, int]:
-        return {record.combatant: index for index, record in enumerate(self.state.initiative)}
-
-    @cached_property
-    def listed(self) -> dict[str, int]:
-        return {combatant.id: index for index, combatant in enumerate(self.state.combatants)}
-
-    @cached_property
-    def opponents(self) -> dict[str, int]:
-        """How many opponents each combatant is engaged with."""
+    def settled(self, initiative: tuple[InitiativeRecord, ...], engagements: tuple) -> None:
+        """The acting order and engagements, once the Movement phase has settled them."""
+        self.initiative = initiative
+        self.engagements = engagements
+        self._by_initiative: dict[str, InitiativeRecord] | None = None
+        self._acting: dict[str, int] | None = None
+        self._listed: dict[str, int] | None = None
         opponents: dict[str, int] = {}
-        for engagement in self.state.engagements:
+        for engagement in engagements:
             opponents[engagement.a] = opponents.get(engagement.a, 0) + 1
             opponents[engagement.b] = opponents.get(engagement.b, 0) + 1
-        return opponents
+        self.opponents = opponents  # how many opponents each combatant is engaged with
+        self._shared.clear()
+
+    @property
+    def acting(self) -> dict[str, int]:
+        """Each acting combatant's place in the acting order."""
+        if self._acting is None:
+            self._acting = {record.combatant: index for index, record in enumerate(self.initiative)}
+        return self._acting
+
+    @property
+    def listed(self) -> dict[str, int]:
+        if self._listed is None:
+            self._listed = {combatant.id: index for index, combatant in enumerate(self.state.combatants)}
+        return self._listed
+
+    # --- the storyguide's options ---------------------------------------------------
+
+    def botch_dice_for(self, combatant_id: str) -> int:
+        if self._botch_dice:
+            return self._botch_dice.get(combatant_id, self._default_botch_dice)
+        return self._default_botch_dice
+
+    def modifier_for(self, combatant_id: str) -> int:
+        return self._modifiers.get(combatant_id, 0) if self._modifiers else 0
+
+    def on_success(self, attacker_id: str, defender_id: str, declared: OnSuccess) -> OnSuccess:
+        if self._on_success:
+            return self._on_success.get((attacker_id, defender_id), declared)
+        return declared
 
     # --- the round's dice -------------------------------------------------------------
 
@@ -58,15 +105,11 @@ class Fight:
         """The one die for every Attack and Defense Total of the round (ArM3 p168)."""
         roll = self.dice.get(combatant)
         if roll is None:
-            roll = stress_die(
-                self.dice_box.dice_for(combatant, "combat"),
-                self.options.botch_dice_for(combatant),
-            )
-            self.dice[combatant] = roll
+            roll = self.dice[combatant] = self.roll(combatant, "combat")
         return roll
 
     def roll(self, combatant: str, purpose: str) -> StressRoll:
-        return stress_die(self.dice_box.dice_for(combatant, purpose), self.options.botch_dice_for(combatant))
+        return stress_die(self.dice_box.dice_for(combatant, purpose), self.botch_dice_for(combatant))
 
     # --- who can do what -------------------------------------------------------------
 
@@ -86,8 +129,12 @@ class Fight:
 
     # --- totals ---------------------------------------------------------------------
 
-    def _common(self, combatant: CombatantState, advantage: int) -> tuple[list[Part], int]:
-        """Modifiers shared by a combatant's totals, and their sum."""
+    def _shared_modifiers(self, combatant: CombatantState) -> tuple[tuple[Part, ...], int]:
+        """Modifiers on all of a combatant's totals but advantage, and their sum; kept while
+        the combatant's state is unchanged."""
+        kept = self._shared.get(combatant.id)
+        if kept is not None and kept[0] is combatant:
+            return kept[1], kept[2]
         parts: list[Part] = []
         total = 0
         opponents = self.opponents.get(combatant.id, 0)
@@ -98,59 +145,68 @@ class Fight:
         if combatant.penalty:
             parts.append(("fatigue and wound penalties", combatant.penalty))
             total += combatant.penalty
-        modifier = self.options.modifier_for(combatant.id)
+        modifier = self.modifier_for(combatant.id)
         if modifier:
             parts.append(("storyguide", modifier))
             total += modifier
-        if advantage:
-            parts.append(("advantage", advantage))
-            total += advantage
-        return parts, total
+        shared = tuple(parts) if parts else _NO_PARTS
+        self._shared[combatant.id] = (combatant, shared, total)
+        return shared, total
 
     def attack(
         self, attacker: CombatantState, weapon: Weapon, roll: StressRoll, at: Range | None
     ) -> tuple[int, tuple[Part, ...]]:
         """Attack Total with its parts: score, die, range, opponents, penalties (ArM3 p168)."""
-        parts: list[Part] = [(f"Attack score ({weapon.name})", weapon.attack), ("stress die", roll.value)]
-        inside = range_penalty(weapon.range, at) if at is not None else 0
+        shared, modifiers = self._shared_modifiers(attacker)
+        parts: tuple[Part, ...] = ((_attack_label(weapon.name), weapon.attack), ("stress die", roll.value))
+        inside = _INSIDE[weapon.range.step][at.step] if at is not None else 0
         if inside:
-            parts.append((f"{weapon.name} inside its range", inside))
-        common, modifiers = self._common(attacker, attacker.advantage_attack)
-        parts += common
-        return attack_total(roll, weapon.attack, inside + modifiers), tuple(parts)
+            parts += ((_inside_label(weapon.name), inside),)
+        parts += shared
+        advantage = attacker.advantage_attack
+        if advantage:
+            parts += (("advantage", advantage),)
+        return attack_total(roll, weapon.attack, inside + modifiers + advantage), parts
 
     def defense(
         self, defender: CombatantState, at: Range | None
     ) -> tuple[int, tuple[Part, ...], StressRoll | None, DefenseWith]:
         """The better Defense Total: the weapon (-6 per step inside its range), Brawling at
-        Touch, Dodge when no weapon is declared or against missiles (ArM3 p168) [ours]."""
+        Touch, Dodge when no weapon is declared or against missiles (ArM3 p168) [ours].
+        On equal totals the first of weapon, Brawling, Dodge is taken."""
         if not self.can_defend(defender):
-            return 0, (("cannot defend", 0),), None, DefenseWith.NONE
+            return 0, _CANNOT_DEFEND, None, DefenseWith.NONE
         roll = self.combat_die(defender.id)
         weapon = self.declared_weapon(self.declarations.get(defender.id))
         if weapon is not None and weapon.missile and at is not None:
             weapon = None
-        candidates: list[tuple[DefenseWith, Part, int]] = []
+        shared, modifiers = self._shared_modifiers(defender)
+        modifiers += defender.advantage_defense
+        best = None
         if weapon is not None:
-            inside = range_penalty(weapon.range, at) if at is not None else 0
-            candidates.append(
-                (DefenseWith.WEAPON, (f"Defense score ({weapon.name})", weapon.defense), inside)
+            inside = _INSIDE[weapon.range.step][at.step] if at is not None else 0
+            best = (
+                defense_total(roll, weapon.defense, inside + modifiers),
+                DefenseWith.WEAPON,
+                (_defense_label(weapon.name), weapon.defense),
+                inside,
             )
         if at is Range.TOUCH:
-            candidates.append((DefenseWith.BRAWLING, ("Brawling", defender.sheet.brawling), 0))
-        if weapon is None or at is None:
-            candidates.append((DefenseWith.DODGE, ("Dodge Defense", defender.sheet.dodge), 0))
-        common, common_sum = self._common(defender, defender.advantage_defense)
-        best = None
-        for kind, score_part, inside in candidates:
-            total = defense_total(roll, score_part[1], inside + common_sum)
+            total = defense_total(roll, defender.sheet.brawling, modifiers)
             if best is None or total > best[0]:
-                best = (total, kind, score_part, inside)
+                best = (total, DefenseWith.BRAWLING, ("Brawling", defender.sheet.brawling), 0)
+        if weapon is None or at is None:
+            total = defense_total(roll, defender.sheet.dodge, modifiers)
+            if best is None or total > best[0]:
+                best = (total, DefenseWith.DODGE, ("Dodge Defense", defender.sheet.dodge), 0)
         total, kind, score_part, inside = best
-        parts = [score_part, ("stress die", roll.value)]
+        parts: tuple[Part, ...] = (score_part, ("stress die", roll.value))
         if inside:
-            parts.append((f"{weapon.name} inside its range", inside))
-        return total, tuple(parts + common), roll, kind
+            parts += ((_inside_label(weapon.name), inside),)
+        parts += shared
+        if defender.advantage_defense:
+            parts += (("advantage", defender.advantage_defense),)
+        return total, parts, roll, kind
 
     # --- harm -----------------------------------------------------------------------
 
@@ -195,13 +251,29 @@ class Fight:
             tuple(self.combatants[combatant.id] for combatant in state.combatants),
             next_phase,
             state.declarations,
-            state.initiative,
-            state.engagements,
+            self.initiative,
+            self.engagements,
             tuple(CombatDie(combatant, roll) for combatant, roll in self.dice.items()),
+        )
+
+    def next_round(self) -> RoundState:
+        """The state `end_round` makes of this round's end, without the states in between."""
+        combatants = self.combatants
+        return RoundState(
+            self.state.number + 1,
+            tuple(combatants[combatant.id].next_round() for combatant in self.state.combatants),
         )
 
     def deals_first_key(self, combatant_id: str) -> tuple[int, int, int, int]:
         """Initiative score, then Initiative Total, then Quickness, then listed first."""
-        record = self.initiative[combatant_id]
+        if self._by_initiative is None:
+            self._by_initiative = {record.combatant: record for record in self.initiative}
+        record = self._by_initiative[combatant_id]
         quickness = self.combatants[combatant_id].sheet.quickness
         return (record.initiative_score, record.total, quickness, -self.listed[combatant_id])
+
+
+# Labels of the parts that name a weapon, made once per weapon name.
+_attack_label = lru_cache(maxsize=1024)("Attack score ({})".format)
+_defense_label = lru_cache(maxsize=1024)("Defense score ({})".format)
+_inside_label = lru_cache(maxsize=1024)("{} inside its range".format)

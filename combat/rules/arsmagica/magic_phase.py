@@ -12,11 +12,15 @@ from .phase import Phase
 from .records import CastingRecord, PhaseResult, Skip
 from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
 
+_NOTHING = PhaseResult(Phase.MAGIC)
+
 
 def cast_spells(fight: Fight, phase: Phase) -> tuple[list[CastingRecord], list[Skip]]:
     """Cast the spells due in `phase`: fast-cast ones in earlier phases, the rest in Magic;
     spontaneous before formulaic, then higher Qik + Finesse + Encumbrance (ArM3 p168).
     A spontaneous spell calls for a fatigue test (ArM3 p177)."""
+    if Action.CAST not in fight.actions:
+        return [], []
     due = []
     for declaration in fight.state.declarations:
         spell = declaration.spell
@@ -40,7 +44,7 @@ def cast_spells(fight: Fight, phase: Phase) -> tuple[list[CastingRecord], list[S
         parts = [("casting score", spell.casting_score)]
         if caster.penalty:
             parts.append(("fatigue and wound penalties", caster.penalty))
-        modifier = fight.options.modifier_for(caster.id)
+        modifier = fight.modifier_for(caster.id)
         if modifier:
             parts.append(("storyguide", modifier))
         roll = fight.roll(caster.id, "magic")
@@ -55,7 +59,7 @@ def cast_spells(fight: Fight, phase: Phase) -> tuple[list[CastingRecord], list[S
                 stamina=caster.sheet.stamina,
                 encumbrance=caster.sheet.encumbrance,
                 wound_penalty=caster.wound_penalty,
-                botch_dice=fight.options.botch_dice_for(caster.id),
+                botch_dice=fight.botch_dice_for(caster.id),
             )
             fight.set_combatant(caster.with_fatigue(fatigue))
         records.append(
@@ -64,14 +68,21 @@ def cast_spells(fight: Fight, phase: Phase) -> tuple[list[CastingRecord], list[S
     return records, skipped
 
 
+def magic(fight: Fight) -> PhaseResult:
+    """Magic: all spontaneous spells, then all formulaic ones (ArM3 p168)."""
+    if Action.CAST not in fight.actions:
+        return _NOTHING
+    spells, skipped = cast_spells(fight, Phase.MAGIC)
+    return PhaseResult(Phase.MAGIC, spells=tuple(spells), skipped=tuple(skipped))
+
+
 def magic_phase(
     state: RoundState, dice_box: DiceBox, options: PhaseOptions = DEFAULT_OPTIONS
 ) -> tuple[RoundState, PhaseResult]:
     """Magic: all spontaneous spells, then all formulaic ones (ArM3 p168)."""
     state.expect(Phase.MAGIC)
     if not any(item.action is Action.CAST for item in state.declarations):
-        return replace(state, phase=Phase.FATIGUE), PhaseResult(Phase.MAGIC)
+        return replace(state, phase=Phase.FATIGUE), _NOTHING
     fight = Fight(state, dice_box, options)
-    spells, skipped = cast_spells(fight, Phase.MAGIC)
-    result = PhaseResult(Phase.MAGIC, spells=tuple(spells), skipped=tuple(skipped))
+    result = magic(fight)
     return fight.state_after(Phase.FATIGUE), result

@@ -41,7 +41,7 @@ def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> Attack
     roll = fight.combat_die(attacker_id)
     attack, attack_parts = fight.attack(attacker, weapon, roll, at)
     defense, defense_parts, defense_roll, defense_with = fight.defense(defender, at)
-    on_success = fight.options.on_success.get((attacker_id, defender_id), declaration.on_success)
+    on_success = fight.on_success(attacker_id, defender_id, declaration.on_success)
     result, difference = exchange_result(attack, defense, on_success)
     damage = None
     levels = 0
@@ -79,6 +79,33 @@ def _apply(fight: Fight, blows: list[AttackRecord]) -> None:
             )
 
 
+def melee(fight: Fight) -> PhaseResult:
+    """Melee: each engaged pair's Attack Totals against Defense Totals, all on the round's one
+    die per combatant; -3 per extra opponent (ArM3 p168). Every blow is struck before any
+    wound is dealt."""
+    fight.deaths = []
+    spells, skipped = cast_spells(fight, Phase.MELEE)
+    exchanges: list[list[AttackRecord]] = []
+    for engagement in fight.engagements:
+        blows: list[AttackRecord] = []
+        for attacker, defender in ((engagement.a, engagement.b), (engagement.b, engagement.a)):
+            blow = _blow(fight, attacker, defender, engagement.range)
+            if blow is None:
+                continue
+            if blow.__class__ is Skip:
+                skipped.append(blow)
+            else:
+                blows.append(blow)
+        exchanges.append(blows)
+    attacks: list[AttackRecord] = []
+    for blows in exchanges:
+        _apply(fight, blows)
+        attacks += blows
+    return PhaseResult(
+        Phase.MELEE, (), (), (), tuple(attacks), tuple(spells), (), tuple(skipped), tuple(fight.deaths)
+    )
+
+
 def melee_phase(
     state: RoundState, dice_box: DiceBox, options: PhaseOptions = DEFAULT_OPTIONS
 ) -> tuple[RoundState, PhaseResult]:
@@ -86,26 +113,5 @@ def melee_phase(
     die per combatant; -3 per extra opponent (ArM3 p168)."""
     state.expect(Phase.MELEE)
     fight = Fight(state, dice_box, options)
-    spells, skipped = cast_spells(fight, Phase.MELEE)
-    exchanges: list[list[AttackRecord]] = []
-    for engagement in state.engagements:
-        blows: list[AttackRecord] = []
-        for attacker, defender in ((engagement.a, engagement.b), (engagement.b, engagement.a)):
-            blow = _blow(fight, attacker, defender, engagement.range)
-            if isinstance(blow, Skip):
-                skipped.append(blow)
-            elif blow is not None:
-                blows.append(blow)
-        exchanges.append(blows)
-    attacks: list[AttackRecord] = []
-    for blows in exchanges:
-        _apply(fight, blows)
-        attacks.extend(blows)
-    result = PhaseResult(
-        Phase.MELEE,
-        attacks=tuple(attacks),
-        spells=tuple(spells),
-        skipped=tuple(skipped),
-        deaths=tuple(fight.deaths),
-    )
+    result = melee(fight)
     return fight.state_after(Phase.SECOND_MISSILE), result

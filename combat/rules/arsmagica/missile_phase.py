@@ -16,20 +16,18 @@ from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
 _PURPOSE = {Phase.FIRST_MISSILE: "missile", Phase.SECOND_MISSILE: "missile_second"}
 _NEXT = {Phase.FIRST_MISSILE: Phase.MELEE, Phase.SECOND_MISSILE: Phase.MAGIC}
 _BUSY = (Action.MISSILE, Action.CAST)  # nothing else happens in a missile phase
+_NOTHING = {phase: PhaseResult(phase) for phase in (Phase.FIRST_MISSILE, Phase.SECOND_MISSILE)}
 
 
-def _missile_phase(
-    phase: Phase, state: RoundState, dice_box: DiceBox, options: PhaseOptions
-) -> tuple[RoundState, PhaseResult]:
+def shoot(fight: Fight, phase: Phase) -> PhaseResult:
     """A missile phase: each shooter in acting order, against the target's better of Defense
     and Dodge Defense, the target's one combat die (ArM3 p168) [ours]."""
-    state.expect(phase)
-    if not any(item.action in _BUSY for item in state.declarations):
-        return replace(state, phase=_NEXT[phase]), PhaseResult(phase)
-    fight = Fight(state, dice_box, options)
+    if not (Action.MISSILE in fight.actions or Action.CAST in fight.actions):
+        return _NOTHING[phase]  # nothing else happens in a missile phase
+    fight.deaths = []
     spells, skipped = cast_spells(fight, phase)
     attacks: list[AttackRecord] = []
-    for record in state.initiative:
+    for record in fight.initiative:
         declaration = fight.declarations[record.combatant]
         if declaration.action is not Action.MISSILE:
             continue
@@ -47,7 +45,7 @@ def _missile_phase(
         roll = fight.roll(shooter.id, _PURPOSE[phase])
         attack, attack_parts = fight.attack(shooter, weapon, roll, None)
         defense, defense_parts, defense_roll, defense_with = fight.defense(target, None)
-        on_success = options.on_success.get((shooter.id, target.id), declaration.on_success)
+        on_success = fight.on_success(shooter.id, target.id, declaration.on_success)
         result, difference = exchange_result(attack, defense, on_success)
         damage = None
         levels = 0
@@ -66,14 +64,32 @@ def _missile_phase(
                 damage, target.sheet.soak, levels, False,
             )
         )  # fmt: skip
-    result = PhaseResult(
+    return PhaseResult(
         phase,
         attacks=tuple(attacks),
         spells=tuple(spells),
         skipped=tuple(skipped),
         deaths=tuple(fight.deaths),
     )
+
+
+def _missile_phase(
+    phase: Phase, state: RoundState, dice_box: DiceBox, options: PhaseOptions
+) -> tuple[RoundState, PhaseResult]:
+    state.expect(phase)
+    if not any(item.action in _BUSY for item in state.declarations):
+        return replace(state, phase=_NEXT[phase]), _NOTHING[phase]
+    fight = Fight(state, dice_box, options)
+    result = shoot(fight, phase)
     return fight.state_after(_NEXT[phase]), result
+
+
+def shoot_first(fight: Fight) -> PhaseResult:
+    return shoot(fight, Phase.FIRST_MISSILE)
+
+
+def shoot_second(fight: Fight) -> PhaseResult:
+    return shoot(fight, Phase.SECOND_MISSILE)
 
 
 def first_missile_phase(

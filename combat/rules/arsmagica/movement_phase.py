@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..errors import RulesError
-from .dice import stress_die
 from .dicebox import DiceBox
 from .engagement import EngagementWish, settle_engagements
+from .fight import Fight
 from .initiative import acting_order_key, initiative_modifiers, initiative_total
 from .movement import movement_paces
 from .phase import Phase
@@ -15,6 +17,9 @@ from .state import DEFAULT_OPTIONS, Action, InitiativeRecord, PhaseOptions, Roun
 
 def check_options(state: RoundState, options: PhaseOptions) -> None:
     """Every combatant an option names must be in the fight."""
+    if not (options.botch_dice or options.modifiers or options.ease_factors
+            or options.extra_fatigue_rollers or options.on_success):  # fmt: skip
+        return
     known = {combatant.id for combatant in state.combatants}
     named = set(options.botch_dice) | set(options.modifiers) | set(options.ease_factors)
     named |= set(options.extra_fatigue_rollers)
@@ -25,60 +30,77 @@ def check_options(state: RoundState, options: PhaseOptions) -> None:
         raise RulesError(f"the phase options name no combatant in this fight: {', '.join(unknown)}")
 
 
+def move(fight: Fight) -> PhaseResult:
+    """Movement: each declared combatant rolls an Initiative Total; conflicting declarations
+    are settled from the highest total down (ArM3 p163)."""
+    state = fight.state
+    check_options(state, fight.options)
+    records: list[tuple[tuple[int, int, int, int], InitiativeRecord]] = []
+    wishes: dict[str, EngagementWish] = {}
+    for listed, declaration in _listed_declarations(state):
+        combatant = fight.combatants[declaration.combatant]
+        sheet = combatant.sheet
+        weapon = fight.declared_weapon(declaration) if declaration.weapon else None
+        score = weapon.initiative if weapon else 0
+        roll = fight.roll(sheet.id, "initiative")
+        parts = [("Initiative score", score), ("stress die", roll.value)]
+        if declaration.mounted or declaration.high_ground or declaration.routing or declaration.charging:
+            parts += initiative_modifiers(
+                ride=sheet.ride,
+                mounted=declaration.mounted,
+                charging=declaration.charging,
+                high_ground=declaration.high_ground,
+                routing=declaration.routing,
+            )
+        storyguide = declaration.modifier + fight.modifier_for(sheet.id)
+        if storyguide:
+            parts.append(("storyguide", storyguide))
+        if combatant.penalty:
+            parts.append(("fatigue and wound penalties", combatant.penalty))
+        modifiers = 0
+        for _, value in parts[2:]:
+            modifiers += value
+        total = initiative_total(roll, score, modifiers)
+        paces = (
+            movement_paces(sheet, declaration.movement, combatant.penalty) if declaration.movement else None
+        )
+        record = InitiativeRecord(sheet.id, total, score, roll, tuple(parts), paces)
+        records.append((acting_order_key(total, score, sheet.quickness, listed), record))
+        if declaration.action is Action.ATTACK:
+            wishes[sheet.id] = EngagementWish(declaration.engage, declaration.range or weapon.range, False)
+        elif declaration.action is Action.MOVE or declaration.routing:
+            wishes[sheet.id] = EngagementWish((), None, True)
+    records.sort(key=itemgetter(0))
+    initiative = tuple(record for _, record in records)
+    order = [record.combatant for record in initiative]
+    if len(order) < len(state.combatants):
+        acting = set(order)
+        order += [c.id for c in state.combatants if c.id not in acting]
+    engagements, escapes = settle_engagements(order, wishes)
+    fight.settled(initiative, engagements)
+    return PhaseResult(Phase.MOVEMENT, initiative, engagements, escapes)
+
+
+def _listed_declarations(state: RoundState):
+    """Each declaration with its combatant's place in the list (declarations come in that order)."""
+    listed = {combatant.id: index for index, combatant in enumerate(state.combatants)}
+    return [(listed[declaration.combatant], declaration) for declaration in state.declarations]
+
+
 def movement_phase(
     state: RoundState, dice_box: DiceBox, options: PhaseOptions = DEFAULT_OPTIONS
 ) -> tuple[RoundState, PhaseResult]:
     """Movement: each declared combatant rolls an Initiative Total; conflicting declarations
     are settled from the highest total down (ArM3 p163)."""
     state.expect(Phase.MOVEMENT)
-    check_options(state, options)
-    listed = {combatant.id: index for index, combatant in enumerate(state.combatants)}
-    records: list[tuple[tuple[int, int, int, int], InitiativeRecord]] = []
-    wishes: dict[str, EngagementWish] = {}
-    by_id = {combatant.id: combatant for combatant in state.combatants}
-    for declaration in state.declarations:
-        combatant = by_id[declaration.combatant]
-        sheet = combatant.sheet
-        weapon = sheet.weapon(declaration.weapon) if declaration.weapon else None
-        score = weapon.initiative if weapon else 0
-        parts = [("Initiative score", score)]
-        parts += initiative_modifiers(
-            ride=sheet.ride,
-            mounted=declaration.mounted,
-            charging=declaration.charging,
-            high_ground=declaration.high_ground,
-            routing=declaration.routing,
-        )
-        storyguide = declaration.modifier + options.modifier_for(sheet.id)
-        if storyguide:
-            parts.append(("storyguide", storyguide))
-        if combatant.penalty:
-            parts.append(("fatigue and wound penalties", combatant.penalty))
-        roll = stress_die(dice_box.dice_for(sheet.id, "initiative"), options.botch_dice_for(sheet.id))
-        total = initiative_total(roll, score, sum(value for _, value in parts[1:]))
-        parts.insert(1, ("stress die", roll.value))
-        paces = (
-            movement_paces(sheet, declaration.movement, combatant.penalty) if declaration.movement else None
-        )
-        record = InitiativeRecord(sheet.id, total, score, roll, tuple(parts), paces)
-        records.append((acting_order_key(total, score, sheet.quickness, listed[sheet.id]), record))
-        if declaration.action is Action.ATTACK:
-            wishes[sheet.id] = EngagementWish(declaration.engage, declaration.range or weapon.range, False)
-        elif declaration.action is Action.MOVE or declaration.routing:
-            wishes[sheet.id] = EngagementWish((), None, True)
-    records.sort(key=lambda item: item[0])
-    initiative = tuple(record for _, record in records)
-    order = [record.combatant for record in initiative]
-    acting = set(order)
-    order += [c.id for c in state.combatants if c.id not in acting]
-    engagements, escapes = settle_engagements(order, wishes)
+    fight = Fight(state, dice_box, options)
+    result = move(fight)
     new_state = RoundState(
         state.number,
         state.combatants,
         Phase.FIRST_MISSILE,
         state.declarations,
-        initiative,
-        engagements,
+        result.initiative,
+        result.engagements,
     )
-    result = PhaseResult(Phase.MOVEMENT, initiative=initiative, engagements=engagements, escapes=escapes)
     return new_state, result

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from .declarations import declare
 from .dicebox import DiceBox
-from .fatigue_phase import fatigue_phase
-from .magic_phase import magic_phase
-from .melee_phase import melee_phase
-from .missile_phase import first_missile_phase, second_missile_phase
-from .movement_phase import movement_phase
+from .fatigue_phase import fatigue_phase, tire
+from .fight import Fight
+from .magic_phase import magic, magic_phase
+from .melee_phase import melee, melee_phase
+from .missile_phase import first_missile_phase, second_missile_phase, shoot_first, shoot_second
+from .movement_phase import move, movement_phase
 from .phase import Phase
 from .records import RoundResult
 from .state import DEFAULT_OPTIONS, CombatantState, Declaration, PhaseOptions, RoundState
@@ -23,6 +24,10 @@ PHASE_FUNCTIONS = (
     magic_phase,
     fatigue_phase,
 )
+
+# The same six phases as steps on one `Fight`: what each phase function does between
+# building its `Fight` and turning it back into a `RoundState`.
+_PHASE_STEPS = (move, shoot_first, melee, shoot_second, magic, tire)
 
 
 def start_fight(combatants: Sequence[CombatantState], number: int = 1) -> RoundState:
@@ -44,11 +49,11 @@ def resolve_round(
     dice_box: DiceBox,
     options: PhaseOptions = DEFAULT_OPTIONS,
 ) -> tuple[RoundState, RoundResult]:
-    """Declare, run the six phases in order (ArM3 p163), then end the round."""
-    number = state.number
-    state = declare(state, declarations)
-    results = []
-    for phase_function in PHASE_FUNCTIONS:
-        state, result = phase_function(state, dice_box, options)
-        results.append(result)
-    return end_round(state), RoundResult(number, tuple(results))
+    """Declare, run the six phases in order (ArM3 p163), then end the round.
+
+    The same as each function of `PHASE_FUNCTIONS` in turn and then `end_round`, but on one
+    `Fight` for the whole round, without the states in between.
+    """
+    fight = Fight(declare(state, declarations), dice_box, options)
+    results = tuple([step(fight) for step in _PHASE_STEPS])
+    return fight.next_round(), RoundResult(state.number, results)
