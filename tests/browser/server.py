@@ -39,7 +39,8 @@ def database_url(settings_dict) -> str:
 
 
 class DaphneServer:
-    """`with DaphneServer(db_url, log_path) as server:` serves on server.url until the block ends."""
+    """`with DaphneServer(db_url, log_path) as server:` serves on server.url until the block ends;
+    `server.restart()` replaces the process, keeping the address."""
 
     host = "127.0.0.1"
 
@@ -54,9 +55,14 @@ class DaphneServer:
         return f"http://{self.host}:{self.port}"
 
     def __enter__(self) -> "DaphneServer":
+        self.start()
+        return self
+
+    def start(self) -> None:
+        """Serve on self.port (a free one the first time), once Daphne answers."""
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((self.host, 0))
+        listener.bind((self.host, self.port))
         listener.listen(128)
         self.port = listener.getsockname()[1]
         env = dict(os.environ, DATABASE_URL=self.db_url, DJANGO_SETTINGS_MODULE="config.settings")
@@ -75,9 +81,13 @@ class DaphneServer:
         try:
             self._wait_until_serving()
         except BaseException:
-            self.__exit__(None, None, None)
+            self.stop()
             raise
-        return self
+
+    def restart(self) -> None:
+        """Stop the server, as a deploy or a crash would, and start a fresh process on the same port."""
+        self.stop()
+        self.start()
 
     def _wait_until_serving(self) -> None:
         """Daphne accepts on the inherited socket once the application is imported and running."""
@@ -106,7 +116,7 @@ class DaphneServer:
             text = log.read().decode("utf-8", "replace")
         return "\n".join(text.splitlines()[-lines:])
 
-    def __exit__(self, *exc) -> None:
+    def stop(self) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
@@ -114,3 +124,6 @@ class DaphneServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -7,86 +7,26 @@ the event log the server wrote, not against fixed numbers.
 """
 
 import re
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from campaign.models import Saga
-from combat.models import Combatant, Encounter, Event
+from combat.models import Encounter, Event
 
-from .people import PHONE, Person, outside_the_event_loop
+from .encounter_page import (
+    RECONNECT_MS,
+    declare,
+    event_seqs,
+    live_text,
+    load_demo_table,
+    phase_is,
+    resolve,
+    shows_the_levels,
+    shows_the_log,
+)
+from .people import PHONE
 
 pytestmark = pytest.mark.browser
-
-RECONNECT_MS = 30_000  # a few refused attempts may push htmx's next retry several seconds out
-
-
-def load_demo_table():
-    outside_the_event_loop(call_command, "load_demo", stdout=StringIO())
-    saga = Saga.objects.get(name="Sir Boris and the bandits")
-    encounter = Encounter.objects.get(saga=saga)
-    rows = Combatant.objects.filter(encounter=encounter).select_related("character", "character__owner")
-    combatants = {combatant.character.name: combatant for combatant in rows}
-    return saga, encounter, combatants
-
-
-def declare(page: Page, combatant: Combatant, *, action: str, weapon: str, engage: Combatant, distance=None):
-    """Fill in one combatant's declaration on this page and send it."""
-    form = page.get_by_test_id(f"declare-form-{combatant.pk}")
-    form.get_by_label("Action").select_option(label=action)
-    form.get_by_label("Weapon").select_option(label=weapon)
-    form.get_by_label(re.compile(rf"{re.escape(engage.character.name)} \(")).check()
-    if distance is not None:
-        form.get_by_label("Target distance (paces)").fill(str(distance))
-    form.get_by_test_id(f"declare-submit-{combatant.pk}").click()
-    expect(page.get_by_test_id(f"declared-mark-{combatant.pk}")).to_be_visible()
-
-
-def phase_is(page: Page, phase: str) -> None:
-    expect(page.get_by_test_id("encounter-status")).to_have_attribute("data-phase", phase)
-
-
-def resolve(guide: Person) -> None:
-    """The storyguide rolls the phase, sees its preview, and confirms it."""
-    guide.page.get_by_test_id("preview-phase").click()
-    expect(guide.page.get_by_test_id("phase-preview")).to_contain_text("check before confirming")
-    guide.page.get_by_test_id("confirm-phase").click()
-
-
-def shows_the_log(page: Page, events) -> None:
-    """Every given event is in the page's log, with the dice and totals the server recorded."""
-    log = page.get_by_test_id("event-log")
-    for event in events:
-        item = log.locator(f"#event-{event.seq}")
-        expect(item).to_be_visible()
-        if event.kind == Event.Kind.ATTACK:
-            expect(item.get_by_test_id("attack-total")).to_have_text(str(event.payload["attack_total"]))
-            expect(item.get_by_test_id("defense-total")).to_have_text(str(event.payload["defense_total"]))
-            faces = " → ".join(str(face) for face in event.payload["attack_roll"]["faces"])
-            expect(item.get_by_test_id("roll").first).to_contain_text(faces)
-
-
-def shows_the_levels(page: Page, combatants: dict[str, Combatant]) -> None:
-    """Each combatant card shows the fatigue and body levels the database now holds."""
-    for combatant in combatants.values():
-        character = combatant.character
-        character.refresh_from_db()
-        card = page.get_by_test_id(f"combatant-{combatant.pk}")
-        expect(card.get_by_test_id("fatigue-level")).to_contain_text(character.get_fatigue_level_display())
-        expect(card.get_by_test_id("body-level")).to_contain_text(character.get_body_level_display())
-
-
-def live_text(page: Page) -> str:
-    """What the live area shows, whitespace collapsed."""
-    return " ".join(page.get_by_test_id("live").inner_text().split())
-
-
-def event_seqs(page: Page) -> list[int]:
-    return [int(seq) for seq in page.get_by_test_id("event-log").locator("li[data-seq]").evaluate_all(
-        "items => items.map(item => item.dataset.seq)"
-    )]
 
 
 def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up(table, settings):
@@ -191,6 +131,16 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
         shows_the_log(person.page, fatigue)
         shows_the_levels(person.page, combatants)
         expect(person.page.get_by_test_id("event-log")).to_contain_text("Fatigue resolved.")
+
+    # Players see what the table sees: no controls, no storyguide-only previews; the storyguide sees all.
+    previews = list(Event.objects.filter(encounter=encounter, storyguide_only=True))
+    assert previews, "the storyguide previewed five phases"
+    for player in players:
+        expect(player.page.get_by_test_id("sg-controls")).to_have_count(0)
+        expect(player.page.get_by_test_id("phase-preview")).to_have_count(0)
+        for event in previews:
+            expect(player.page.locator(f"#event-{event.seq}")).to_have_count(0)
+    shows_the_log(guide.page, previews)
 
     for person in everyone:
         person.assert_not_reloaded()

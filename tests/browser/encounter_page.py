@@ -1,0 +1,80 @@
+"""What the encounter pages show and how a person acts on them: shared by the live-table browser tests."""
+
+import re
+from io import StringIO
+
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+
+from campaign.models import Saga
+from combat.models import Combatant, Encounter, Event
+
+from .people import Person, outside_the_event_loop
+
+RECONNECT_MS = 30_000  # a few refused attempts may push htmx's next retry several seconds out
+
+
+def load_demo_table():
+    outside_the_event_loop(call_command, "load_demo", stdout=StringIO())
+    saga = Saga.objects.get(name="Sir Boris and the bandits")
+    encounter = Encounter.objects.get(saga=saga)
+    rows = Combatant.objects.filter(encounter=encounter).select_related("character", "character__owner")
+    combatants = {combatant.character.name: combatant for combatant in rows}
+    return saga, encounter, combatants
+
+
+def declare(page: Page, combatant: Combatant, *, action: str, weapon: str, engage: Combatant, distance=None):
+    """Fill in one combatant's declaration on this page and send it."""
+    form = page.get_by_test_id(f"declare-form-{combatant.pk}")
+    form.get_by_label("Action").select_option(label=action)
+    form.get_by_label("Weapon").select_option(label=weapon)
+    form.get_by_label(re.compile(rf"{re.escape(engage.character.name)} \(")).check()
+    if distance is not None:
+        form.get_by_label("Target distance (paces)").fill(str(distance))
+    form.get_by_test_id(f"declare-submit-{combatant.pk}").click()
+    expect(page.get_by_test_id(f"declared-mark-{combatant.pk}")).to_be_visible()
+
+
+def phase_is(page: Page, phase: str) -> None:
+    expect(page.get_by_test_id("encounter-status")).to_have_attribute("data-phase", phase)
+
+
+def resolve(guide: Person) -> None:
+    """The storyguide rolls the phase, sees its preview, and confirms it."""
+    guide.page.get_by_test_id("preview-phase").click()
+    expect(guide.page.get_by_test_id("phase-preview")).to_contain_text("check before confirming")
+    guide.page.get_by_test_id("confirm-phase").click()
+
+
+def shows_the_log(page: Page, events) -> None:
+    """Every given event is in the page's log, with the dice and totals the server recorded."""
+    log = page.get_by_test_id("event-log")
+    for event in events:
+        item = log.locator(f"#event-{event.seq}")
+        expect(item).to_be_visible()
+        if event.kind == Event.Kind.ATTACK:
+            expect(item.get_by_test_id("attack-total")).to_have_text(str(event.payload["attack_total"]))
+            expect(item.get_by_test_id("defense-total")).to_have_text(str(event.payload["defense_total"]))
+            faces = " → ".join(str(face) for face in event.payload["attack_roll"]["faces"])
+            expect(item.get_by_test_id("roll").first).to_contain_text(faces)
+
+
+def shows_the_levels(page: Page, combatants: dict[str, Combatant]) -> None:
+    """Each combatant card shows the fatigue and body levels the database now holds."""
+    for combatant in combatants.values():
+        character = combatant.character
+        character.refresh_from_db()
+        card = page.get_by_test_id(f"combatant-{combatant.pk}")
+        expect(card.get_by_test_id("fatigue-level")).to_contain_text(character.get_fatigue_level_display())
+        expect(card.get_by_test_id("body-level")).to_contain_text(character.get_body_level_display())
+
+
+def live_text(page: Page) -> str:
+    """What the live area shows, whitespace collapsed."""
+    return " ".join(page.get_by_test_id("live").inner_text().split())
+
+
+def event_seqs(page: Page) -> list[int]:
+    return [int(seq) for seq in page.get_by_test_id("event-log").locator("li[data-seq]").evaluate_all(
+        "items => items.map(item => item.dataset.seq)"
+    )]

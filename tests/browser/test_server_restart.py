@@ -1,0 +1,56 @@
+"""Issue 3, "live, and right after any hiccup": pages that stay open while the server restarts reconnect
+by themselves, show the "reconnecting" sign meanwhile, and afterwards show what a fresh page load shows.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from combat.models import Encounter
+
+from .encounter_page import RECONNECT_MS, declare, event_seqs, live_text, load_demo_table, phase_is
+from .people import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, daphne, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # load_demo's four logins
+    saga, encounter, combatants = load_demo_table()
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    player = table.person("player1", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    guide.goto(f"/encounters/{encounter.pk}/")
+    player.goto(f"/encounters/{encounter.pk}/play/")
+    for person in (guide, player):
+        person.wait_until_live()
+        person.mark_page()
+
+    daphne.stop()
+    for person in (guide, player):
+        expect(person.page.get_by_test_id("reconnecting")).to_be_visible()
+    daphne.start()
+    for person in (guide, player):
+        person.wait_until_live(replays=2, timeout=RECONNECT_MS)
+        expect(person.page.get_by_test_id("reconnecting")).to_be_hidden()
+
+    # The restarted server pushes to both pages as before.
+    guide.page.get_by_test_id("open-declarations").click()
+    for person in (guide, player):
+        phase_is(person.page, "declaring")
+    declare(player.page, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
+    expect(guide.page.get_by_test_id(f"declared-{boris.pk}")).to_have_class("done")
+
+    fresh = player.new_tab()
+    player.goto(f"/encounters/{encounter.pk}/play/", page=fresh)
+    player.wait_until_live(page=fresh)
+    expect(fresh.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
+    assert event_seqs(player.page) == event_seqs(fresh)
+    assert live_text(player.page) == live_text(fresh)
+    for person in (guide, player):
+        person.assert_not_reloaded()
+    encounter.refresh_from_db()
+    assert encounter.phase == Encounter.Phase.DECLARING
+    assert encounter.declarations.filter(combatant=boris, round_number=1).exists()
