@@ -6,7 +6,7 @@ The web layer keeps a `ChaseState`, calls one step at a time (`exchange`, `offer
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..dice import Dice
@@ -18,10 +18,12 @@ from .fatigue import check_fatigue
 ONGOING = "ongoing"
 CAUGHT = "caught"
 ESCAPED = "escaped"
+OVERTAKEN = "overtaken"
 
 RUNNING = "running"
 DROPPED_OUT = "dropped_out"
 LOST_SIGHT = "lost_sight"
+AHEAD = "ahead"
 
 MARGIN = 3
 
@@ -47,7 +49,8 @@ class Runner:
     """A runner: fatigue, base, scores by attribute or ability name, and (a chaser) distance.
 
     `scores` may be given as a mapping; it is kept as a sorted tuple of (name, Score).
-    `distance` is the chaser's own count of squares to the target; None for the target.
+    `distance` is the chaser's own count of squares to the target; None for the target; -1 for
+    a chaser who moved ahead of the target (status `ahead`) [ours].
     """
 
     id: str
@@ -146,7 +149,8 @@ class Exchange:
 
     `lost_sight` lists chasers who fell `escape_distance` behind. `caught_by` names the chaser
     who reached the target (`acts_against_target` when by the 3-point rule rather than the
-    target dropping out).
+    target dropping out). `moved_ahead` lists chasers whose roll would pass the target and who
+    moved ahead of it instead of acting against it.
     """
 
     number: int
@@ -160,6 +164,7 @@ class Exchange:
     caught_by: str | None
     acts_against_target: bool
     outcome: str
+    moved_ahead: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,11 +243,30 @@ def _require_ongoing(state: ChaseState) -> None:
         raise RulesError(f"the chase is over: {state.outcome}")
 
 
+def _check_move_ahead(state: ChaseState, move_ahead: Collection[str]) -> frozenset[str]:
+    chasers = {chaser.id for chaser in state.chasers}
+    for who in move_ahead:
+        state.runner(who)
+        if who not in chasers:
+            raise RulesError(f"{who} is the target: only a chaser can move ahead of the target")
+    return frozenset(move_ahead)
+
+
 def exchange(
-    state: ChaseState, dice: Dice, *, runner_dice: Mapping[str, Dice] | None = None
+    state: ChaseState,
+    dice: Dice,
+    *,
+    runner_dice: Mapping[str, Dice] | None = None,
+    move_ahead: Collection[str] = (),
 ) -> tuple[ChaseState, Exchange]:
-    """d6 seed: the target rolls, then each chaser; 3 or more higher closes, 3 or more lower loses."""
+    """d6 seed: the target rolls, then each chaser; 3 or more higher closes, 3 or more lower loses.
+
+    A chaser whose roll would pass the target acts against it (caught), unless it is in
+    `move_ahead`: then it moves ahead of the target instead and leaves the chase (status
+    `ahead`, distance -1) while the others run on [ours: the choice is declared before the roll].
+    """
     _require_ongoing(state)
+    ahead = _check_move_ahead(state, move_ahead)
     own = runner_dice or {}
     number = state.exchanges + 1
     terrain = state.terrain
@@ -253,6 +277,7 @@ def exchange(
     moves: list[Move] = []
     dropped: list[str] = []
     lost: list[str] = []
+    passed: list[str] = []
     caught_by = None
     acts = False
     if target_roll.dropped_out:
@@ -272,6 +297,11 @@ def exchange(
                 state = state._with(replace(chaser, status=DROPPED_OUT))
                 continue
             margin = roll.attempt.roll.result - target_roll.attempt.roll.result
+            if margin >= MARGIN and chaser.distance == 1 and chaser.id in ahead:
+                moves.append(Move(chaser.id, chaser.id, 1, -1))
+                passed.append(chaser.id)
+                state = state._with(replace(chaser, distance=-1, status=AHEAD))
+                continue
             if margin >= MARGIN and chaser.distance == 1:
                 moves.append(Move(chaser.id, chaser.id, 1, 0))
                 state = state._with(replace(chaser, distance=0))
@@ -289,7 +319,7 @@ def exchange(
     if caught_by is not None:
         outcome = CAUGHT
     elif not any(c.running for c in state.chasers):
-        outcome = ESCAPED
+        outcome = OVERTAKEN if any(c.status == AHEAD for c in state.chasers) else ESCAPED
     else:
         outcome = ONGOING
     state = replace(state, exchanges=number, offered=(), outcome=outcome, caught_by=caught_by)
@@ -305,6 +335,7 @@ def exchange(
         caught_by=caught_by,
         acts_against_target=acts,
         outcome=outcome,
+        moved_ahead=tuple(passed),
     )
     return state, record
 

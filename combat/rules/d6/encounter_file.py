@@ -382,6 +382,7 @@ def _exchange_json(record: chase_rules.Exchange) -> dict:
         "lost_sight": list(record.lost_sight),
         "caught_by": record.caught_by,
         "acts_against_target": record.acts_against_target,
+        "moved_ahead": list(record.moved_ahead),
         "outcome": record.outcome,
     }
 
@@ -405,7 +406,7 @@ def _chase_step(
     terrains: dict[str, chase_rules.Terrain],
     sheet: _Sheet,
 ) -> tuple[chase_rules.ChaseState, dict]:
-    entry = mapping(entry, where, ("offer", "choose", "dice"))
+    entry = mapping(entry, where, ("offer", "choose", "dice", "move_ahead"))
     offered: list[str] = []
     change = None
     if "offer" in entry:
@@ -426,7 +427,12 @@ def _chase_step(
         if runner.id in given:
             score = runner.score(state.terrain.rolled)
             own[runner.id] = _faces(given[runner.id], place(dice_where, runner.id), score.consistency)
-    state, record = chase_rules.exchange(state, sheet.dice, runner_dice=own)
+    ahead_where = place(where, "move_ahead")
+    ahead = [
+        text(who, place(ahead_where, index))
+        for index, who in enumerate(listing(entry.get("move_ahead", []), ahead_where))
+    ]
+    state, record = chase_rules.exchange(state, sheet.dice, runner_dice=own, move_ahead=ahead)
     return state, {"offered": offered, "terrain_change": change, **_exchange_json(record)}
 
 

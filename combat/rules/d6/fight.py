@@ -163,13 +163,27 @@ def ranged_attack_into_cluster(
     challenges: Sequence[Challenge],
     *,
     target: str | None = None,
+    targets: Sequence[str | None] | None = None,
+    fighter_dice: Sequence[Dice] | None = None,
 ) -> tuple[FightState, tuple[FightRoll, ...]]:
-    """d6 seed: a ranged attack into a combat cluster; only the first challenge can raise fatigue."""
+    """d6 seed: a ranged attack into a combat cluster; only the first challenge can raise fatigue.
+
+    Every challenge attacks `target`, or `targets` gives one target per challenge (several
+    fighters in the cluster) [ours]. `fighter_dice` gives one Dice per challenge (faces typed
+    in per challenge); otherwise all are rolled from `dice`.
+    """
     if not challenges:
         raise RulesError("a ranged attack into a cluster needs at least one challenge")
+    if targets is None:
+        targets = [target] * len(challenges)
+    elif len(targets) != len(challenges):
+        raise RulesError(f"{len(challenges)} challenges need {len(challenges)} targets, not {len(targets)}")
+    if fighter_dice is not None and len(fighter_dice) != len(challenges):
+        raise RulesError(f"{len(challenges)} challenges need {len(challenges)} dice, not {len(fighter_dice)}")
     records = []
     for index, challenge in enumerate(challenges):
-        state, record = fight_roll(state, dice, who, challenge, target=target, may_raise=index == 0)
+        own = dice if fighter_dice is None else fighter_dice[index]
+        state, record = fight_roll(state, own, who, challenge, target=targets[index], may_raise=index == 0)
         records.append(record)
     return state, tuple(records)
 

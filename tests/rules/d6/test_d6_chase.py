@@ -1,16 +1,20 @@
 """Chases on a grid (d6 seed, 'Chasing characters is done purely on the basis of fatigue')."""
 
+from dataclasses import replace
+
 import pytest
 from d6_helpers import typed
 from hypothesis import given
 from hypothesis import strategies as st
 
 from combat.rules.d6.chase import (
+    AHEAD,
     CAUGHT,
     DROPPED_OUT,
     ESCAPED,
     LOST_SIGHT,
     ONGOING,
+    OVERTAKEN,
     Runner,
     Score,
     Terrain,
@@ -268,3 +272,101 @@ def test_a_chase_always_ends_and_fatigue_stays_on_the_track(seed, distance, targ
             assert roll.dropped_out == (roll.attempt.roll.die_result < roll.attempt.fatigue_before)
         assert all(d >= 0 for _, d in record.distances_after)
     assert state.outcome in (CAUGHT, ESCAPED)
+
+
+def two_chasers(first=1, second=3):
+    return start_chase(
+        runner("thief"), [runner("guard", 1, first), runner("hound", 1, second)], STREET, escape_distance=8
+    )
+
+
+def test_the_chaser_may_move_ahead_of_the_target_instead_of_acting():
+    """'During the roll in which the chaser would surpass the chase target, he or she can take an
+    action against the target instead of moving ahead of the target': moving ahead is the choice."""
+    state, record = exchange(chase(distance=1), typed([1], [4]), move_ahead={"guard"})  # thief 3, guard 6
+    assert record.moved_ahead == ("guard",)
+    assert record.acts_against_target is False
+    assert record.caught_by is None
+    assert [(m.mover, m.distance_before, m.distance_after) for m in record.moves] == [("guard", 1, -1)]
+    assert record.distances_after == (("guard", -1),)
+    assert state.runner("guard").status == AHEAD
+    assert record.outcome == OVERTAKEN
+    assert state.outcome == OVERTAKEN
+
+
+def test_moving_ahead_only_matters_on_the_roll_that_would_pass_the_target():
+    state, record = exchange(chase(distance=2), typed([1], [4]), move_ahead={"guard"})
+    assert record.moved_ahead == ()
+    assert record.distances_after == (("guard", 1),)
+    assert state.outcome == ONGOING
+    state, record = exchange(chase(distance=1), typed([1], [2]), move_ahead={"guard"})  # +2: nobody moves
+    assert (record.moved_ahead, record.outcome) == ((), ONGOING)
+
+
+def test_a_chaser_who_moves_ahead_leaves_the_others_running():
+    """[ours] The chaser who passed is out of the chase; the next chaser still rolls."""
+    # thief 3; guard 6 (would pass, moves ahead); hound 7 (closes from 3 to 2)
+    state, record = exchange(two_chasers(), typed([1], [4], [5]), move_ahead=["guard"])
+    assert [r.runner for r in record.rolls] == ["thief", "guard", "hound"]
+    assert record.moved_ahead == ("guard",)
+    assert record.distances_after == (("guard", -1), ("hound", 2))
+    assert state.outcome == ONGOING
+    # next exchange: only the thief and the hound roll (thief 3, hound 6: distance 2 → 1)
+    state, record = exchange(state, typed([1], [4]))
+    assert [r.runner for r in record.rolls] == ["thief", "hound"]
+    assert record.distances_after == (("guard", -1), ("hound", 1))
+    # the thief, now at fatigue 4, drops out: caught by the hound, the only chaser still running
+    state, record = exchange(replace(state, target=replace(state.target, fatigue=4)), typed([1]))
+    assert (record.outcome, record.caught_by) == (CAUGHT, "hound")
+
+
+def test_when_every_other_chaser_is_out_a_chaser_ahead_leaves_the_target_overtaken():
+    state, _ = exchange(two_chasers(), typed([1], [4], [3]), move_ahead=["guard"])  # hound +0
+    state = replace(state, chasers=(state.chasers[0], replace(state.chasers[1], fatigue=6)))
+    state, record = exchange(state, typed([3], [2]))  # the hound's die result 2 < fatigue 6: drops out
+    assert record.dropped_out == ("hound",)
+    assert record.outcome == OVERTAKEN
+
+
+def test_only_a_chaser_can_move_ahead():
+    with pytest.raises(RulesError, match="only a chaser"):
+        exchange(chase(distance=1), typed([1], [4]), move_ahead={"thief"})
+    with pytest.raises(RulesError, match="no runner"):
+        exchange(chase(distance=1), typed([1], [4]), move_ahead={"zed"})
+
+
+def test_a_chaser_who_moved_ahead_may_take_a_breather_once_out():
+    state, _ = exchange(two_chasers(), typed([1], [4], [3]), move_ahead=["guard"])
+    state, breather = take_breather(state, "guard")
+    assert breather.fatigue_after == 1
+
+
+@given(
+    st.integers(0, 2**32),
+    st.integers(1, 6),
+    st.integers(1, 8),
+    st.integers(1, 8),
+    st.frozensets(st.sampled_from(["guard", "hound"])),
+)
+def test_a_chase_with_chasers_moving_ahead_always_ends_on_the_track(seed, distance, tf, cf, ahead):
+    state = start_chase(
+        runner("thief", tf),
+        [runner("guard", cf, distance), runner("hound", cf, distance + 1)],
+        STREET,
+        escape_distance=distance + 5,
+    )
+    dice = RandomDice(seed)
+    for _ in range(5000):
+        if state.outcome != ONGOING:
+            break
+        state, record = exchange(state, dice, move_ahead=ahead)
+        for roll in record.rolls:
+            assert 1 <= roll.attempt.fatigue_after <= 20
+        for chaser in state.chasers:
+            assert (chaser.distance == -1) == (chaser.status == AHEAD)
+            assert chaser.distance >= -1
+        assert set(record.moved_ahead) <= ahead
+    assert state.outcome in (CAUGHT, ESCAPED, OVERTAKEN)
+    assert (state.outcome == OVERTAKEN) == (
+        state.caught_by is None and any(c.status == AHEAD for c in state.chasers)
+    )

@@ -466,3 +466,32 @@ def test_a_chase_that_cannot_be_rolled_to_its_end_says_where():
     data["chase"]["terrains"] = [{"name": "river", "rolled": "swimming"}]
     with pytest.raises(EncounterFileError, match="chase.roll_until_over: anna has no score"):
         resolve(data)
+
+
+def test_a_chaser_may_move_ahead_of_the_target_instead_of_acting():
+    """'... he or she can take an action against the target instead of moving ahead of the target.'"""
+    data = {
+        "rules": "d6fatigue",
+        "characters": [
+            {"id": "nim", "attributes": {"stamina": 3, "dexterity": 0}},
+            {"id": "hob", "attributes": {"stamina": 3, "dexterity": 0}},
+        ],
+        "chase": {
+            "target": "nim",
+            "chasers": [{"id": "hob", "distance": 1}],
+            "terrains": [{"name": "street", "rolled": "dexterity"}],
+            "exchanges": [{"dice": {"nim": [1], "hob": [5]}, "move_ahead": ["hob"]}],
+        },
+    }
+    chase = resolve(data)["chase"]
+    exchange = chase["exchanges"][0]
+    assert exchange["moved_ahead"] == ["hob"]
+    assert exchange["acts_against_target"] is False
+    assert exchange["moves"] == [{"mover": "hob", "chaser": "hob", "from": 1, "to": -1}]
+    assert (chase["outcome"], chase["caught_by"], chase["distances"]) == ("overtaken", None, {"hob": -1})
+    data["chase"]["exchanges"][0]["move_ahead"] = ["nim"]
+    with pytest.raises(EncounterFileError, match=r"chase.exchanges\[0\].*only a chaser"):
+        resolve(data)
+    data["chase"]["exchanges"][0]["move_ahead"] = "hob"
+    with pytest.raises(EncounterFileError, match="move_ahead: expected a list"):
+        resolve(data)

@@ -225,3 +225,28 @@ def test_initiative_has_no_challenge_value_and_keeps_its_faces():
     order = roll_initiative(typed([1, 10]), [("anna", 1)])
     assert order[0].roll.success is None
     assert order[0].roll.faces == (1, 10)
+
+
+def test_a_ranged_attack_into_a_cluster_may_attack_several_fighters_one_challenge_each():
+    """[ours] One challenge per target in the cluster; still only the first can raise fatigue."""
+    state = start_fight(
+        [
+            Fighter.from_sheet(who, stamina=3, fatigue=4 if who == "anna" else None)
+            for who in ("anna", "bram", "cole")
+        ]
+    )
+    shot = Challenge(consistency=0, potential=0, value=4, physical=True)
+    state, records = ranged_attack_into_cluster(
+        state, typed(), "anna", [shot, shot], targets=["bram", "cole"], fighter_dice=[typed([5]), typed([1])]
+    )
+    assert [r.target for r in records] == ["bram", "cole"]
+    assert [r.attempt.roll.d6 for r in records] == [5, 1]
+    assert [r.defence_needed for r in records] == [True, False]  # the second auto-fails: 1 < fatigue 4
+    assert records[1].attempt.rise_held_back is True
+    assert state.fighter("anna").fatigue == 4
+    with pytest.raises(RulesError, match="2 targets"):
+        ranged_attack_into_cluster(state, typed([5], [5]), "anna", [shot, shot], targets=["bram"])
+    with pytest.raises(RulesError, match="2 dice"):
+        ranged_attack_into_cluster(
+            state, typed(), "anna", [shot, shot], targets=["bram", "cole"], fighter_dice=[]
+        )
