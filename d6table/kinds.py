@@ -12,6 +12,9 @@ EXCHANGE = "d6_exchange"
 TERRAIN_OFFERED = "d6_terrain_offered"
 TERRAIN_CHOSEN = "d6_terrain_chosen"
 CHASE_ENDED = "d6_chase_ended"
+VALUE_SET = "d6_value_set"
+FACES_IN = "d6_faces_in"
+PASS_CHOICE = "d6_pass_choice"
 
 KINDS = {
     FIGHT_STARTED: "Fight started: initiative",
@@ -23,4 +26,7 @@ KINDS = {
     TERRAIN_OFFERED: "Terrain offered",
     TERRAIN_CHOSEN: "Terrain chosen",
     CHASE_ENDED: "Chase ended",
+    VALUE_SET: "Challenge value set",
+    FACES_IN: "Dice typed in",
+    PASS_CHOICE: "Choice at the target",
 }

@@ -23,6 +23,14 @@ class Fight(models.Model):
         blank=True,
         help_text='The defence an attack is waiting for: {"attacker": id, "defender": id, "value": n}.',
     )
+    queue = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Further defences awaited after a ranged attack into a cluster, in order (as `defence`).",
+    )
+    value = models.IntegerField(
+        null=True, blank=True, help_text="The challenge value the storyguide set for this turn's action."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
@@ -56,6 +64,7 @@ class Chase(models.Model):
         ONGOING = "ongoing", "Running"
         CAUGHT = "caught", "Caught"
         ESCAPED = "escaped", "Escaped"
+        OVERTAKEN = "overtaken", "Overtaken"
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="d6_chases")
     number = models.PositiveIntegerField(default=1)
@@ -101,14 +110,21 @@ class Runner(models.Model):
         RUNNING = "running", "Running"
         DROPPED_OUT = "dropped_out", "Dropped out"
         LOST_SIGHT = "lost_sight", "Lost sight"
+        AHEAD = "ahead", "Moved ahead"
 
     chase = models.ForeignKey(Chase, on_delete=models.CASCADE, related_name="runners")
     combatant = models.ForeignKey(Combatant, on_delete=models.CASCADE, related_name="d6_runs")
     role = models.CharField(max_length=8, choices=Role.choices)
     position = models.PositiveIntegerField(help_text="0 for the target, then the chasers in rolling order.")
     start_distance = models.PositiveIntegerField(null=True, blank=True)
-    distance = models.PositiveIntegerField(
-        null=True, blank=True, help_text="A chaser's squares to the target."
+    distance = models.IntegerField(
+        null=True, blank=True, help_text="A chaser's squares to the target; -1 once it moved ahead of it."
+    )
+    moves_ahead = models.BooleanField(
+        default=False, help_text="On the roll that would pass the target: move ahead instead of acting."
+    )
+    faces = models.JSONField(
+        default=list, blank=True, help_text="Faces typed in for the next exchange (physical dice), d6 first."
     )
     base_fatigue = models.PositiveIntegerField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.RUNNING)

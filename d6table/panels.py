@@ -66,6 +66,15 @@ class FighterCard:
     def character(self):
         return self.combatant.character
 
+    @property
+    def player_id(self) -> int | None:
+        """The user who plays this character (None for an NPC): their page shows its controls."""
+        return player_of(self.character)
+
+
+def player_of(character: Character) -> int | None:
+    return None if character.is_npc else character.owner_id
+
 
 def _card(combatant: Combatant, base: int | None = None) -> FighterCard:
     character = combatant.character
@@ -102,20 +111,23 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     columns = chase.escape_distance or furthest + 2
     columns = max(columns, 4)
     target_column = columns
-    width = PAD * 2 + (columns + 1) * (CELL + GAP)
+    ahead = any((r.distance or 0) < 0 for r in chasers)  # a chaser who moved ahead of the target
+    squares_per_lane = columns + 1 + (1 if ahead else 0)
+    width = PAD * 2 + squares_per_lane * (CELL + GAP)
     colour = terrain_colour(chase.stretches[-1]["name"])
     lanes = []
     for index, chaser in enumerate(chasers):
         y = PAD + STRIP + GAP + index * (CELL + LABEL + GAP * 2) + LABEL
         distance = chaser.distance if chaser.distance is not None else 0
         column = max(target_column - distance, 0)
+        low, high = sorted((column, target_column))
         squares = [
             {
                 "x": PAD + c * (CELL + GAP),
-                "between": column <= c <= target_column,
+                "between": low <= c <= high,
                 "edge": chase.escape_distance is not None and c == 0,
             }
-            for c in range(columns + 1)
+            for c in range(squares_per_lane)
         ]
         lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares))
     height = PAD * 2 + STRIP + GAP + len(chasers) * (CELL + LABEL + GAP * 2)
@@ -150,6 +162,41 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     }
 
 
+@dataclass
+class OwnRun:
+    """A runner a player plays: what they roll next, and whether the choice at the target is open."""
+
+    runner: Runner
+    player_id: int
+    rolled: str
+    dice: int
+    at_target: bool
+
+    @property
+    def typed(self) -> str:
+        return " ".join(str(face) for face in self.runner.faces)
+
+
+def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
+    rolled = chase.stretches[-1]["rolled"]
+    runs = []
+    for runner in runners:
+        player = player_of(runner.combatant.character)
+        if player is None or runner.status != Runner.Status.RUNNING:
+            continue
+        score = next((s for s in scores_of(runner.combatant.character) if s.name == rolled), None)
+        runs.append(
+            OwnRun(
+                runner=runner,
+                player_id=player,
+                rolled=rolled,
+                dice=abs(score.consistency) if score else 0,
+                at_target=runner.role == Runner.Role.CHASER and runner.distance == 1,
+            )
+        )
+    return runs
+
+
 def state_context(encounter: Encounter, audience: str) -> dict:
     """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
     combatants = list(encounter.combatants.select_related("character", "character__owner"))
@@ -177,6 +224,8 @@ def state_context(encounter: Encounter, audience: str) -> dict:
                 "attacker": by_id.get(fight.defence["attacker"]),
                 "defender": by_id.get(fight.defence["defender"]),
                 "value": fight.defence["value"],
+                "set": fight.defence.get("set", False),
+                "more": [by_id.get(d["defender"]) for d in fight.queue or []],
             }
     else:
         cards = [_card(c) for c in combatants]
@@ -198,6 +247,10 @@ def state_context(encounter: Encounter, audience: str) -> dict:
             "last": chase.last_exchange or None,
             "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
             "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
+            "yours": _own_runs(chase, runners) if chase.ongoing else [],
+            "waiting_for_dice": [r for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
+            if chase.ongoing
+            else [],
         }
     chase_ongoing = chase is not None and chase.ongoing
     if chase_ongoing:

@@ -151,10 +151,14 @@ def start_fight(request, encounter):
     services.start_fight(request.user, encounter.pk, _version(request), _typed(request.POST))
 
 
-@table_command()
+def _physical(post) -> bool | None:
+    return {"yes": True, "no": False}.get(post.get("physical", ""))
+
+
+@table_command(storyguide_only=False)
 def roll(request, encounter):
+    """The storyguide's roll for anyone, or a player's for their own character (the service checks)."""
     post = request.POST
-    physical = {"yes": True, "no": False}.get(post.get("physical", ""))
     combatant = post.get("combatant", "")
     services.roll(
         request.user,
@@ -163,18 +167,49 @@ def roll(request, encounter):
         combatant,
         post.get("score", ""),
         value=_int(post.get("value"), "The challenge value", blank_ok=True),
-        physical=physical,
+        physical=_physical(post),
         target_id=post.get("target") or None,
         typed=post.get(f"faces-{combatant}", ""),
+        potential=_int(post.get("potential"), "Potential", blank_ok=True),
+    )
+
+
+@table_command(storyguide_only=False)
+def cluster(request, encounter):
+    """A ranged attack into a combat cluster: one challenge per fighter ticked."""
+    post = request.POST
+    services.cluster_attack(
+        request.user,
+        encounter.pk,
+        _version(request),
+        post.get("combatant", ""),
+        post.get("score", ""),
+        post.getlist("targets"),
+        value=_int(post.get("value"), "The challenge value", blank_ok=True),
+        physical=_physical(post),
+        typed={
+            key[len("shot-faces-") :]: value for key, value in post.items() if key.startswith("shot-faces-")
+        },
+        potential=_int(post.get("potential"), "Potential", blank_ok=True),
     )
 
 
 @table_command()
+def set_value(request, encounter):
+    services.set_challenge_value(
+        request.user,
+        encounter.pk,
+        _version(request),
+        _int(request.POST.get("value"), "The challenge value", blank_ok=True),
+    )
+
+
+@table_command(storyguide_only=False)
 def breather(request, encounter):
     services.take_breather(request.user, encounter.pk, _version(request))
 
 
-@table_command()
+@table_command(storyguide_only=False)
 def end_turn(request, encounter):
     services.end_turn(request.user, encounter.pk, _version(request))
 
@@ -227,3 +262,38 @@ def choose_terrain(request, encounter):
 @table_command()
 def runner_breather(request, encounter):
     services.runner_breather(request.user, encounter.pk, _version(request), request.POST.get("combatant", ""))
+
+
+def _exchange_number(request) -> int:
+    try:
+        return int(request.POST.get("exchange", ""))
+    except ValueError:
+        raise InvalidCommand("The page sent no exchange number; reload it.") from None
+
+
+@table_command(storyguide_only=False)
+def chase_faces(request, encounter):
+    """A runner's player (or the storyguide) types the dice rolled for the next exchange."""
+    combatant = request.POST.get("combatant", "")
+    services.enter_faces(
+        request.user,
+        encounter.pk,
+        _exchange_number(request),
+        combatant,
+        request.POST.get(f"faces-{combatant}", ""),
+    )
+
+
+@table_command(storyguide_only=False)
+def at_target(request, encounter):
+    """A chaser's player (or the storyguide): at the target, act against it or move ahead."""
+    choice = request.POST.get("at_target", "")
+    if choice not in ("act", "move_ahead"):
+        raise InvalidCommand("Choose: act against the target, or move ahead of it.")
+    services.choose_at_target(
+        request.user,
+        encounter.pk,
+        _exchange_number(request),
+        request.POST.get("combatant", ""),
+        choice == "move_ahead",
+    )

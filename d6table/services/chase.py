@@ -8,17 +8,26 @@ from __future__ import annotations
 from django.db import transaction
 
 from campaign.access import is_storyguide
-from combat.errors import InvalidCommand, NotAllowed, WrongPhase
+from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.models import Encounter
 from combat.rules import d6 as rules
 from combat.rules.d6 import chase as chase_rules
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
-from ..kinds import BREATHER, CHASE_ENDED, CHASE_STARTED, EXCHANGE, TERRAIN_CHOSEN, TERRAIN_OFFERED
+from ..kinds import (
+    BREATHER,
+    CHASE_ENDED,
+    CHASE_STARTED,
+    EXCHANGE,
+    FACES_IN,
+    PASS_CHOICE,
+    TERRAIN_CHOSEN,
+    TERRAIN_OFFERED,
+)
 from ..models import Chase, Runner
-from .common import attempt_payload, ongoing_chase, require_d6
-from .dice import dice_for
+from .common import attempt_payload, ongoing_chase, require_d6, require_player_or_storyguide
+from .dice import dice_for, parse_faces
 from .sheet import chase_scores, current_fatigue, stamina_base
 
 MAX_DISTANCE = 30
@@ -208,8 +217,12 @@ def start_chase(
 
 def exchange(user, encounter_id: int, expected_version: int, typed: dict | None = None) -> dict:
     """d6 seed: the target rolls, then each chaser; 3 or more higher closes a square, 3 or more
-    lower loses one; a runner whose die result is below fatigue drops out."""
-    typed = typed or {}
+    lower loses one; a runner whose die result is below fatigue drops out; a chaser who would
+    pass the target acts against it, or moves ahead of it when its player chose so.
+
+    With physical dice, faces the storyguide types win; a runner left blank uses the faces its
+    player typed in (`enter_faces`)."""
+    typed = {who: text for who, text in (typed or {}).items() if (text or "").strip()}
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
@@ -230,9 +243,24 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
                 consistency = runner.score(terrain.rolled).consistency
             except RulesError as error:
                 raise InvalidCommand(str(error)) from None
-            runner_dice[who] = dice_for(physical, typed.get(who), names[who], consistency)
+            text = typed.get(who)
+            if text is None and row.faces:
+                text = " ".join(str(face) for face in row.faces)
+            owner = row.combatant.character.owner
+            if physical and text is None and owner is not None and not row.combatant.character.is_npc:
+                raise InvalidCommand(
+                    f"Waiting for {names[who]}'s dice: {owner.get_username()} types them, or you do."
+                )
+            runner_dice[who] = dice_for(physical, text, names[who], consistency)
+        move_ahead = [
+            str(row.combatant_id)
+            for row in rows
+            if row.role == Runner.Role.CHASER and row.status == Runner.Status.RUNNING and row.moves_ahead
+        ]
         try:
-            state, record = rules.exchange(state, runner_dice[state.target.id], runner_dice=runner_dice)
+            state, record = rules.exchange(
+                state, runner_dice[state.target.id], runner_dice=runner_dice, move_ahead=move_ahead
+            )
         except RulesError as error:
             raise InvalidCommand(str(error)) from None
         after = {runner.id: runner for runner in (state.target, *state.chasers)}
@@ -242,9 +270,9 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
             if character.fatigue != runner.fatigue:
                 character.fatigue = runner.fatigue
                 character.save(update_fields=["fatigue"])
-            if (row.distance, row.status) != (runner.distance, runner.status):
-                row.distance, row.status = runner.distance, runner.status
-                row.save(update_fields=["distance", "status"])
+            if (row.distance, row.status, row.faces) != (runner.distance, runner.status, []):
+                row.distance, row.status, row.faces = runner.distance, runner.status, []
+                row.save(update_fields=["distance", "status", "faces"])
         payload = _exchange_payload(record, names, chase.number)
         chase.exchanges = state.exchanges
         chase.offered = []
@@ -273,6 +301,7 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
                     "target_name": names[state.target.id],
                     "caught_by_name": names.get(state.caught_by or ""),
                     "acts_against_target": record.acts_against_target,
+                    "moved_ahead": [names[who] for who in record.moved_ahead],
                     "exchanges": state.exchanges,
                 },
             )
@@ -317,6 +346,7 @@ def _exchange_payload(record: chase_rules.Exchange, names: dict[str, str], numbe
         "caught_by": record.caught_by,
         "caught_by_name": names.get(record.caught_by or ""),
         "acts_against_target": record.acts_against_target,
+        "moved_ahead": [names[who] for who in record.moved_ahead],
         "outcome": record.outcome,
     }
 
@@ -387,12 +417,17 @@ def choose_terrain(user, encounter_id: int, expected_version: int, name: str) ->
         chase.stretches = chase.stretches + [{**after, "starts_at": state.exchanges + 1}]
         chase.offered = []
         chase.save(update_fields=["stretches", "offered"])
+        typed_before = [row for row in rows if row.faces]
+        for row in typed_before:  # typed for the old terrain's roll
+            row.faces = []
+            row.save(update_fields=["faces"])
         payload = {
             "chase": chase.number,
             "target_name": target.combatant.character.name,
             "before": {"name": change.before.name, "rolled": change.before.rolled},
             "after": after,
             "from_exchange": state.exchanges + 1,
+            "dice_cleared": [row.combatant.character.name for row in typed_before],
         }
         log = EventLog(encounter, user)
         log.append(TERRAIN_CHOSEN, payload)
@@ -430,5 +465,79 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
         }
         log = EventLog(encounter, user)
         log.append(BREATHER, payload)
+        log.save()
+    return payload
+
+
+def _runner_command(user, encounter_id: int, expected_exchange: int, combatant_id):
+    """A runner's own command (typed dice, the choice at the target): the storyguide or the
+    runner's player. Refused as stale when the chase has rolled on since the page was drawn:
+    these commands check the exchange, not the version, so that players typing at once do
+    not refuse each other [ours]."""
+    encounter = lock_encounter(encounter_id, None)
+    require_d6(encounter)
+    chase = _chase(encounter)
+    if expected_exchange != chase.exchanges + 1:
+        raise StaleCommand(
+            f"The chase has moved on to exchange {chase.exchanges + 1}; nothing was changed. Look again."
+        )
+    rows = _runners(chase)
+    row = next((r for r in rows if str(r.combatant_id) == str(combatant_id)), None)
+    if row is None:
+        raise InvalidCommand("That combatant is not in the chase.")
+    require_player_or_storyguide(user, encounter, row.combatant.character)
+    if row.status != Runner.Status.RUNNING:
+        raise WrongPhase(f"{row.combatant.character.name} is out of the chase.")
+    return encounter, chase, rows, row
+
+
+def enter_faces(user, encounter_id: int, expected_exchange: int, combatant_id, text: str) -> dict:
+    """A runner's player types the dice they rolled for the next exchange (physical dice): the d6,
+    then the d10s for what the current terrain calls for. The storyguide rolls the exchange."""
+    with transaction.atomic():
+        encounter, chase, rows, row = _runner_command(user, encounter_id, expected_exchange, combatant_id)
+        if not encounter.saga.physical_dice:
+            raise WrongPhase("This saga's dice are rolled by the server: the storyguide rolls the exchange.")
+        name = row.combatant.character.name
+        terrain = chase.stretches[-1]
+        try:
+            consistency = chase_scores(row.combatant.character)[terrain["rolled"]].consistency
+        except KeyError:
+            raise InvalidCommand(f"{name}'s sheet has no {terrain['rolled']!r} to roll.") from None
+        row.faces = parse_faces(text, name, consistency)
+        row.save(update_fields=["faces"])
+        payload = {
+            "chase": chase.number,
+            "combatant": str(row.combatant_id),
+            "name": name,
+            "exchange": chase.exchanges + 1,
+            "rolled": terrain["rolled"],
+            "faces": row.faces,
+        }
+        log = EventLog(encounter, user)
+        log.append(FACES_IN, payload)
+        log.save()
+    return payload
+
+
+def choose_at_target(user, encounter_id: int, expected_exchange: int, combatant_id, move_ahead: bool) -> dict:
+    """d6 seed: on the roll where the chaser would pass the target, it acts against the target
+    instead of moving ahead. The chaser's player (or the storyguide) says beforehand which [ours]."""
+    with transaction.atomic():
+        encounter, chase, rows, row = _runner_command(user, encounter_id, expected_exchange, combatant_id)
+        if row.role != Runner.Role.CHASER:
+            raise InvalidCommand("Only a chaser can move ahead of the target.")
+        row.moves_ahead = bool(move_ahead)
+        row.save(update_fields=["moves_ahead"])
+        target = next(r for r in rows if r.role == Runner.Role.TARGET)
+        payload = {
+            "chase": chase.number,
+            "combatant": str(row.combatant_id),
+            "name": row.combatant.character.name,
+            "target_name": target.combatant.character.name,
+            "move_ahead": row.moves_ahead,
+        }
+        log = EventLog(encounter, user)
+        log.append(PASS_CHOICE, payload)
         log.save()
     return payload

@@ -1,7 +1,11 @@
-/* The d6 table: a part rendered for every player (a terrain choice) shows only to the person it
- * is for. The server renders each frame once per audience and checks who may choose anyway. */
+/* The d6 table: a part rendered for every player (a player's own turn, defence, chase dice, a
+ * terrain choice) shows only to the person it is for. The server renders each frame once per
+ * audience and checks who may act anyway.
+ * A pushed frame redraws the forms; dice and potential typed but not yet sent (inputs marked
+ * data-keep, keyed by name and what they are for) are put back into the redrawn form. */
 (function () {
   "use strict";
+  var kept = {};
   function me() {
     var table = document.getElementById("d6-table");
     return table ? table.dataset.me : "";
@@ -11,7 +15,28 @@
     document.querySelectorAll("[data-for-user]").forEach(function (el) { el.hidden = el.dataset.forUser !== who; });
     document.querySelectorAll("[data-not-for-user]").forEach(function (el) { el.hidden = el.dataset.notForUser === who; });
   }
+  function key(input) { return input.name + "|" + input.dataset.keep; }
+  function keep() {
+    kept = {};
+    document.querySelectorAll("input[data-keep]").forEach(function (input) {
+      if (input.value) { kept[key(input)] = input.value; }
+    });
+  }
+  function restore() {
+    document.querySelectorAll("input[data-keep]").forEach(function (input) {
+      var value = kept[key(input)];
+      if (value && !input.value) { input.value = value; }
+    });
+    kept = {};
+  }
   document.addEventListener("DOMContentLoaded", sort);
-  document.addEventListener("htmx:wsAfterMessage", sort);
+  document.addEventListener("htmx:wsBeforeMessage", keep);
+  document.addEventListener("htmx:wsAfterMessage", function () { restore(); sort(); });
   document.addEventListener("htmx:afterSwap", sort);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (event.detail.successful && form && form.tagName === "FORM") {
+      form.querySelectorAll("input[data-keep]").forEach(function (input) { delete kept[key(input)]; });
+    }
+  });
 })();
