@@ -32,7 +32,7 @@ def check_declaration(
     """One declaration against the sheets and levels: action, weapon, targets (ArM3 p163)."""
     if by_id is None:
         by_id = {combatant.id: combatant for combatant in state.combatants}
-    combatant = _combatant(by_id, declaration.combatant)
+    combatant = by_id.get(declaration.combatant) or _combatant(by_id, declaration.combatant)
     name = combatant.sheet.name
     if not combatant.can_act:
         raise RulesError(f"{name} is {_why_not_acting(combatant)} and cannot act (ArM3 p177)")
@@ -51,12 +51,12 @@ def check_declaration(
             raise RulesError(f"{name} declares an attack but names nobody to engage")
     elif declaration.engage:
         raise RulesError(f"{name} names opponents to engage but declares {action.value}, not attack")
-    if len(set(declaration.engage)) != len(declaration.engage):
+    if len(declaration.engage) > 1 and len(set(declaration.engage)) != len(declaration.engage):
         raise RulesError(f"{name} names the same opponent twice")
     for target_id in declaration.engage:
         if target_id == combatant.id:
             raise RulesError(f"{name} cannot engage {name} (that is the combatant declaring)")
-        target = _combatant(by_id, target_id)
+        target = by_id.get(target_id) or _combatant(by_id, target_id)
         if target.body_level is BodyLevel.DEAD:
             raise RulesError(f"{name} cannot engage {target.sheet.name}, who is dead")
     if action is Action.ATTACK and weapon is not None and weapon.missile:

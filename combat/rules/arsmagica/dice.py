@@ -75,7 +75,11 @@ def stress_die(dice: Dice, botch_dice: int = 1) -> StressRoll:
     if first == 0:
         botch_faces = tuple(dice.face(10) for _ in range(botch_dice))
         return StressRoll((0,), botch_faces, 0, botch_faces.count(0))
-    return StressRoll((first,), (), first, 0)
+    return _PLAIN_ROLLS.get(first) or StressRoll((first,), (), first, 0)
+
+
+# A 2 to 9 is the same roll every time: records are immutable, so one serves for all.
+_PLAIN_ROLLS = {face: StressRoll((face,), (), face, 0) for face in range(2, 10)}
 
 
 def roll_total(roll: StressRoll, modifiers: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .record import Record, quick_init
 from .sheet import Range
@@ -33,9 +34,7 @@ class Escape(Record):
     pursuer: str
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class EngagementWish:
+class EngagementWish(NamedTuple):
     """What one declaration asks for: whom to engage, at what range, or to get away."""
 
     targets: tuple[str, ...]
@@ -69,7 +68,7 @@ def settle_engagements(
     A fleeing (routing or merely moving) target that acts before its pursuer gets away.
     """
     position = {combatant: index for index, combatant in enumerate(order)}
-    settled: set[frozenset[str]] = set()
+    settled: set[tuple[str, str]] = set()
     engagements: list[Engagement] = []
     escapes: list[Escape] = []
     for combatant in order:
@@ -77,7 +76,7 @@ def settle_engagements(
         if wish is None:
             continue
         for target in wish.targets:
-            pair = frozenset((combatant, target))
+            pair = (combatant, target) if combatant < target else (target, combatant)  # either way round
             if pair in settled:
                 continue
             settled.add(pair)

@@ -64,11 +64,10 @@ def combat_fatigue_roll(
     )
     roll = stress_die(dice, botch_dice)
     total = roll_total(roll, combat_fatigue + wound_penalty + penalty + modifier)
-    lost = levels_lost_on(total > ease_factor, roll.botched)
-    after = lose_fatigue_levels(fatigue, lost, Exertion.SHORT_TERM)
-    record = FatigueRoll(
-        combatant, "combat", total, ease_factor, roll, parts, roll.botched, lost, after.level
-    )
+    botched = roll.botched
+    lost = levels_lost_on(total > ease_factor, botched)
+    after = lose_fatigue_levels(fatigue, lost, Exertion.SHORT_TERM) if lost else fatigue
+    record = FatigueRoll(combatant, "combat", total, ease_factor, roll, parts, botched, lost, after.level)
     return after, record
 
 

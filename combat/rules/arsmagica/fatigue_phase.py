@@ -27,6 +27,7 @@ def tire(fight: Fight) -> PhaseResult:
     """Fatigue: stress die + Combat Fatigue + wound penalty must beat ease factor 6, which the
     storyguide may change per combatant; failure loses a level, a botch two (ArM3 p168, p177)."""
     options = fight.options
+    ease_factors, default_ease_factor = options.ease_factors, options.default_ease_factor
     rolls = []
     skipped = []
     for combatant_id in fatigue_rollers(fight, options.extra_fatigue_rollers):
@@ -40,7 +41,9 @@ def tire(fight: Fight) -> PhaseResult:
             combatant.fatigue,
             combat_fatigue=combatant.sheet.combat_fatigue,
             wound_penalty=combatant.wound_penalty,
-            ease_factor=options.ease_factor_for(combatant_id),
+            ease_factor=ease_factors.get(combatant_id, default_ease_factor)
+            if ease_factors
+            else default_ease_factor,
             modifier=fight.modifier_for(combatant_id),
             botch_dice=fight.botch_dice_for(combatant_id),
         )

@@ -50,7 +50,10 @@ class Fight:
         self.dice = {die.combatant: die.roll for die in state.combat_dice}
         self.deaths: list[str] = []
         self._weapons: dict[str, Weapon | None] = {}
+        # Totals kept per combatant while everything they depend on is the same object.
         self._shared: dict[str, tuple[CombatantState, tuple[Part, ...], int]] = {}
+        self._attacks: dict[str, tuple] = {}
+        self._defenses: dict[str, tuple] = {}
         self._botch_dice = options.botch_dice
         self._default_botch_dice = options.default_botch_dice
         self._modifiers = options.modifiers
@@ -70,6 +73,8 @@ class Fight:
             opponents[engagement.b] = opponents.get(engagement.b, 0) + 1
         self.opponents = opponents  # how many opponents each combatant is engaged with
         self._shared.clear()
+        self._attacks.clear()
+        self._defenses.clear()
 
     @property
     def acting(self) -> dict[str, int]:
@@ -129,12 +134,9 @@ class Fight:
 
     # --- totals ---------------------------------------------------------------------
 
-    def _shared_modifiers(self, combatant: CombatantState) -> tuple[tuple[Part, ...], int]:
-        """Modifiers on all of a combatant's totals but advantage, and their sum; kept while
-        the combatant's state is unchanged."""
-        kept = self._shared.get(combatant.id)
-        if kept is not None and kept[0] is combatant:
-            return kept[1], kept[2]
+    def _share(self, combatant: CombatantState) -> tuple[tuple[Part, ...], int]:
+        """Modifiers on all of a combatant's totals but advantage, and their sum; kept in
+        `_shared` while the combatant's state is the same object."""
         parts: list[Part] = []
         total = 0
         opponents = self.opponents.get(combatant.id, 0)
@@ -157,7 +159,12 @@ class Fight:
         self, attacker: CombatantState, weapon: Weapon, roll: StressRoll, at: Range | None
     ) -> tuple[int, tuple[Part, ...]]:
         """Attack Total with its parts: score, die, range, opponents, penalties (ArM3 p168)."""
-        shared, modifiers = self._shared_modifiers(attacker)
+        kept = self._attacks.get(attacker.id)
+        if kept is not None and kept[0] is attacker and kept[1] is roll and kept[2] is at:
+            if kept[3] is weapon:
+                return kept[4]  # the same total again (a second opponent in Melee)
+        kept = self._shared.get(attacker.id)
+        shared, modifiers = kept[1:] if kept is not None and kept[0] is attacker else self._share(attacker)
         parts: tuple[Part, ...] = ((_attack_label(weapon.name), weapon.attack), ("stress die", roll.value))
         inside = _INSIDE[weapon.range.step][at.step] if at is not None else 0
         if inside:
@@ -166,7 +173,9 @@ class Fight:
         advantage = attacker.advantage_attack
         if advantage:
             parts += (("advantage", advantage),)
-        return attack_total(roll, weapon.attack, inside + modifiers + advantage), parts
+        answer = attack_total(roll, weapon.attack, inside + modifiers + advantage), parts
+        self._attacks[attacker.id] = (attacker, roll, at, weapon, answer)
+        return answer
 
     def defense(
         self, defender: CombatantState, at: Range | None
@@ -174,13 +183,19 @@ class Fight:
         """The better Defense Total: the weapon (-6 per step inside its range), Brawling at
         Touch, Dodge when no weapon is declared or against missiles (ArM3 p168) [ours].
         On equal totals the first of weapon, Brawling, Dodge is taken."""
+        kept = self._defenses.get(defender.id)
+        if kept is not None and kept[0] is defender and kept[1] is at:
+            return kept[2]  # the same total again (a second attacker, on the same die)
         if not self.can_defend(defender):
-            return 0, _CANNOT_DEFEND, None, DefenseWith.NONE
-        roll = self.combat_die(defender.id)
+            answer = 0, _CANNOT_DEFEND, None, DefenseWith.NONE
+            self._defenses[defender.id] = (defender, at, answer)
+            return answer
+        roll = self.dice.get(defender.id) or self.combat_die(defender.id)
         weapon = self.declared_weapon(self.declarations.get(defender.id))
         if weapon is not None and weapon.missile and at is not None:
             weapon = None
-        shared, modifiers = self._shared_modifiers(defender)
+        kept = self._shared.get(defender.id)
+        shared, modifiers = kept[1:] if kept is not None and kept[0] is defender else self._share(defender)
         modifiers += defender.advantage_defense
         best = None
         if weapon is not None:
@@ -206,7 +221,9 @@ class Fight:
         parts += shared
         if defender.advantage_defense:
             parts += (("advantage", defender.advantage_defense),)
-        return total, parts, roll, kind
+        answer = total, parts, roll, kind
+        self._defenses[defender.id] = (defender, at, answer)
+        return answer
 
     # --- harm -----------------------------------------------------------------------
 

@@ -17,6 +17,8 @@ class FatigueLevel(Enum):
     DAZED = "dazed"
     UNCONSCIOUS = "unconscious"
 
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, at C speed
+
 
 class BodyLevel(Enum):
     UNHURT = "unhurt"
@@ -26,6 +28,8 @@ class BodyLevel(Enum):
     HEAVY_WOUNDS = "heavy_wounds"
     INCAPACITATED = "incapacitated"
     DEAD = "dead"
+
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, at C speed
 
 
 class Exertion(Enum):

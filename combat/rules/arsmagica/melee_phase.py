@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from .dicebox import DiceBox
 from .engagement import can_strike
@@ -27,18 +28,14 @@ def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> Attack
     if declaration is None or declaration.action is not Action.ATTACK:
         return None
     attacker = fight.combatants[attacker_id]
-    defender = fight.combatants[defender_id]
-    name = attacker.sheet.name
     if not attacker.can_act:
-        return Skip(attacker_id, defender_id, f"{name} is down and cannot attack")
+        return Skip(attacker_id, defender_id, f"{attacker.sheet.name} is down and cannot attack")
     weapon = fight.declared_weapon(declaration)
     if not can_strike(weapon.range, at):
-        return Skip(
-            attacker_id,
-            defender_id,
-            f"{name}'s {weapon.name} cannot strike at {at.value}, beyond its {weapon.range.value} range",
-        )
-    roll = fight.combat_die(attacker_id)
+        reason = _out_of_range(attacker.sheet.name, weapon.name, at, weapon.range)
+        return Skip(attacker_id, defender_id, reason)
+    defender = fight.combatants[defender_id]
+    roll = fight.dice.get(attacker_id) or fight.combat_die(attacker_id)
     attack, attack_parts = fight.attack(attacker, weapon, roll, at)
     defense, defense_parts, defense_roll, defense_with = fight.defense(defender, at)
     on_success = fight.on_success(attacker_id, defender_id, declaration.on_success)
@@ -56,22 +53,30 @@ def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> Attack
     )  # fmt: skip
 
 
+@lru_cache(maxsize=1024)
+def _out_of_range(name: str, weapon: str, at: Range, optimum: Range) -> str:
+    return f"{name}'s {weapon} cannot strike at {at.value}, beyond its {optimum.value} range"
+
+
 def _apply(fight: Fight, blows: list[AttackRecord]) -> None:
     """Wounds at once to both sides, unless both would go down: then the higher Initiative
     score deals damage first and the other, down, deals none (ArM3 p168)."""
-    hits = [index for index, blow in enumerate(blows) if blow.body_levels_lost > 0]
-    if len(hits) == 2 and all(
-        fight.would_go_down(blows[index].defender, blows[index].body_levels_lost) for index in hits
+    if (
+        len(blows) == 2
+        and blows[0].body_levels_lost > 0
+        and blows[1].body_levels_lost > 0
+        and fight.would_go_down(blows[0].defender, blows[0].body_levels_lost)
+        and fight.would_go_down(blows[1].defender, blows[1].body_levels_lost)
     ):
-        first, second = hits
+        first, second = 0, 1
         if not deals_damage_first(
             fight.deals_first_key(blows[first].attacker), fight.deals_first_key(blows[second].attacker)
         ):
             first, second = second, first
         blows[second] = replace(blows[second], body_levels_lost=0, damage_prevented=True)
-        hits = [first]
-    for index in hits:
-        fight.wound(blows[index].defender, blows[index].body_levels_lost)
+    for blow in blows:
+        if blow.body_levels_lost > 0:
+            fight.wound(blow.defender, blow.body_levels_lost)
     for blow in blows:
         if blow.result is Result.ADVANTAGE:
             fight.gain_advantage(

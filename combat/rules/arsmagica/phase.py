@@ -17,6 +17,8 @@ class Phase(Enum):
     FATIGUE = "fatigue"
     END = "end"
 
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, at C speed
+
 
 PHASES = tuple(Phase)
 FAST_CAST_PHASES = (Phase.FIRST_MISSILE, Phase.MELEE, Phase.SECOND_MISSILE)

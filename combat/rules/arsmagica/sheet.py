@@ -18,6 +18,7 @@ class Range(Enum):
     LONG = "long"
 
     step: int  # 0, 1, 2: how many ranges out from Touch
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, at C speed
 
 
 for _step, _range in enumerate(Range):

@@ -32,6 +32,8 @@ class Action(Enum):
     MOVE = "move"  # move (routing or not) without engaging
     OTHER = "other"  # anything else the storyguide adjudicates
 
+    __hash__ = object.__hash__  # members are singletons: hashed by identity, at C speed
+
 
 @dataclass(frozen=True, slots=True)
 class Declaration(Record):
