@@ -131,6 +131,12 @@ class Character(models.Model):
     encumbrance = models.IntegerField(default=0, help_text="0 or negative.")
     fatigue_level = models.CharField(max_length=16, choices=FatigueLevel.choices, default=FatigueLevel.FRESH)
     body_level = models.CharField(max_length=16, choices=BodyLevel.choices, default=BodyLevel.UNHURT)
+    fatigue_state = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The engine\'s FatigueState, kept in step with fatigue_level: {"lost": ["short_term", '
+        '"long_term"], "recovery_seconds": 0}, each lost level with its exertion, oldest first (ArM3 p177).',
+    )
 
     # d6 fatigue system (d6 seed): {"strength": 1, "dexterity": 0, "stamina": 2, ...}
     attributes = models.JSONField(default=dict, blank=True)

@@ -16,6 +16,23 @@ from .models import Encounter, Event
 from .panels import state_context
 
 FRAME_TYPE = "encounter.frame"
+# Events after which the storyguide's "add to the fight" panel is pushed again (who is in the fight,
+# and whether combatants can still be removed); other frames leave a half-filled form alone.
+SETUP_KINDS = {
+    Event.Kind.COMBATANT_ADDED,
+    Event.Kind.COMBATANT_REMOVED,
+    Event.Kind.DECLARATIONS_OPENED,
+    Event.Kind.MOVEMENT,
+    Event.Kind.ENCOUNTER_ENDED,
+}
+# ... and the "time passes" panel: shown between rounds and outside the fight.
+TIME_KINDS = SETUP_KINDS | {
+    Event.Kind.PHASE_RESOLVED,
+    Event.Kind.ROUND_ENDED,
+    Event.Kind.TIME_PASSED,
+    Event.Kind.NIGHT_OF_SLEEP,
+    Event.Kind.EXERTION,
+}
 
 
 def render_frame(
@@ -23,8 +40,11 @@ def render_frame(
 ) -> str:
     """New events (those the audience may see) and every state panel, as one htmx message."""
     context = state_context(encounter, audience)
+    visible = visible_to(events, audience)
     context.update(
-        events=visible_to(events, audience),
+        setup_changed=replay or any(event.kind in SETUP_KINDS for event in events),
+        time_changed=replay or any(event.kind in TIME_KINDS for event in events),
+        events=visible,
         first_seq=first_seq,
         frame_last_seq=last_seq,
         replay=replay,

@@ -188,6 +188,9 @@ class Event(models.Model):
         ROUND_ENDED = "round_ended", "Round ended"
         CORRECTION = "correction", "Correction"
         ENCOUNTER_ENDED = "encounter_ended", "Encounter ended"
+        TIME_PASSED = "time_passed", "Time passed (rest)"
+        NIGHT_OF_SLEEP = "night_of_sleep", "A night's sleep"
+        EXERTION = "exertion", "Long-term exertion"
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
@@ -208,3 +211,24 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
+
+
+class SagaRecord(models.Model):
+    """Something that happened to a saga's characters outside any encounter: time passing, a night's
+    sleep, a day's march (ArM3 p177). Kinds and payloads are those of the encounter log's events."""
+
+    KINDS = (Event.Kind.TIME_PASSED, Event.Kind.NIGHT_OF_SLEEP, Event.Kind.EXERTION)
+
+    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="records")
+    kind = models.CharField(max_length=24, choices=[(kind.value, kind.label) for kind in KINDS])
+    payload = models.JSONField(default=dict, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["saga_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.saga}: {self.kind}"

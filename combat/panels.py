@@ -9,12 +9,13 @@ from dataclasses import dataclass
 
 from django.db.models import Max, Prefetch
 
-from campaign.models import Weapon
+from campaign.models import Character, Weapon
 
 from .audience import STORYGUIDE
 from .models import Combatant, Declaration, Encounter, Event
+from .odds import odds_context
 from .services.dice import PURPOSE_LABELS
-from .services.sheets import level_penalties
+from .services.sheets import fatigue_state_of, level_penalties
 
 # The dice each phase asks for, where the saga types physical dice in.
 PHASE_PURPOSES = {
@@ -47,6 +48,11 @@ class Card:
     @property
     def penalty(self) -> int:
         return self.fatigue_penalty + self.wound_penalty
+
+    @property
+    def long_term(self) -> int:
+        """Fatigue levels lost to long-term exertion: back only with food and sleep (ArM3 p177)."""
+        return sum(1 for exertion in fatigue_state_of(self.character).lost if exertion.value == "long_term")
 
 
 def combatants_of(encounter: Encounter) -> list[Combatant]:
@@ -103,6 +109,45 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
+        "time_people": [card.character for card in cards],
+        **(setup_context(encounter, cards) if audience == STORYGUIDE else {}),
+        **(odds_context(encounter.pending) if audience == STORYGUIDE and encounter.pending else {}),
+        "option_rows": option_rows(encounter, cards, movement.payload if movement else None)
+        if audience == STORYGUIDE and encounter.pending
+        else [],
+    }
+
+
+def option_rows(encounter: Encounter, cards: list[Card], movement: dict | None) -> list[dict]:
+    """The preview's options per combatant; in the Fatigue phase, who rolls because they fought hand
+    to hand, and who the storyguide may call on for other strenuous things (ArM3 p168)."""
+    pending = encounter.pending or {}
+    options = pending.get("options", {})
+    engaged = {str(pair[key]) for pair in (movement or {}).get("engagements", []) for key in ("a", "b")}
+    extra = {str(cid) for cid in options.get("extra_fatigue_rollers", [])}
+    fatigue = pending.get("phase") == Encounter.Phase.FATIGUE
+    return [
+        {
+            "card": card,
+            "botch_dice": options.get("botch_dice", {}).get(str(card.id), ""),
+            "modifier": options.get("modifiers", {}).get(str(card.id), ""),
+            "fought": fatigue and str(card.id) in engaged,
+            "callable": fatigue and str(card.id) not in engaged,
+            "called": str(card.id) in extra,
+        }
+        for card in cards
+    ]
+
+
+def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
+    """The storyguide's "add to the fight" form and correction form, kept current by every push."""
+    from .forms import AddCombatantsForm, CorrectionForm
+
+    in_fight = {card.character.pk for card in cards}
+    available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_fight]
+    return {
+        "add_form": AddCombatantsForm(available=available),
+        "correction_form": CorrectionForm(combatants=[card.combatant for card in cards]),
     }
 
 

@@ -1,11 +1,15 @@
 from django.urls import path
 
-from . import history, views
+from . import history, recovery_views, views
 
 urlpatterns = [
     path("sagas/<int:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
     path("sagas/<int:saga_id>/history/", history.history_page, name="saga_history"),
     path("sagas/<int:saga_id>/history.json", history.history_json, name="saga_history_json"),
+    path("sagas/<int:saga_id>/time/", recovery_views.saga_time, name="saga_time"),
+    path("sagas/<int:saga_id>/time/pass/", recovery_views.saga_pass_time, name="saga_pass_time"),
+    path("sagas/<int:saga_id>/time/sleep/", recovery_views.saga_sleep, name="saga_sleep"),
+    path("sagas/<int:saga_id>/time/exertion/", recovery_views.saga_exertion, name="saga_exertion"),
     path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter_page"),
     path("encounters/<int:encounter_id>/play/", views.encounter_play, name="encounter_play"),
     path("encounters/<int:encounter_id>/declarations/", views.my_declarations, name="my_declarations"),
@@ -23,4 +27,7 @@ urlpatterns = [
     path("encounters/<int:encounter_id>/end-round/", views.end_round, name="end_round"),
     path("encounters/<int:encounter_id>/correct/", views.correct, name="correct"),
     path("encounters/<int:encounter_id>/end/", views.end_encounter, name="end_encounter"),
+    path("encounters/<int:encounter_id>/time/pass/", recovery_views.encounter_pass_time, name="pass_time"),
+    path("encounters/<int:encounter_id>/time/sleep/", recovery_views.encounter_sleep, name="sleep_night"),
+    path("encounters/<int:encounter_id>/time/exertion/", recovery_views.encounter_exertion, name="exertion"),
 ]

@@ -18,12 +18,11 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide
-from campaign.models import Character
 
 from . import services
 from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand
-from .forms import AddCombatantsForm, CorrectionForm, DeclarationForm, EncounterForm
+from .forms import CorrectionForm, DeclarationForm, EncounterForm
 from .models import Declaration, Encounter
 from .panels import combatants_of, state_context
 
@@ -78,14 +77,7 @@ def encounter_page(request, encounter_id):
     if not is_storyguide(request.user, encounter.saga):
         return redirect("encounter_play", encounter_id=encounter.pk)
     context = state_context(encounter, STORYGUIDE)
-    combatants = [card.combatant for card in context["cards"]]
-    in_fight = {c.character_id for c in combatants}
-    available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_fight]
-    context.update(
-        _page_context(encounter, STORYGUIDE),
-        add_form=AddCombatantsForm(available=available),
-        correction_form=CorrectionForm(combatants=combatants),
-    )
+    context.update(_page_context(encounter, STORYGUIDE))
     return render(request, "combat/control_panel.html", context)
 
 

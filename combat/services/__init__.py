@@ -4,6 +4,7 @@ expected version, calls the rules, saves, appends events and broadcasts after co
 from .corrections import correct, end_encounter
 from .declarations import close_declarations, declare, open_declarations
 from .phases import confirm_phase, end_round, preview_phase
+from .recovery import pass_time, record_exertion, sleep_night
 from .setup import add_combatants, create_encounter, remove_combatant
 
 __all__ = [
@@ -16,6 +17,9 @@ __all__ = [
     "end_encounter",
     "end_round",
     "open_declarations",
+    "pass_time",
     "preview_phase",
+    "record_exertion",
     "remove_combatant",
+    "sleep_night",
 ]

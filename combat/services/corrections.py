@@ -10,6 +10,7 @@ from campaign.models import BodyLevel, FatigueLevel
 from ..errors import InvalidCommand, WrongPhase
 from ..models import Combatant, Encounter, Event
 from .log import EventLog, lock_encounter, require_storyguide_of
+from .sheets import fatigue_state_of, set_fatigue
 
 CORRECTABLE = ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
 
@@ -59,6 +60,9 @@ def correct(
         if not applied:
             raise InvalidCommand(f"{character.name} is already like that; nothing to correct.")
         level_fields = [key for key in applied if key in ("fatigue_level", "body_level")]
+        if "fatigue_level" in applied:  # the stored levels follow: cut, or topped up short-term
+            set_fatigue(character, fatigue_state_of(character))
+            level_fields.append("fatigue_state")
         if level_fields:
             character.save(update_fields=level_fields)
         advantage_fields = [key for key in applied if key.startswith("advantage")]

@@ -88,6 +88,11 @@ def server_box():
     return RandomDiceBox()
 
 
+def server_dice():
+    """One random die source for a roll outside the round (a Stamina roll); tests replace it."""
+    return RandomDice()
+
+
 def recording_box(physical: bool, typed: dict, names: dict[str, str]) -> RecordingDiceBox:
     """A box that keeps every face: typed faces for a physical-dice saga, else the server rolls."""
     source = TypedDiceBox(typed, names) if physical else server_box()

@@ -16,7 +16,7 @@ from .declarations import _sentence, begin_round, combatants_for_round
 from .dice import plain_faces, recording_box, replay_box
 from .log import EventLog, lock_encounter, require_storyguide_of
 from .round import PHASE_AFTER, PHASE_FUNCTION, RESOLVABLE, rebuild
-from .sheets import options_from_json
+from .sheets import options_from_json, set_fatigue
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")
@@ -215,8 +215,9 @@ def _save_levels(combatants: list[Combatant], state) -> list[dict]:
                     "body_level": [character.body_level, body],
                 }
             )
-            character.fatigue_level, character.body_level = fatigue, body
-            character.save(update_fields=["fatigue_level", "body_level"])
+            set_fatigue(character, combatant_state.fatigue)
+            character.body_level = body
+            character.save(update_fields=["fatigue_level", "fatigue_state", "body_level"])
     return changed
 
 

@@ -57,7 +57,7 @@ def rebuild(encounter: Encounter, combatants: list[Combatant], declarations: lis
     return replace(
         state,
         combatants=tuple(
-            with_levels(c, rows[c.id].fatigue_level, rows[c.id].body_level) if c.id in rows else c
+            with_levels(c, rows[c.id]) if c.id in rows else c
             for c in state.combatants
         ),
     )

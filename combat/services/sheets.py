@@ -15,6 +15,7 @@ from combat.rules.arsmagica import (
     BodyLevel,
     CombatantState,
     Declaration,
+    Exertion,
     FatigueLevel,
     FatigueState,
     Movement,
@@ -55,6 +56,38 @@ def level_penalties(character: Character) -> tuple[int, int]:
     )
 
 
+def fatigue_state_of(character: Character) -> FatigueState:
+    """The character's Fatigue levels lost, each with its exertion, as the engine's `FatigueState`.
+
+    Kept in `Character.fatigue_state`; when `fatigue_level` was set another way (the sheet form),
+    the stored levels are cut to it (the most recent go first) or topped up with short-term ones.
+    """
+    data = character.fatigue_state or {}
+    lost = tuple(Exertion(kind) for kind in data.get("lost", ()) if kind in _EXERTIONS)
+    progress = data.get("recovery_seconds", 0)
+    state = FatigueState(lost, progress if isinstance(progress, int) and progress >= 0 else 0)
+    level = FatigueLevel(character.fatigue_level)
+    if state.level is level:
+        return state
+    wanted = FatigueState.at(level)
+    if len(lost) > len(wanted.lost):
+        return FatigueState(lost[: len(wanted.lost)], 0)
+    return FatigueState(lost + wanted.lost[len(lost) :], 0)
+
+
+def fatigue_state_json(state: FatigueState) -> dict:
+    return {"lost": [exertion.value for exertion in state.lost], "recovery_seconds": state.recovery_seconds}
+
+
+def set_fatigue(character: Character, state: FatigueState) -> None:
+    """Keep `fatigue_level` and `fatigue_state` in step (the caller saves both fields)."""
+    character.fatigue_state = fatigue_state_json(state)
+    character.fatigue_level = state.level.value
+
+
+_EXERTIONS = {exertion.value for exertion in Exertion}
+
+
 def weapon_names(character: Character) -> dict[int, str]:
     """Each weapon's name on the engine's sheet; a repeated name gets " (2)", " (3)" ..."""
     names: dict[int, str] = {}
@@ -84,6 +117,7 @@ def sheet_snapshot(combatant: Combatant) -> dict:
             for weapon in character.weapons.all()
         ],
         "fatigue_level": character.fatigue_level,
+        "fatigue_state": fatigue_state_json(fatigue_state_of(character)),
         "body_level": character.body_level,
         "advantage_attack": combatant.advantage_attack,
         "advantage_defense": combatant.advantage_defense,
@@ -121,17 +155,27 @@ def combatant_state(combatant_id: str, snapshot: dict) -> CombatantState:
         FatigueLevel(snapshot["fatigue_level"]),
         BodyLevel(snapshot["body_level"]),
     )
+    changes = {}
+    if snapshot.get("fatigue_state"):  # each lost level's exertion (snapshots from before it: all short-term)
+        fatigue = FatigueState(
+            tuple(Exertion(kind) for kind in snapshot["fatigue_state"]["lost"]),
+            snapshot["fatigue_state"]["recovery_seconds"],
+        )
+        if fatigue.level is state.fatigue_level:
+            changes["fatigue"] = fatigue
     return replace(
         state,
         advantage_attack=snapshot["advantage_attack"],
         advantage_defense=snapshot["advantage_defense"],
+        **changes,
     )
 
 
-def with_levels(state: CombatantState, fatigue_level: str, body_level: str) -> CombatantState:
-    """The combatant at the levels its row shows (after a storyguide's correction)."""
+def with_levels(state: CombatantState, character: Character) -> CombatantState:
+    """The combatant at the levels its row shows (after a correction, or time passing between rounds)."""
+    fatigue_level, body_level = character.fatigue_level, character.body_level
     if state.fatigue_level.value != fatigue_level:
-        state = replace(state, fatigue=FatigueState.at(FatigueLevel(fatigue_level)))
+        state = replace(state, fatigue=fatigue_state_of(character))
     if state.body_level.value != body_level:
         state = replace(state, body_levels_lost=state.sheet.body_track.levels_lost_at(BodyLevel(body_level)))
     return state

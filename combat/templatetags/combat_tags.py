@@ -42,3 +42,25 @@ def roll(stress, label=""):
 def words(value):
     """light_wounds → light wounds; first_missile → first missile."""
     return str(value or "").replace("_", " ")
+
+
+@register.filter
+def duration(minutes):
+    """90 → "1 hour 30 minutes"; 480 → "8 hours"; 5 → "5 minutes"."""
+    try:
+        minutes = int(minutes)
+    except (TypeError, ValueError):
+        return minutes
+    hours, rest = divmod(minutes, 60)
+    parts = []
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if rest or not hours:
+        parts.append(f"{rest} minute{'s' if rest != 1 else ''}")
+    return " ".join(parts)
+
+
+@register.filter
+def column(rows, key):
+    """[row[key] for row in rows]."""
+    return [row[key] for row in rows or ()]

@@ -6,7 +6,9 @@
  *   (the extension itself retries only after 1006, 1011, 1012, 1013);
  * - when the round or phase changes, tell the page (covenant:phase) so per-person parts
  *   (a player's declaration forms) fetch themselves again;
- * - keep long-lived storyguide forms on the current version.
+ * - keep long-lived storyguide forms on the current version;
+ * - mark this person's own combatant cards ("mine": first in their side, outlined) and show
+ *   their levels in a strip at the bottom of a phone screen.
  */
 (function () {
   "use strict";
@@ -108,5 +110,23 @@
     lastPhaseKey = key;
   });
 
-  document.addEventListener("DOMContentLoaded", function () { lastPhaseKey = phaseKey(); });
+  function markMine() {
+    var el = root();
+    var me = el ? el.dataset.me : "";
+    var strip = document.getElementById("me-strip");
+    var lines = [];
+    document.querySelectorAll("#combatants article.card").forEach(function (card) {
+      var mine = Boolean(me) && card.dataset.owner === me;
+      card.classList.toggle("mine", mine);
+      if (!mine) { return; }
+      var name = card.querySelector(".name"), fatigue = card.querySelector("[data-testid=fatigue-level]");
+      var body = card.querySelector("[data-testid=body-level]"), penalty = card.querySelector("[data-testid=penalty]");
+      lines.push([name, fatigue, body].map(function (node) { return node ? node.textContent.trim() : ""; }).join(" · ") +
+        (penalty ? " · " + penalty.textContent.trim().split(" ")[0] : ""));
+    });
+    if (strip) { strip.textContent = lines.join("  |  "); strip.hidden = lines.length === 0; }
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", markMine);
+  document.addEventListener("DOMContentLoaded", function () { lastPhaseKey = phaseKey(); markMine(); });
 })();

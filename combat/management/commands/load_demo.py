@@ -84,7 +84,15 @@ BANDITS = [
 class Command(BaseCommand):
     help = 'Load the demo saga "Sir Boris and the bandits" with a storyguide and three players.'
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="where the server answers, for the addresses printed (default: make run's)",
+        )
+
     def handle(self, *args, **options):
+        base = options["base_url"].rstrip("/")
         with transaction.atomic():
             storyguide = self._user(*STORYGUIDE)
             players = {name: self._user(name, password) for name, password in PLAYERS}
@@ -117,8 +125,9 @@ class Command(BaseCommand):
             self.style.SUCCESS(f'Demo saga "{SAGA}" is ready ({"made" if created else "already there"}).')
         )
         self.stdout.write(
-            f"Encounter: /encounters/{encounter.pk}/  (players: /encounters/{encounter.pk}/play/)"
+            f"Encounter: {base}/encounters/{encounter.pk}/  (players: {base}/encounters/{encounter.pk}/play/)"
         )
+        self.stdout.write(f"Log in at {base}/accounts/login/")
         self.stdout.write("Logins (username / password):")
         self.stdout.write(f"  storyguide: {STORYGUIDE[0]} / {STORYGUIDE[1]}")
         for (name, password), (_, character, _, _) in zip(PLAYERS, COMPANIONS, strict=True):
