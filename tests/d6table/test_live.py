@@ -82,3 +82,52 @@ async def test_an_outsider_is_turned_away(dice):
         assert output == {"type": "websocket.close", "code": 4403}
     finally:
         await communicator.disconnect()
+
+
+@database_sync_to_async
+def fight_at_martas_turn(dice):
+    from .test_fight import INITIATIVE
+
+    table = D6Table()
+    dice(*INITIATIVE)
+    services.start_fight(table.storyguide, table.encounter.pk, table.v)
+    return table
+
+
+@database_sync_to_async
+def players_roll(table, dice):
+    services.set_challenge_value(table.storyguide, table.encounter.pk, table.v, 5)
+    dice(4, 5, 3)  # Marta, Dexterity C2: 5 meets 5, so Anselm must defend
+    return services.roll(
+        table.alice,
+        table.encounter.pk,
+        table.v,
+        table.marta.pk,
+        "attribute:dexterity",
+        target_id=table.anselm.pk,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_players_own_roll_reaches_every_screen_and_the_defender_gets_their_form(dice):
+    table = await fight_at_martas_turn(dice)
+    bob, _ = await connect(table, table.bob)
+    storyguide, _ = await connect(table, table.storyguide)
+    try:
+        await players_roll(table, dice)
+        value_frame = await bob.receive_from(timeout=5)
+        assert 'data-kind="d6_value_set"' in value_frame
+        assert f'data-testid="your-turn-{table.marta.pk}"' in value_frame
+        roll_frame = await bob.receive_from(timeout=5)
+        assert 'data-kind="d6_roll"' in roll_frame
+        assert (
+            f'data-for-user="{table.bob.pk}" hidden data-testid="your-defence-{table.anselm.pk}"'
+            in roll_frame
+        )
+        await storyguide.receive_from(timeout=5)
+        sg_frame = await storyguide.receive_from(timeout=5)
+        assert 'data-testid="defence-form"' in sg_frame
+        assert 'data-testid="d6-yours"' not in sg_frame
+    finally:
+        await bob.disconnect()
+        await storyguide.disconnect()
