@@ -39,6 +39,15 @@ _CANNOT_DEFEND: tuple[Part, ...] = (("cannot defend", 0),)
 _INSIDE = tuple(tuple(range_penalty(optimum, at) for at in Range) for optimum in Range)
 
 
+# Members read once here: on Python 3.11 every `Enum.MEMBER` lookup goes through EnumType.__getattr__.
+_NONE = DefenseWith.NONE
+_WEAPON = DefenseWith.WEAPON
+_BRAWLING = DefenseWith.BRAWLING
+_DODGE = DefenseWith.DODGE
+_TOUCH = Range.TOUCH
+_DEAD = BodyLevel.DEAD
+
+
 class Fight:
     def __init__(self, state: RoundState, dice_box: DiceBox, options: PhaseOptions) -> None:
         self.state = state
@@ -114,7 +123,12 @@ class Fight:
         return roll
 
     def roll(self, combatant: str, purpose: str) -> StressRoll:
-        return stress_die(self.dice_box.dice_for(combatant, purpose), self.botch_dice_for(combatant))
+        botch_dice = (
+            self._botch_dice.get(combatant, self._default_botch_dice)
+            if self._botch_dice
+            else (self._default_botch_dice)
+        )
+        return stress_die(self.dice_box.dice_for(combatant, purpose), botch_dice)
 
     # --- who can do what -------------------------------------------------------------
 
@@ -147,7 +161,7 @@ class Fight:
         if combatant.penalty:
             parts.append(("fatigue and wound penalties", combatant.penalty))
             total += combatant.penalty
-        modifier = self.modifier_for(combatant.id)
+        modifier = self._modifiers.get(combatant.id, 0) if self._modifiers else 0
         if modifier:
             parts.append(("storyguide", modifier))
             total += modifier
@@ -187,7 +201,7 @@ class Fight:
         if kept is not None and kept[0] is defender and kept[1] is at:
             return kept[2]  # the same total again (a second attacker, on the same die)
         if not self.can_defend(defender):
-            answer = 0, _CANNOT_DEFEND, None, DefenseWith.NONE
+            answer = 0, _CANNOT_DEFEND, None, _NONE
             self._defenses[defender.id] = (defender, at, answer)
             return answer
         roll = self.dice.get(defender.id) or self.combat_die(defender.id)
@@ -202,18 +216,18 @@ class Fight:
             inside = _INSIDE[weapon.range.step][at.step] if at is not None else 0
             best = (
                 defense_total(roll, weapon.defense, inside + modifiers),
-                DefenseWith.WEAPON,
+                _WEAPON,
                 (_defense_label(weapon.name), weapon.defense),
                 inside,
             )
-        if at is Range.TOUCH:
+        if at is _TOUCH:
             total = defense_total(roll, defender.sheet.brawling, modifiers)
             if best is None or total > best[0]:
-                best = (total, DefenseWith.BRAWLING, ("Brawling", defender.sheet.brawling), 0)
+                best = (total, _BRAWLING, ("Brawling", defender.sheet.brawling), 0)
         if weapon is None or at is None:
             total = defense_total(roll, defender.sheet.dodge, modifiers)
             if best is None or total > best[0]:
-                best = (total, DefenseWith.DODGE, ("Dodge Defense", defender.sheet.dodge), 0)
+                best = (total, _DODGE, ("Dodge Defense", defender.sheet.dodge), 0)
         total, kind, score_part, inside = best
         parts: tuple[Part, ...] = (score_part, ("stress die", roll.value))
         if inside:
@@ -229,11 +243,11 @@ class Fight:
 
     def wound(self, combatant_id: str, levels: int) -> None:
         combatant = self.combatants[combatant_id]
-        was_dead = combatant.body_level is BodyLevel.DEAD
+        was_dead = combatant.body_level is _DEAD
         lost = combatant.sheet.body_track.lose(combatant.body_levels_lost, levels)
         combatant = combatant.with_body_levels_lost(lost)
         self.combatants[combatant_id] = combatant
-        if combatant.body_level is BodyLevel.DEAD and not was_dead:
+        if combatant.body_level is _DEAD and not was_dead:
             self.deaths.append(combatant_id)
 
     def would_go_down(self, combatant_id: str, levels: int) -> bool:
@@ -241,7 +255,7 @@ class Fight:
         combatant = self.combatants[combatant_id]
         track = combatant.sheet.body_track
         after = track.level_at(track.lose(combatant.body_levels_lost, levels))
-        return levels > 0 and after in (BodyLevel.INCAPACITATED, BodyLevel.DEAD)
+        return levels > 0 and after in (BodyLevel.INCAPACITATED, _DEAD)
 
     def gain_advantage(self, combatant_id: str, attack: bool, difference: int) -> None:
         """Advantage won: the largest difference of the round carries over [ours]."""
@@ -278,7 +292,7 @@ class Fight:
         combatants = self.combatants
         return RoundState(
             self.state.number + 1,
-            tuple(combatants[combatant.id].next_round() for combatant in self.state.combatants),
+            tuple([combatants[combatant.id].next_round() for combatant in self.state.combatants]),
         )
 
     def deals_first_key(self, combatant_id: str) -> tuple[int, int, int, int]:

@@ -22,10 +22,18 @@ from .records import AttackRecord, PhaseResult, Skip
 from .sheet import Range
 from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
 
+# Members read once here: on Python 3.11 every `Enum.MEMBER` lookup goes through EnumType.__getattr__.
+_ATTACK = Action.ATTACK
+_HIT = Result.HIT
+_MISS = Result.MISS
+_ADVANTAGE = Result.ADVANTAGE
+_ADVANTAGE_ATTACK = OnSuccess.ADVANTAGE_ATTACK
+_MELEE = Phase.MELEE
+
 
 def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> AttackRecord | Skip | None:
     declaration = fight.declarations.get(attacker_id)
-    if declaration is None or declaration.action is not Action.ATTACK:
+    if declaration is None or declaration.action is not _ATTACK:
         return None
     attacker = fight.combatants[attacker_id]
     if not attacker.can_act:
@@ -38,17 +46,19 @@ def _blow(fight: Fight, attacker_id: str, defender_id: str, at: Range) -> Attack
     roll = fight.dice.get(attacker_id) or fight.combat_die(attacker_id)
     attack, attack_parts = fight.attack(attacker, weapon, roll, at)
     defense, defense_parts, defense_roll, defense_with = fight.defense(defender, at)
-    on_success = fight.on_success(attacker_id, defender_id, declaration.on_success)
+    on_success = declaration.on_success
+    if fight.options.on_success:
+        on_success = fight.on_success(attacker_id, defender_id, on_success)
     result, difference = exchange_result(attack, defense, on_success)
     damage = None
     levels = 0
-    if result is Result.HIT:
+    if result is _HIT:
         damage = damage_total(weapon.damage, difference)
         levels = body_levels_lost(damage, defender.sheet.soak)
     return AttackRecord(
-        Phase.MELEE, attacker_id, defender_id, weapon.name, at,
+        _MELEE, attacker_id, defender_id, weapon.name, at,
         attack, attack_parts, roll, defense, defense_parts, defense_roll, defense_with,
-        result, difference, on_success if result is not Result.MISS else None,
+        result, difference, on_success if result is not _MISS else None,
         damage, defender.sheet.soak, levels, False,
     )  # fmt: skip
 
@@ -78,10 +88,8 @@ def _apply(fight: Fight, blows: list[AttackRecord]) -> None:
         if blow.body_levels_lost > 0:
             fight.wound(blow.defender, blow.body_levels_lost)
     for blow in blows:
-        if blow.result is Result.ADVANTAGE:
-            fight.gain_advantage(
-                blow.attacker, blow.applied_as is OnSuccess.ADVANTAGE_ATTACK, blow.difference
-            )
+        if blow.result is _ADVANTAGE:
+            fight.gain_advantage(blow.attacker, blow.applied_as is _ADVANTAGE_ATTACK, blow.difference)
 
 
 def melee(fight: Fight) -> PhaseResult:

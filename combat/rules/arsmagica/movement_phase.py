@@ -14,6 +14,10 @@ from .phase import Phase
 from .records import PhaseResult
 from .state import DEFAULT_OPTIONS, Action, InitiativeRecord, PhaseOptions, RoundState
 
+# Members read once here: on Python 3.11 every `Enum.MEMBER` lookup goes through EnumType.__getattr__.
+_ATTACK = Action.ATTACK
+_MOVE = Action.MOVE
+
 
 def check_options(state: RoundState, options: PhaseOptions) -> None:
     """Every combatant an option names must be in the fight."""
@@ -52,7 +56,7 @@ def move(fight: Fight) -> PhaseResult:
                 high_ground=declaration.high_ground,
                 routing=declaration.routing,
             )
-        storyguide = declaration.modifier + fight.modifier_for(sheet.id)
+        storyguide = declaration.modifier + (fight.modifier_for(sheet.id) if fight.options.modifiers else 0)
         if storyguide:
             parts.append(("storyguide", storyguide))
         if combatant.penalty:
@@ -66,12 +70,12 @@ def move(fight: Fight) -> PhaseResult:
         )
         record = InitiativeRecord(sheet.id, total, score, roll, tuple(parts), paces)
         records.append((acting_order_key(total, score, sheet.quickness, listed), record))
-        if declaration.action is Action.ATTACK:
+        if declaration.action is _ATTACK:
             wishes[sheet.id] = EngagementWish(declaration.engage, declaration.range or weapon.range, False)
-        elif declaration.action is Action.MOVE or declaration.routing:
+        elif declaration.action is _MOVE or declaration.routing:
             wishes[sheet.id] = EngagementWish((), None, True)
     records.sort(key=itemgetter(0))
-    initiative = tuple(record for _, record in records)
+    initiative = tuple([record for _, record in records])
     order = [record.combatant for record in initiative]
     if len(order) < len(state.combatants):
         acting = set(order)
