@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from campaign.access import get_membership, is_storyguide
 
 from .audience import PLAYERS, STORYGUIDE
-from .models import Event
+from .models import Event, SagaRecord
 
 
 def _archive(request, saga_id):
@@ -33,6 +33,16 @@ def _archive(request, saga_id):
     if kind in Event.Kind.values:
         events = events.filter(kind=kind)
     return saga, audience, encounters, list(events), chosen, kind
+
+
+def _records(saga, chosen: str, kind: str) -> list[SagaRecord]:
+    """Rest, sleep and exertion recorded outside any encounter (everyone sees them)."""
+    if chosen:
+        return []
+    records = SagaRecord.objects.filter(saga=saga).select_related("actor")
+    if kind:
+        records = records.filter(kind=kind)
+    return list(records)
 
 
 @login_required
@@ -62,6 +72,7 @@ def history_page(request, saga_id):
             "chosen": chosen,
             "kind": kind,
             "names": names,
+            "records": _records(saga, chosen, kind),
         },
     )
 
@@ -69,7 +80,7 @@ def history_page(request, saga_id):
 @login_required
 @require_GET
 def history_json(request, saga_id):
-    saga, audience, encounters, events, _, _ = _archive(request, saga_id)
+    saga, audience, encounters, events, chosen, kind = _archive(request, saga_id)
     by_encounter: dict[int, list] = {}
     for event in events:
         by_encounter.setdefault(event.encounter_id, []).append(
@@ -100,6 +111,15 @@ def history_json(request, saga_id):
                     "events": by_encounter.get(encounter.pk, []),
                 }
                 for encounter in encounters
+            ],
+            "between_encounters": [
+                {
+                    "kind": record.kind,
+                    "payload": record.payload,
+                    "actor": record.actor.get_username() if record.actor else None,
+                    "created_at": record.created_at.isoformat(),
+                }
+                for record in _records(saga, chosen, kind)
             ],
         },
         json_dumps_params={"indent": 1},
