@@ -47,11 +47,15 @@ def resolve(guide: Person) -> None:
 
 
 def shows_the_log(page: Page, events) -> None:
-    """Every given event is in the page's log, with the dice and totals the server recorded."""
+    """Every given event is in the page's log, with the dice and totals the server recorded; the newest
+    of them is on screen (older entries may be folded away behind "Show the whole log")."""
     log = page.get_by_test_id("event-log")
+    events = sorted(events, key=lambda event: event.seq)
+    if events:
+        expect(log.locator(f"#event-{events[-1].seq}")).to_be_visible()
     for event in events:
         item = log.locator(f"#event-{event.seq}")
-        expect(item).to_be_visible()
+        expect(item).to_be_attached()
         if event.kind == Event.Kind.ATTACK:
             expect(item.get_by_test_id("attack-total")).to_have_text(str(event.payload["attack_total"]))
             expect(item.get_by_test_id("defense-total")).to_have_text(str(event.payload["defense_total"]))
