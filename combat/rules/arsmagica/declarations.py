@@ -11,11 +11,8 @@ from .phase import FAST_CAST_PHASES, Phase
 from .state import Action, CombatantState, Declaration, RoundState
 
 
-def _combatant(by_id: dict[str, CombatantState], combatant_id: str) -> CombatantState:
-    combatant = by_id.get(combatant_id)
-    if combatant is None:
-        raise RulesError(f"no combatant with id {combatant_id!r}")
-    return combatant
+def _no_such(combatant_id: str) -> RulesError:
+    return RulesError(f"no combatant with id {combatant_id!r}")
 
 
 def _why_not_acting(combatant: CombatantState) -> str:
@@ -32,7 +29,9 @@ def check_declaration(
     """One declaration against the sheets and levels: action, weapon, targets (ArM3 p163)."""
     if by_id is None:
         by_id = {combatant.id: combatant for combatant in state.combatants}
-    combatant = by_id.get(declaration.combatant) or _combatant(by_id, declaration.combatant)
+    combatant = by_id.get(declaration.combatant)
+    if combatant is None:
+        raise _no_such(declaration.combatant)
     name = combatant.sheet.name
     if not combatant.can_act:
         raise RulesError(f"{name} is {_why_not_acting(combatant)} and cannot act (ArM3 p177)")
@@ -56,7 +55,9 @@ def check_declaration(
     for target_id in declaration.engage:
         if target_id == combatant.id:
             raise RulesError(f"{name} cannot engage {name} (that is the combatant declaring)")
-        target = by_id.get(target_id) or _combatant(by_id, target_id)
+        target = by_id.get(target_id)
+        if target is None:
+            raise _no_such(target_id)
         if target.body_level is BodyLevel.DEAD:
             raise RulesError(f"{name} cannot engage {target.sheet.name}, who is dead")
     if action is Action.ATTACK and weapon is not None and weapon.missile:

@@ -174,9 +174,14 @@ class Fight:
     ) -> tuple[int, tuple[Part, ...]]:
         """Attack Total with its parts: score, die, range, opponents, penalties (ArM3 p168)."""
         kept = self._attacks.get(attacker.id)
-        if kept is not None and kept[0] is attacker and kept[1] is roll and kept[2] is at:
-            if kept[3] is weapon:
-                return kept[4]  # the same total again (a second opponent in Melee)
+        if (
+            kept is not None
+            and kept[0] is attacker
+            and kept[1] is roll
+            and kept[2] is at
+            and kept[3] is weapon
+        ):
+            return kept[4]  # the same total again (a second opponent in Melee)
         kept = self._shared.get(attacker.id)
         shared, modifiers = kept[1:] if kept is not None and kept[0] is attacker else self._share(attacker)
         parts: tuple[Part, ...] = ((_attack_label(weapon.name), weapon.attack), ("stress die", roll.value))
