@@ -14,8 +14,11 @@ from .log import EventLog, lock_encounter, require_storyguide_of
 from .round import snapshots, start_log
 
 
-def create_encounter(user, saga_id: int, name: str) -> Encounter:
-    """A new encounter in the saga, preparing; the storyguide only."""
+def create_encounter(user, saga_id: int, name: str, rule_system: str = RuleSystem.ARS_MAGICA) -> Encounter:
+    """A new encounter in the saga, preparing; the storyguide only.
+
+    `rule_system` is the one the caller's pages run; a saga that plays another is refused.
+    """
     name = (name or "").strip()
     if not name:
         raise InvalidCommand("Give the encounter a name.")
@@ -26,8 +29,10 @@ def create_encounter(user, saga_id: int, name: str) -> Encounter:
             raise NotAllowed("There is no such saga.") from None
         if not is_storyguide(user, saga):
             raise NotAllowed("Only the storyguide can start an encounter.")
-        if saga.rule_system != RuleSystem.ARS_MAGICA:
-            raise InvalidCommand("The live round runs Ars Magica sagas; this saga plays another rule system.")
+        if saga.rule_system != rule_system:
+            raise InvalidCommand(
+                f"This saga plays {saga.get_rule_system_display()}: start its encounters from the saga page."
+            )
         encounter = Encounter.objects.create(saga=saga, name=name[:120])
         log = EventLog(encounter, user)
         log.append(Event.Kind.ENCOUNTER_CREATED, {"name": encounter.name})

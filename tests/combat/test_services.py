@@ -420,3 +420,13 @@ def test_removing_a_combatant_while_declaring(table):
     encounter = table.refresh()
     assert encounter.combatants.count() == 4 and len(encounter.round_log["start"]) == 4
     assert kinds(encounter)[-1] == "combatant_removed"
+
+
+def test_an_encounter_runs_the_rule_system_its_saga_plays(table):
+    table.saga.rule_system = "d6fatigue"
+    table.saga.save()
+    before = Encounter.objects.count()
+    with pytest.raises(InvalidCommand, match="plays d6 fatigue track"):
+        services.create_encounter(table.storyguide, table.saga.pk, "Wrong table")
+    encounter = services.create_encounter(table.storyguide, table.saga.pk, "Chase", rule_system="d6fatigue")
+    assert Encounter.objects.count() == before + 1 and encounter.saga == table.saga
