@@ -26,7 +26,7 @@ from ..kinds import (
     TERRAIN_OFFERED,
 )
 from ..models import Chase, Runner
-from .common import attempt_payload, ongoing_chase, require_d6, require_player_or_storyguide
+from .common import ongoing_chase, require_d6, require_player_or_storyguide
 from .dice import dice_for, parse_faces
 from .sheet import chase_scores, current_fatigue, stamina_base
 
@@ -318,7 +318,7 @@ def _exchange_payload(record: chase_rules.Exchange, names: dict[str, str], numbe
             "name": names[roll.runner],
             "role": roll.role,
             "dropped_out": roll.dropped_out,
-            **attempt_payload(roll.attempt),
+            **roll.attempt.to_dict(),
         }
         if roll.role == "chaser" and not roll.dropped_out and not target_roll.dropped_out:
             entry["margin"] = roll.attempt.roll.result - target_roll.attempt.roll.result

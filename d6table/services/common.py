@@ -6,7 +6,6 @@ from campaign.access import is_storyguide
 from campaign.models import Character, RuleSystem
 from combat.errors import InvalidCommand, NotAllowed, WrongPhase
 from combat.models import Encounter
-from combat.rules.d6 import Attempt
 
 from ..models import Chase
 
@@ -52,25 +51,3 @@ def checked_potential(potential: int | None, sheet_potential: int) -> int:
 
 def ongoing_chase(encounter: Encounter) -> Chase | None:
     return encounter.d6_chases.filter(outcome=Chase.Outcome.ONGOING).first()
-
-
-def attempt_payload(outcome: Attempt) -> dict:
-    """Every face and number of one challenge, as the history keeps it."""
-    roll = outcome.roll
-    return {
-        "consistency": roll.consistency,
-        "potential": roll.potential,
-        "value": roll.value,
-        "physical": outcome.physical,
-        "faces": list(roll.faces),
-        "d6": roll.d6,
-        "d10s": list(roll.d10s),
-        "die_result": roll.die_result,
-        "result": roll.result,
-        "success": outcome.success,
-        "auto_failed": outcome.auto_failed,
-        "fatigue_before": outcome.fatigue_before,
-        "fatigue_after": outcome.fatigue_after,
-        "fatigue_rose": outcome.fatigue_rose,
-        "rise_held_back": outcome.rise_held_back,
-    }

@@ -16,7 +16,6 @@ from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 from ..kinds import BREATHER, FIGHT_STARTED, ROLL, TURN_ENDED, VALUE_SET
 from ..models import Fight, Fighter
 from .common import (
-    attempt_payload,
     checked_potential,
     ongoing_chase,
     require_d6,
@@ -179,7 +178,7 @@ def _roll_payload(record, fighters, character, score, target) -> dict:
         "target": None if target is None else str(target.combatant_id),
         "target_name": None if target is None else target.combatant.character.name,
         "defence_needed": record.defence_needed,
-        **attempt_payload(record.attempt),
+        **record.attempt.to_dict(),
     }
 
 

@@ -34,6 +34,28 @@ class Attempt:
         """A rise was due but did not happen: a fight's limit, or the track already at 20."""
         return self.rise_due and not self.fatigue_rose
 
+    def to_dict(self) -> dict:
+        """Every face and number of the challenge, as plain JSON (files and the history)."""
+        roll = self.roll
+        return {
+            "consistency": roll.consistency,
+            "potential": roll.potential,
+            "value": roll.value,
+            "physical": self.physical,
+            "exertion": self.exertion,
+            "faces": list(roll.faces),
+            "d6": roll.d6,
+            "d10s": list(roll.d10s),
+            "die_result": roll.die_result,
+            "result": roll.result,
+            "success": self.success,
+            "auto_failed": self.auto_failed,
+            "fatigue_before": self.fatigue_before,
+            "fatigue_after": self.fatigue_after,
+            "fatigue_rose": self.fatigue_rose,
+            "rise_held_back": self.rise_held_back,
+        }
+
 
 def attempt(
     dice: Dice,

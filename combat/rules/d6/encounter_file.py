@@ -14,7 +14,6 @@ from ..dice import Dice, RandomDice, ScriptedDice
 from ..errors import EncounterFileError, RulesError
 from . import chase as chase_rules
 from . import fight as fight_rules
-from .attempt import Attempt
 from .challenge import TEN, Challenge
 from .fatigue import base_fatigue
 from .file_fields import boolean, integer, listing, mapping, place, required, text
@@ -82,26 +81,6 @@ def _dice(data: dict, where: str, consistency: int, sheet: _Sheet) -> Dice:
     if "dice" in data:
         return _faces(data["dice"], place(where, "dice"), consistency)
     return sheet.dice
-
-
-def _attempt_json(outcome: Attempt) -> dict:
-    roll = outcome.roll
-    return {
-        "consistency": roll.consistency,
-        "potential": roll.potential,
-        "value": roll.value,
-        "physical": outcome.physical,
-        "exertion": outcome.exertion,
-        "faces": list(roll.faces),
-        "die_result": roll.die_result,
-        "result": roll.result,
-        "success": outcome.success,
-        "auto_failed": outcome.auto_failed,
-        "fatigue_before": outcome.fatigue_before,
-        "fatigue_after": outcome.fatigue_after,
-        "fatigue_rose": outcome.fatigue_rose,
-        "rise_held_back": outcome.rise_held_back,
-    }
 
 
 def _read_characters(value: Any) -> dict[str, Character]:
@@ -298,7 +277,7 @@ def _fight_challenge(
     state, record = fight_rules.fight_roll(
         state, dice, who, challenge, target=target, exertion=exertion, may_raise=may_raise
     )
-    shown = {"who": who, "rolled": rolled, "defending": record.defending, **_attempt_json(record.attempt)}
+    shown = {"who": who, "rolled": rolled, "defending": record.defending, **record.attempt.to_dict()}
     if target is not None:
         shown["target"] = target
         shown["defence_needed"] = record.defence_needed
@@ -363,7 +342,7 @@ def _runner_json(roll: chase_rules.RunnerRoll) -> dict:
         "terrain": roll.terrain,
         "rolled": roll.rolled,
         "dropped_out": roll.dropped_out,
-        **_attempt_json(roll.attempt),
+        **roll.attempt.to_dict(),
     }
 
 
