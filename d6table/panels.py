@@ -86,6 +86,35 @@ def terrain_colour(name: str) -> str:
     return PALETTE[sum(name.encode()) % len(PALETTE)]
 
 
+def token_label(name: str) -> str:
+    """A runner's token on the grid: the initials of the name's capitalised words, up to three
+    ("Watchman Hale" -> "WH", "Marta the Huntress" -> "MH", "Bandit 2" -> "B2"); one word keeps two."""
+    words = ["".join(ch for ch in word if ch.isalnum()) for word in name.split()]
+    words = [word for word in words if word]
+    if not words:
+        return "?"
+    if len(words) == 1:
+        return words[0][:1].upper() + words[0][1:2]
+    marked = [word for word in words if word[0].isupper() or word[0].isdigit()]
+    return "".join(word[0] for word in (marked if len(marked) >= 2 else words)[:3]).upper()
+
+
+def token_labels(names: list[str]) -> list[str]:
+    """A label per name, told apart: names whose initials coincide get a number after them ("WH1", "WH2")."""
+    labels = [token_label(name) for name in names]
+    seen: dict[str, int] = {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+    numbers: dict[str, int] = {}
+    told_apart = []
+    for label in labels:
+        if seen[label] > 1:
+            numbers[label] = numbers.get(label, 0) + 1
+            label = f"{label[:2]}{numbers[label]}"
+        told_apart.append(label)
+    return told_apart
+
+
 @dataclass
 class Lane:
     runner: Runner
@@ -93,6 +122,7 @@ class Lane:
     column: int
     x: int
     squares: list[dict]
+    token: str
 
 
 CELL = 34
@@ -115,6 +145,9 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     squares_per_lane = columns + 1 + (1 if ahead else 0)
     width = PAD * 2 + squares_per_lane * (CELL + GAP)
     colour = terrain_colour(chase.stretches[-1]["name"])
+    target_token, *chaser_tokens = token_labels(
+        [target.combatant.character.name] + [chaser.combatant.character.name for chaser in chasers]
+    )
     lanes = []
     for index, chaser in enumerate(chasers):
         y = PAD + STRIP + GAP + index * (CELL + LABEL + GAP * 2) + LABEL
@@ -129,7 +162,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
             }
             for c in range(squares_per_lane)
         ]
-        lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares))
+        lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares, chaser_tokens[index]))
     height = PAD * 2 + STRIP + GAP + len(chasers) * (CELL + LABEL + GAP * 2)
     strip = []
     stretches = chase.stretches
@@ -154,6 +187,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
         "strip_height": STRIP,
         "columns": columns,
         "target": target,
+        "target_token": target_token,
         "target_x": PAD + target_column * (CELL + GAP),
         "lanes": lanes,
         "strip": strip,
