@@ -1,6 +1,8 @@
 """The saga's history archive: encounters, rounds and events, read back, filtered, exported.
 
-Players see the players' version: storyguide-only events are left out.
+Players see the players' version: storyguide-only events are left out, and so are the events' sequence
+numbers (theirs would skip the storyguide's entries and look like missing ones); an entry says where it
+happened by its round and phase instead.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def history_json(request, saga_id):
     for event in events:
         by_encounter.setdefault(event.encounter_id, []).append(
             {
-                "seq": event.seq,
+                **({"seq": event.seq} if audience == STORYGUIDE else {}),
                 "kind": event.kind,
                 "round": event.round_number,
                 "phase": event.phase,

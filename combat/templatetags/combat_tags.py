@@ -64,3 +64,45 @@ def duration(minutes):
 def column(rows, key):
     """[row[key] for row in rows]."""
     return [row[key] for row in rows or ()]
+
+
+# The steps of an Ars Magica round by their stored value; other values (movement, a d6 table's) read as words.
+PHASE_NAMES = {
+    "declaring": "Declarations",
+    "movement": "Movement",
+    "first_missile": "First Missile",
+    "melee": "Melee",
+    "second_missile": "Second Missile",
+    "magic": "Magic",
+    "fatigue": "Fatigue",
+    "round_over": "Round over",
+}
+
+
+@register.filter
+def phase_name(value):
+    """melee → Melee; first_missile → First Missile; "" → ""."""
+    value = str(value or "")
+    return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
+
+
+@register.simple_tag
+def event_label(event, in_round=False):
+    """Where an event happened, for everyone: "R1 · Melee", "Setting up"; just "Melee" inside a round's
+    heading. No sequence number: players do not see the storyguide's entries, so theirs would skip."""
+    phase = phase_name(event.phase) if event.round_number else ""
+    if in_round:
+        return phase
+    where = f"R{event.round_number}" if event.round_number else "Setting up"
+    return f"{where} · {phase}" if phase else where
+
+
+@register.filter
+def phase_steps(track, current):
+    """The status bar's phase track as (key, label, state): state is "done", "now" or "next"."""
+    keys = [key for key, _ in track]
+    position = keys.index(current) if current in keys else -1
+    return [
+        (key, label, "now" if index == position else "done" if index < position else "next")
+        for index, (key, label) in enumerate(track)
+    ]

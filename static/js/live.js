@@ -4,6 +4,10 @@
  * - drop an event already in the log (a replay and a push can overlap);
  * - show "Reconnecting…" while the socket is down; reconnect on any close but 4403
  *   (the extension itself retries only after 1006, 1011, 1012, 1013);
+ * - reconnect at once when the device comes back (the browser goes `online`, or the page becomes
+ *   visible while the socket is down) instead of waiting out the extension's backoff (up to 64 s);
+ *   a socket that still looks open when the network comes back is asked to resume, and replaced if
+ *   no answer comes (it may belong to the network that went away);
  * - when the round or phase changes, tell the page (covenant:phase) so per-person parts
  *   (a player's declaration forms) fetch themselves again;
  * - keep long-lived storyguide forms on the current version;
@@ -15,8 +19,13 @@
   var FRAME = /id="live-seq"[^>]*data-first-seq="(\d+)" data-last-seq="(\d+)"( data-replay="1")?/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
+  var PROBE_MS = 8000;        // an open socket that does not answer a resume within this is replaced
   var retries = 0;
   var awaitingReplay = false;
+  var wrapper = null;          // the extension's socket wrapper (reconnect(), send())
+  var live = null;             // the socket that opened last
+  var connecting = false;      // a socket is being opened (htmx:wsConnecting) and has not opened or failed
+  var forbidden = false;
 
   function root() { return document.getElementById("live"); }
   function seen() { var el = root(); return el ? parseInt(el.dataset.lastSeq || "0", 10) : 0; }
@@ -48,25 +57,67 @@
   var lastPhaseKey = null;
   var frameLast = null;
 
+  function isOpen(socket) { return Boolean(socket) && socket.readyState === 1; }  // WebSocket.OPEN
+
+  document.addEventListener("htmx:wsConnecting", function () { connecting = true; });
+
   document.addEventListener("htmx:wsOpen", function (event) {
     retries = 0;
+    connecting = false;
+    if (live && live !== event.detail.event.target) { live.covenantRetired = true; }
+    live = event.detail.event.target;
+    wrapper = event.detail.socketWrapper;
     sign(null);
     resume(event.detail.socketWrapper);
   });
 
   document.addEventListener("htmx:wsClose", function (event) {
-    var code = event.detail.event.code;
-    if (code === FORBIDDEN) { sign("You are no longer in this saga: log in again."); return; }
+    var code = event.detail.event.code, socket = event.detail.event.target;
+    wrapper = event.detail.socketWrapper;
+    // The extension's reconnect() closes an open socket after it has started the next one: that close
+    // is not a drop (a retry timer left over from before a wake-up does this once).
+    if ((socket === live && connecting) || socket.covenantRetired) { return; }
+    if (socket !== live) { connecting = false; }  // an attempt that never opened
+    if (code === FORBIDDEN) { forbidden = true; sign("You are no longer in this saga: log in again."); return; }
     sign("Reconnecting…");
     if (EXTENSION_RETRIES.indexOf(code) < 0) {
-      var wrapper = event.detail.socketWrapper;
       var delay = Math.random() * 1000 * Math.pow(2, Math.min(retries, 5));
       retries += 1;
-      setTimeout(function () { wrapper.reconnect(); }, delay);
+      setTimeout(function () { if (!connecting && !isOpen(live)) { reconnectNow(); } }, delay);
     }
   });
 
-  document.addEventListener("htmx:wsError", function () { sign("Reconnecting…"); });
+  // Open a new socket now, unless one is open or being opened; the new one resumes after the last seq.
+  function reconnectNow() {
+    if (!wrapper || forbidden || connecting) { return; }
+    wrapper.reconnect();
+  }
+
+  // The network is back: reconnect now, or make sure the socket that looks open still answers.
+  function online() {
+    if (!wrapper || forbidden) { return; }
+    if (!isOpen(live)) { reconnectNow(); return; }
+    var socket = live;
+    resume(wrapper);
+    setTimeout(function () {
+      if (awaitingReplay && socket === live && isOpen(socket) && !connecting) {
+        sign("Reconnecting…");
+        wrapper.reconnect();  // it looked open but is dead: replace it
+      }
+    }, PROBE_MS);
+  }
+
+  window.addEventListener("online", online);
+  // The screen is on again or the tab shown: if the socket is down, do not wait for the next retry.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !isOpen(live)) { reconnectNow(); }
+  });
+
+  document.addEventListener("htmx:wsError", function (event) {
+    var socket = event.detail.error && event.detail.error.target;
+    if (socket && (socket.covenantRetired || (socket === live && connecting))) { return; }  // a discarded socket
+    sign("Reconnecting…");
+  });
 
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     var message = event.detail.message;
