@@ -9,7 +9,7 @@ from campaign.models import BodyLevel, FatigueLevel
 
 from ..errors import InvalidCommand, WrongPhase
 from ..models import Combatant, Encounter, Event
-from .log import EventLog, lock_encounter, require_storyguide_of
+from .log import EventLog, lock_encounter, require_ars_magica, require_storyguide_of
 from .sheets import fatigue_state_of, set_fatigue
 
 CORRECTABLE = ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
@@ -42,6 +42,7 @@ def correct(
                 raise InvalidCommand("Advantage goes from 0 to 100.")
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
         if encounter.status == Encounter.Status.ENDED:
             raise WrongPhase("This encounter is over.")

@@ -13,7 +13,7 @@ from combat.rules.errors import RulesError
 from ..errors import InvalidCommand, NotAllowed, WrongPhase
 from ..models import Combatant, Declaration, Encounter, Event
 from .dice import PURPOSE_LABELS, plain_faces, recording_box
-from .log import EventLog, lock_encounter, require_storyguide_of
+from .log import EventLog, lock_encounter, require_ars_magica, require_storyguide_of
 from .round import rebuild, snapshots, start_log
 from .sheets import declaration_of, options_from_json
 
@@ -57,6 +57,7 @@ def open_declarations(user, encounter_id: int, expected_version: int) -> Encount
     """Start the first round: declarations open for everyone in the fight."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
         if encounter.status != Encounter.Status.PREPARING:
             raise WrongPhase("The fight has already begun; declarations open at each new round.")
@@ -79,6 +80,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
     """
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         if encounter.phase != Encounter.Phase.DECLARING:
             raise WrongPhase("Declarations are closed.")
         try:
@@ -167,6 +169,7 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
     or the faces typed in where the saga plays physical dice), acting order, engagements."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
         if encounter.phase != Encounter.Phase.DECLARING:
             raise WrongPhase("Declarations are not open.")

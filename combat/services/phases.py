@@ -14,7 +14,7 @@ from ..errors import InvalidCommand, WrongPhase
 from ..models import Combatant, Declaration, Encounter, Event
 from .declarations import _sentence, begin_round, combatants_for_round
 from .dice import plain_faces, recording_box, replay_box
-from .log import EventLog, lock_encounter, require_storyguide_of
+from .log import EventLog, lock_encounter, require_ars_magica, require_storyguide_of
 from .round import PHASE_AFTER, PHASE_FUNCTION, RESOLVABLE, rebuild
 from .sheets import options_from_json, set_fatigue
 
@@ -99,6 +99,7 @@ def preview_phase(
     totals; a second preview of the same phase keeps the same faces and applies new options."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
         _require_phase(encounter, phase)
         combatants, declarations, names = _context(encounter)
@@ -148,6 +149,7 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
     append its events, update fatigue and body levels, move to the next phase."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
         _require_phase(encounter, phase)
         pending = encounter.pending or {}
@@ -225,6 +227,7 @@ def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
     """End the round: advantage won carries into the next round (ArM3 p168); declarations open."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
         if encounter.phase != Encounter.Phase.ROUND_OVER:
             raise WrongPhase("Resolve every phase of the round before ending it.")
