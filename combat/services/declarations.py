@@ -216,8 +216,11 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
                 "initiative": data["initiative"],
                 "engagements": data["engagements"],
                 "escapes": data["escapes"],
+                # NPCs' declarations stay in their storyguide-only `declared` events: everyone sees this one.
                 "declarations": [
-                    {"combatant": str(row.combatant_id), **summary(row)} for row in declarations
+                    {"combatant": str(row.combatant_id), **summary(row)}
+                    for row in declarations
+                    if not row.combatant.character.is_npc
                 ],
                 "names": names,
                 "dice": faces,
