@@ -233,13 +233,16 @@ def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
 
 def state_context(encounter: Encounter, audience: str) -> dict:
     """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
-    combatants = list(encounter.combatants.select_related("character", "character__owner"))
+    # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
+    combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))
     fight = Fight.objects.filter(encounter=encounter).first()
     cards: list[FighterCard] = []
     current = None
     defence = None
     if fight is not None:
-        fighters = list(fight.fighters.select_related("combatant__character", "combatant__character__owner"))
+        fighters = list(
+            fight.fighters.select_related("combatant__character__saga", "combatant__character__owner")
+        )
         in_fight = set()
         for fighter in fighters:
             card = _card(fighter.combatant, fighter.base_fatigue)
@@ -266,7 +269,9 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     chase = encounter.d6_chases.order_by("-number").first()
     chase_context = None
     if chase is not None:
-        runners = list(chase.runners.select_related("combatant__character", "combatant__character__owner"))
+        runners = list(
+            chase.runners.select_related("combatant__character__saga", "combatant__character__owner")
+        )
         target = next(r for r in runners if r.role == Runner.Role.TARGET)
         owner = target.combatant.character.owner
         chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None

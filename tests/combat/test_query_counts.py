@@ -1,0 +1,57 @@
+"""The pages and pushed frames read a fixed number of rows, however many fight: guards beside the
+control panel's (test_views.test_the_control_panel_does_not_query_in_a_loop)."""
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Character, Weapon
+from combat import services
+from combat.audience import AUDIENCES
+from combat.live import render_frame
+from combat.models import Combatant
+
+from .conftest import P168_FACES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def crowded(table, scripted_dice):
+    """Mid-Melee of p168, then eight more bandits (rows added directly, as in test_views)."""
+    scripted_dice(table, P168_FACES)
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    table.declare_p168()
+    services.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
+    services.confirm_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
+    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "melee")
+    for n in range(8):
+        character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
+        Weapon.objects.create(character=character, name="Club")
+        Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
+    return table
+
+
+def test_frames_for_both_audiences_render_in_a_few_queries(crowded, django_assert_max_num_queries):
+    encounter = crowded.refresh()
+    events = list(encounter.events.order_by("seq"))
+    for audience in AUDIENCES:
+        with django_assert_max_num_queries(8):
+            render_frame(encounter, events, audience, 1, events[-1].seq, replay=True)
+
+
+@pytest.mark.parametrize(
+    "persona, url_name, on",
+    [
+        ("alice", "encounter_play", "encounter"),
+        ("alice", "my_declarations", "encounter"),
+        ("storyguide", "my_declarations", "encounter"),
+        ("alice", "saga_history", "saga"),
+        ("storyguide", "saga_history_json", "saga"),
+    ],
+)
+def test_pages_render_in_a_few_queries(client, crowded, django_assert_max_num_queries, persona, url_name, on):
+    client.force_login(getattr(crowded, persona))
+    target = crowded.encounter if on == "encounter" else crowded.saga
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse(url_name, args=[target.pk])).status_code == 200

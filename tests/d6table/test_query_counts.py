@@ -1,0 +1,58 @@
+"""The d6 table's pages and pushed frames read a fixed number of rows, however many fight or run."""
+
+import pytest
+from django.urls import reverse
+
+from combat import services as combat_services
+from combat.live import render_frame
+from d6table import services
+
+pytestmark = pytest.mark.django_db
+
+RUNNING = {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}
+EXTRA = 8
+
+
+def crowd(table):
+    """Eight more bandits on the table (each sheet reads its saga's attribute names)."""
+    extras = [
+        table.character(f"Extra {n}", None, dexterity=1, stamina=0, strength=1, abilities=[RUNNING])
+        for n in range(EXTRA)
+    ]
+    combat_services.add_combatants(
+        table.storyguide, table.encounter.pk, table.v, [c.pk for c in extras], "Bandits"
+    )
+    return extras
+
+
+def renders_within(client, django_assert_max_num_queries, table, frame: int, page: int):
+    encounter = table.refresh()
+    events = list(encounter.events.order_by("seq"))
+    for audience in ("storyguide", "players"):
+        with django_assert_max_num_queries(frame):
+            render_frame(encounter, events, audience, 1, events[-1].seq, replay=True)
+    for user in (table.storyguide, table.alice):
+        client.force_login(user)
+        with django_assert_max_num_queries(page):
+            assert client.get(reverse("d6_table", args=[encounter.pk])).status_code == 200
+
+
+def test_a_crowded_fight_renders_in_a_few_queries(client, django_assert_max_num_queries, table, dice):
+    crowd(table)
+    dice(*([5, 5] * 50))
+    services.start_fight(table.storyguide, table.encounter.pk, table.v)
+    renders_within(client, django_assert_max_num_queries, table, frame=8, page=12)
+
+
+def test_a_crowded_chase_renders_in_a_few_queries(client, django_assert_max_num_queries, table, dice):
+    extras = crowd(table)
+    chasers = [(table.bandits[0].pk, 3)] + [(c.combatants.get().pk, 3) for c in extras]
+    services.start_chase(
+        table.storyguide,
+        table.encounter.pk,
+        table.v,
+        table.marta.pk,
+        chasers,
+        [("Market streets", "Running")],
+    )
+    renders_within(client, django_assert_max_num_queries, table, frame=8, page=12)
