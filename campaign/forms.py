@@ -6,6 +6,8 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.forms import BaseFormSet, BaseInlineFormSet, formset_factory, inlineformset_factory
 
+from combat.rules.d6.fatigue import base_fatigue
+
 from .models import Character, RuleSystem, Saga, Weapon
 from .services import MAX_STAMPED_COPIES
 
@@ -240,7 +242,7 @@ class D6CharacterForm(CharacterBaseForm):
                 attributes[name] = value
         cleaned["attributes"] = attributes
         if cleaned.get("fatigue") is None and "fatigue" not in self.errors:
-            cleaned["fatigue"] = max(1, 4 - int(attributes.get("stamina", 0)))
+            cleaned["fatigue"] = base_fatigue(int(attributes.get("stamina", 0)))
         return cleaned
 
     def save(self, commit=True):

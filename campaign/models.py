@@ -5,6 +5,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from combat.rules.d6.fatigue import base_fatigue
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
@@ -154,8 +156,8 @@ class Character(models.Model):
 
     @property
     def base_fatigue(self) -> int:
-        """Base fatigue = 4 - Stamina, at least 1 (d6 seed)."""
-        return max(1, 4 - int(self.attributes.get("stamina", 0) or 0))
+        """Base fatigue = 4 - Stamina, at least 1 (d6 seed): the engine's rule."""
+        return base_fatigue(int((self.attributes or {}).get("stamina", 0) or 0))
 
     def d6_attribute_names(self) -> list[str]:
         """The saga's d6 attributes in its order, then any this sheet keeps that the saga no longer names."""

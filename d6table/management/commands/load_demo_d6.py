@@ -12,6 +12,7 @@ from django.db import transaction
 from campaign.models import Character, Membership, RuleSystem, Saga
 from combat import services as combat_services
 from combat.models import Encounter
+from combat.rules.d6.fatigue import base_fatigue
 from d6table import services
 
 SAGA = "The chase through Ashford"
@@ -125,7 +126,7 @@ class Command(BaseCommand):
     def _character(self, saga, name, owner, attributes, abilities):
         character = Character.objects.filter(saga=saga, name=name).first()
         if character is None:
-            base = max(1, 4 - attributes["stamina"])
+            base = base_fatigue(attributes["stamina"])
             character = Character.objects.create(
                 saga=saga,
                 name=name,
