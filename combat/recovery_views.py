@@ -22,7 +22,7 @@ from .errors import CombatError
 from .models import Encounter, SagaRecord
 from .services.recovery import STAMINA_MODES
 from .services.sheets import fatigue_state_of
-from .views import _version, storyguide_command
+from .views import posted_version, storyguide_command
 
 STAMINA_CHOICES = (
     ("none", "No Stamina roll"),
@@ -53,7 +53,7 @@ def encounter_pass_time(request, encounter):
     services.pass_time(
         request.user,
         encounter_id=encounter.pk,
-        expected_version=_version(request),
+        expected_version=posted_version(request),
         **_pass_time_args(request.POST),
     )
 
@@ -63,7 +63,7 @@ def encounter_sleep(request, encounter):
     services.sleep_night(
         request.user,
         encounter_id=encounter.pk,
-        expected_version=_version(request),
+        expected_version=posted_version(request),
         good_meal=request.POST.get("good_meal") == "on",
     )
 
@@ -76,7 +76,7 @@ def encounter_exertion(request, encounter):
         request.POST.get("levels", ""),
         request.POST.get("what", ""),
         encounter_id=encounter.pk,
-        expected_version=_version(request),
+        expected_version=posted_version(request),
     )
 
 

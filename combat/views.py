@@ -34,7 +34,8 @@ def _encounter_for(user, encounter_id) -> Encounter:
     return encounter
 
 
-def _error(request, message: str = "", status: int = 200) -> HttpResponse:
+def error_slot(request, message: str = "", status: int = 200) -> HttpResponse:
+    """The form's error slot: empty after a command that worked, else the message (d6table's too)."""
     return render(request, "combat/_error.html", {"message": message}, status=status)
 
 
@@ -51,13 +52,14 @@ def storyguide_command(view):
         try:
             response = view(request, encounter, *args, **kwargs)
         except CombatError as error:
-            return _error(request, str(error), error.status)
-        return response or _error(request)
+            return error_slot(request, str(error), error.status)
+        return response or error_slot(request)
 
     return wrapper
 
 
-def _version(request) -> int:
+def posted_version(request) -> int:
+    """The encounter version the page was drawn at, posted with every command (d6table's too)."""
     try:
         return int(request.POST.get("expected_version", ""))
     except ValueError:
@@ -231,7 +233,7 @@ def add_combatants(request, encounter):
     services.add_combatants(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         request.POST.getlist("characters"),
         request.POST.get("side", ""),
     )
@@ -240,18 +242,18 @@ def add_combatants(request, encounter):
 
 @storyguide_command
 def remove_combatant(request, encounter, combatant_id):
-    services.remove_combatant(request.user, encounter.pk, _version(request), combatant_id)
+    services.remove_combatant(request.user, encounter.pk, posted_version(request), combatant_id)
     return HttpResponseClientRedirect(reverse("encounter_page", args=[encounter.pk]))
 
 
 @storyguide_command
 def open_declarations(request, encounter):
-    services.open_declarations(request.user, encounter.pk, _version(request))
+    services.open_declarations(request.user, encounter.pk, posted_version(request))
 
 
 @storyguide_command
 def close_declarations(request, encounter):
-    services.close_declarations(request.user, encounter.pk, _version(request))
+    services.close_declarations(request.user, encounter.pk, posted_version(request))
 
 
 def _options(post) -> dict:
@@ -282,19 +284,24 @@ def _faces(post) -> dict:
 def preview_phase(request, encounter):
     phase = request.POST.get("phase", "")
     services.preview_phase(
-        request.user, encounter.pk, _version(request), phase, _options(request.POST), _faces(request.POST)
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        phase,
+        _options(request.POST),
+        _faces(request.POST),
     )
 
 
 @storyguide_command
 def confirm_phase(request, encounter):
     phase = request.POST.get("phase", "")
-    services.confirm_phase(request.user, encounter.pk, _version(request), phase, _options(request.POST))
+    services.confirm_phase(request.user, encounter.pk, posted_version(request), phase, _options(request.POST))
 
 
 @storyguide_command
 def end_round(request, encounter):
-    services.end_round(request.user, encounter.pk, _version(request))
+    services.end_round(request.user, encounter.pk, posted_version(request))
 
 
 @storyguide_command
@@ -310,7 +317,7 @@ def correct(request, encounter):
     services.correct(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         data["combatant"],
         {
             key: data.get(key)
@@ -322,4 +329,4 @@ def correct(request, encounter):
 
 @storyguide_command
 def end_encounter(request, encounter):
-    services.end_encounter(request.user, encounter.pk, _version(request))
+    services.end_encounter(request.user, encounter.pk, posted_version(request))

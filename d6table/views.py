@@ -11,7 +11,7 @@ import functools
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -22,6 +22,7 @@ from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
 from combat.models import Encounter
+from combat.views import error_slot, posted_version
 
 from . import services
 from .panels import TERRAIN_ROWS, state_context
@@ -34,10 +35,6 @@ def _encounter_for(user, encounter_id) -> Encounter:
     if not encounter.saga.is_d6:
         raise Http404("This encounter runs the Ars Magica round.")
     return encounter
-
-
-def _error(request, message: str = "", status: int = 200) -> HttpResponse:
-    return render(request, "combat/_error.html", {"message": message}, status=status)
 
 
 def table_command(storyguide_only: bool = True):
@@ -56,8 +53,8 @@ def table_command(storyguide_only: bool = True):
             except CombatError as error:
                 if error.status == 403:
                     raise PermissionDenied(str(error)) from None
-                return _error(request, str(error), error.status)
-            return response or _error(request)
+                return error_slot(request, str(error), error.status)
+            return response or error_slot(request)
 
         return wrapper
 
@@ -72,13 +69,6 @@ def _int(value, what: str, *, blank_ok: bool = False) -> int | None:
         return int(value)
     except ValueError:
         raise InvalidCommand(f"{what} must be a whole number.") from None
-
-
-def _version(request) -> int:
-    try:
-        return int(request.POST.get("expected_version", ""))
-    except ValueError:
-        raise InvalidCommand("The page sent no version; reload it.") from None
 
 
 def _typed(post) -> dict[str, str]:
@@ -130,7 +120,7 @@ def add_combatants(request, encounter):
     combat_services.add_combatants(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         request.POST.getlist("characters"),
         request.POST.get("side", ""),
     )
@@ -139,7 +129,7 @@ def add_combatants(request, encounter):
 
 @table_command()
 def remove_combatant(request, encounter, combatant_id):
-    combat_services.remove_combatant(request.user, encounter.pk, _version(request), combatant_id)
+    combat_services.remove_combatant(request.user, encounter.pk, posted_version(request), combatant_id)
     return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
 
 
@@ -148,7 +138,7 @@ def remove_combatant(request, encounter, combatant_id):
 
 @table_command()
 def start_fight(request, encounter):
-    services.start_fight(request.user, encounter.pk, _version(request), _typed(request.POST))
+    services.start_fight(request.user, encounter.pk, posted_version(request), _typed(request.POST))
 
 
 def _physical(post) -> bool | None:
@@ -163,7 +153,7 @@ def roll(request, encounter):
     services.roll(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         combatant,
         post.get("score", ""),
         value=_int(post.get("value"), "The challenge value", blank_ok=True),
@@ -181,7 +171,7 @@ def cluster(request, encounter):
     services.cluster_attack(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         post.get("combatant", ""),
         post.get("score", ""),
         post.getlist("targets"),
@@ -199,19 +189,19 @@ def set_value(request, encounter):
     services.set_challenge_value(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         _int(request.POST.get("value"), "The challenge value", blank_ok=True),
     )
 
 
 @table_command(storyguide_only=False)
 def breather(request, encounter):
-    services.take_breather(request.user, encounter.pk, _version(request))
+    services.take_breather(request.user, encounter.pk, posted_version(request))
 
 
 @table_command(storyguide_only=False)
 def end_turn(request, encounter):
-    services.end_turn(request.user, encounter.pk, _version(request))
+    services.end_turn(request.user, encounter.pk, posted_version(request))
 
 
 # --- the chase ---------------------------------------------------------------------------------
@@ -230,7 +220,7 @@ def start_chase(request, encounter):
     services.start_chase(
         request.user,
         encounter.pk,
-        _version(request),
+        posted_version(request),
         post.get("target", ""),
         chasers,
         terrains,
@@ -240,7 +230,7 @@ def start_chase(request, encounter):
 
 @table_command()
 def exchange(request, encounter):
-    services.exchange(request.user, encounter.pk, _version(request), _typed(request.POST))
+    services.exchange(request.user, encounter.pk, posted_version(request), _typed(request.POST))
 
 
 @table_command()
@@ -251,17 +241,21 @@ def offer_terrain(request, encounter):
     terrains = [route[name] for name in post.getlist("offer") if name in route]
     if post.get("new_name", "").strip() or post.get("new_rolled", "").strip():
         terrains.append((post.get("new_name", ""), post.get("new_rolled", "")))
-    services.offer_terrain(request.user, encounter.pk, _version(request), terrains)
+    services.offer_terrain(request.user, encounter.pk, posted_version(request), terrains)
 
 
 @table_command(storyguide_only=False)
 def choose_terrain(request, encounter):
-    services.choose_terrain(request.user, encounter.pk, _version(request), request.POST.get("terrain", ""))
+    services.choose_terrain(
+        request.user, encounter.pk, posted_version(request), request.POST.get("terrain", "")
+    )
 
 
 @table_command()
 def runner_breather(request, encounter):
-    services.runner_breather(request.user, encounter.pk, _version(request), request.POST.get("combatant", ""))
+    services.runner_breather(
+        request.user, encounter.pk, posted_version(request), request.POST.get("combatant", "")
+    )
 
 
 def _exchange_number(request) -> int:
