@@ -51,16 +51,9 @@ class Encounter(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def group_storyguide(self) -> str:
-        return f"encounter-{self.pk}-storyguide"
-
-    @property
-    def group_players(self) -> str:
-        return f"encounter-{self.pk}-players"
-
     @staticmethod
     def group_name(encounter_id: int, audience: str) -> str:
+        """The channel group of one audience (combat.audience) of an encounter."""
         return f"encounter-{encounter_id}-{audience}"
 
 

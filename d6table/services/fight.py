@@ -460,13 +460,8 @@ def end_turn(user, encounter_id: int, expected_version: int) -> dict:
     return payload
 
 
-def current_fighter(fight: Fight) -> Fighter | None:
-    return fight.fighters.select_related("combatant__character").filter(position=fight.turn).first()
-
-
 __all__ = [
     "cluster_attack",
-    "current_fighter",
     "end_turn",
     "roll",
     "set_challenge_value",
