@@ -92,6 +92,20 @@ class D6AttributesForm(forms.Form):
 
 
 class CharacterBaseForm(forms.ModelForm):
+    # Current levels: during a fight they change only through the encounter's events.
+    LIVE_FIELDS: tuple[str, ...] = ()
+
+    def lock_live_levels(self) -> None:
+        """In an unfinished encounter the levels are the fight's: corrections go through its log."""
+        character = self.instance
+        if character.pk is None or not character.combatants.exclude(encounter__status="ended").exists():
+            return
+        for name in self.LIVE_FIELDS:
+            self.fields[name].disabled = True
+            self.fields[name].help_text = (
+                "In a fight: the storyguide corrects it from the encounter page, with a reason for everyone."
+            )
+
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
         if not name:
@@ -137,11 +151,14 @@ class ArsMagicaCharacterForm(CharacterBaseForm):
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
         error_messages = {"name": {"required": "Every character needs a name."}}
 
+    LIVE_FIELDS = ("fatigue_level", "body_level")
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["encumbrance"].error_messages["max_value"] = (
             "Encumbrance is 0 or negative (for example -2): it is subtracted from rolls."
         )
+        self.lock_live_levels()
 
 
 class WeaponForm(forms.ModelForm):
@@ -197,6 +214,7 @@ class D6CharacterForm(CharacterBaseForm):
     """The d6 sheet: the saga's attributes, current fatigue beside base fatigue (d6 seed)."""
 
     ATTRIBUTE_PREFIX = "attr_"
+    LIVE_FIELDS = ("fatigue",)
 
     fatigue = forms.IntegerField(
         label="Current fatigue",
@@ -229,6 +247,7 @@ class D6CharacterForm(CharacterBaseForm):
             )
         if self.instance.pk is None:
             self.initial["fatigue"] = None
+        self.lock_live_levels()
 
     def attribute_fields(self):
         return [self[self.ATTRIBUTE_PREFIX + name] for name in self.attribute_names]

@@ -290,3 +290,42 @@ def test_d6_sheet_shows_the_sagas_attributes_in_order(d6_saga, carol, as_carol):
     assert response.context["attribute_rows"] == [
         ("strength", 0), ("dexterity", 0), ("stamina", 0), ("wits", 2), ("luck", 1),
     ]
+
+
+def _in_a_fight(character, status="running"):
+    from combat.models import Combatant, Encounter
+
+    encounter = Encounter.objects.create(saga=character.saga, name="Forest road", status=status)
+    Combatant.objects.create(encounter=encounter, character=character, side="Companions")
+    return encounter
+
+
+def test_in_a_fight_the_sheet_cannot_change_body_and_fatigue_levels(boris, as_bob, as_alice):
+    _in_a_fight(boris)
+    page = as_bob.get(f"/characters/{boris.pk}/edit/").content.decode()
+    assert "corrects it from the encounter page" in page
+    for client in (as_bob, as_alice):  # the storyguide corrects from the encounter, with a reason
+        data = arsmagica_data("Sir Boris", soak=7, fatigue_level="fresh", body_level="unhurt")
+        data["body_level"], data["fatigue_level"] = "dead", "dazed"
+        assert client.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
+    boris.refresh_from_db()
+    assert (boris.body_level, boris.fatigue_level, boris.soak) == ("unhurt", "fresh", 7)
+
+
+def test_after_the_fight_the_sheet_sets_levels_again(boris, as_bob):
+    _in_a_fight(boris, status="ended")
+    data = arsmagica_data("Sir Boris", body_level="light_wounds")
+    assert as_bob.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
+    boris.refresh_from_db()
+    assert boris.body_level == "light_wounds"
+
+
+def test_in_a_chase_the_d6_sheet_cannot_lower_fatigue(d6_saga, carol, as_carol):
+    ysolde = Character.objects.create(
+        saga=d6_saga, owner=carol, name="Ysolde", fatigue=9, attributes={"stamina": 1}
+    )
+    _in_a_fight(ysolde)
+    data = d6_data("Ysolde", fatigue=3, stamina=1)
+    assert as_carol.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
+    ysolde.refresh_from_db()
+    assert ysolde.fatigue == 9
