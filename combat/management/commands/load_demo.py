@@ -3,19 +3,16 @@
 Idempotent: a second run finds what the first made and changes nothing; it prints the logins.
 """
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaign.models import Character, Membership, RuleSystem, Saga, Weapon
+from campaign.demo import PLAYERS, STORYGUIDE, demo_saga
+from campaign.models import Character, RuleSystem, Weapon
 from combat import services
 from combat.models import Encounter
 
 SAGA = "Sir Boris and the bandits"
 ENCOUNTER = "Ambush on the forest road"
-STORYGUIDE = ("storyguide", "covenant-sg-1220")
-PLAYERS = [("player1", "covenant-p1-1220"), ("player2", "covenant-p2-1220"), ("player3", "covenant-p3-1220")]
 
 SHEET = dict(
     quickness=0,
@@ -94,18 +91,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         base = options["base_url"].rstrip("/")
         with transaction.atomic():
-            storyguide = self._user(*STORYGUIDE)
-            players = {name: self._user(name, password) for name, password in PLAYERS}
-            saga, created = Saga.objects.get_or_create(
-                name=SAGA, storyguide=storyguide, defaults={"rule_system": RuleSystem.ARS_MAGICA}
-            )
-            Membership.objects.get_or_create(
-                saga=saga, user=storyguide, defaults={"role": Membership.Role.STORYGUIDE}
-            )
-            for player in players.values():
-                Membership.objects.get_or_create(
-                    saga=saga, user=player, defaults={"role": Membership.Role.PLAYER}
-                )
+            saga, created, storyguide, players = demo_saga(SAGA, RuleSystem.ARS_MAGICA, PLAYERS)
             companions = [
                 self._character(saga, name, players[owner], False, scores, weapons)
                 for owner, name, scores, weapons in COMPANIONS
@@ -132,16 +118,6 @@ class Command(BaseCommand):
         self.stdout.write(f"  storyguide: {STORYGUIDE[0]} / {STORYGUIDE[1]}")
         for (name, password), (_, character, _, _) in zip(PLAYERS, COMPANIONS, strict=True):
             self.stdout.write(f"  {character}: {name} / {password}")
-
-    def _user(self, username, password):
-        user_model = get_user_model()
-        user = user_model.objects.filter(username=username).first()
-        if user is None:
-            user = user_model(username=username)
-            validate_password(password, user)
-            user.set_password(password)
-            user.save()
-        return user
 
     def _character(self, saga, name, owner, is_npc, scores, weapons):
         character = Character.objects.filter(saga=saga, name=name).first()

@@ -4,12 +4,12 @@ The same logins as `load_demo` (storyguide, player1, player2). Idempotent: a sec
 what the first made and changes nothing; it prints the logins and the table's address.
 """
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaign.models import Character, Membership, RuleSystem, Saga
+from campaign.demo import PLAYERS as DEMO_PLAYERS
+from campaign.demo import STORYGUIDE, demo_saga
+from campaign.models import Character, RuleSystem
 from combat import services as combat_services
 from combat.models import Encounter
 from combat.rules.d6.fatigue import base_fatigue
@@ -17,8 +17,7 @@ from d6table import services
 
 SAGA = "The chase through Ashford"
 ENCOUNTER = "Thief in the market"
-STORYGUIDE = ("storyguide", "covenant-sg-1220")
-PLAYERS = [("player1", "covenant-p1-1220"), ("player2", "covenant-p2-1220")]
+PLAYERS = DEMO_PLAYERS[:2]  # the same logins as load_demo
 
 RUNNING = {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}
 CLIMBING = {"name": "Climbing", "attribute": "strength", "consistency": 1, "physical": True}
@@ -59,18 +58,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         with transaction.atomic():
-            storyguide = self._user(*STORYGUIDE)
-            players = {name: self._user(name, password) for name, password in PLAYERS}
-            saga, created = Saga.objects.get_or_create(
-                name=SAGA, storyguide=storyguide, defaults={"rule_system": RuleSystem.D6_FATIGUE}
-            )
-            Membership.objects.get_or_create(
-                saga=saga, user=storyguide, defaults={"role": Membership.Role.STORYGUIDE}
-            )
-            for player in players.values():
-                Membership.objects.get_or_create(
-                    saga=saga, user=player, defaults={"role": Membership.Role.PLAYER}
-                )
+            saga, created, storyguide, players = demo_saga(SAGA, RuleSystem.D6_FATIGUE, PLAYERS)
             characters = {
                 name: self._character(saga, name, players.get(owner), attributes, abilities)
                 for owner, name, attributes, abilities in CHARACTERS
@@ -112,16 +100,6 @@ class Command(BaseCommand):
         self.stdout.write(f"  storyguide: {STORYGUIDE[0]} / {STORYGUIDE[1]}")
         for (name, password), character in zip(PLAYERS, ("Wren (the target)", "Tobias"), strict=True):
             self.stdout.write(f"  {character}: {name} / {password}")
-
-    def _user(self, username, password):
-        user_model = get_user_model()
-        user = user_model.objects.filter(username=username).first()
-        if user is None:
-            user = user_model(username=username)
-            validate_password(password, user)
-            user.set_password(password)
-            user.save()
-        return user
 
     def _character(self, saga, name, owner, attributes, abilities):
         character = Character.objects.filter(saga=saga, name=name).first()
