@@ -56,7 +56,15 @@ TERRAINS = [("Market streets", "Running"), ("Rooftops", "Climbing"), ("The river
 class Command(BaseCommand):
     help = 'Load the d6 demo saga "The chase through Ashford": a chase ready to roll, two players.'
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="where the server answers, for the address printed (default: make run's)",
+        )
+
     def handle(self, *args, **options):
+        base = options["base_url"].rstrip("/")
         with transaction.atomic():
             saga, created, storyguide, players = demo_saga(SAGA, RuleSystem.D6_FATIGUE, PLAYERS)
             characters = {
@@ -95,7 +103,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f'Demo saga "{SAGA}" is ready ({"made" if created else "already there"}).')
         )
-        self.stdout.write(f"Chase: /encounters/{encounter.pk}/d6/  (the same address for the players)")
+        self.stdout.write(f"Chase: {base}/encounters/{encounter.pk}/d6/  (the same address for the players)")
         self.stdout.write("Logins (username / password):")
         self.stdout.write(f"  storyguide: {STORYGUIDE[0]} / {STORYGUIDE[1]}")
         for (name, password), character in zip(PLAYERS, ("Wren (the target)", "Tobias"), strict=True):
