@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .errors import EncounterFileError, RulesError
@@ -47,8 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     except RulesError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    try:
+        json.dump(result, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
