@@ -2,7 +2,9 @@
 
 Players see the players' version: storyguide-only events are left out, and so are the events' sequence
 numbers (theirs would skip the storyguide's entries and look like missing ones); an entry says where it
-happened by its round and phase instead.
+happened by its round and phase instead. Their payloads are the live page's version too (`players_payload`):
+another character's declaration says only who declared, and no NPC declaration reaches them, not even from
+a Movement event stored before those stopped listing the NPCs' declarations (old events are never edited).
 """
 
 from __future__ import annotations
@@ -34,7 +36,35 @@ def _archive(request, saga_id):
     kind = request.GET.get("kind", "")
     if kind in Event.Kind.values:
         events = events.filter(kind=kind)
-    return saga, audience, encounters, list(events), chosen, kind
+    events = list(events)
+    if audience != STORYGUIDE:
+        combatants = [c for encounter in encounters for c in encounter.combatants.all()]
+        players = {str(c.pk) for c in combatants if not c.character.is_npc}
+        own = {str(c.pk) for c in combatants if c.character.owner_id == request.user.pk}
+        for event in events:  # in memory only: the stored event is never edited
+            event.payload = players_payload(event, own, players)
+    return saga, audience, encounters, events, chosen, kind
+
+
+def players_payload(event: Event, own: set[str], players: set[str]) -> dict:
+    """An event's payload as the players see it on the live page.
+
+    `own` holds the viewer's combatant ids, `players` every player character's (as strings). Another
+    character's `declared` event says only who declared; a Movement event's declarations keep the viewer's
+    own in full, another player character's as who declared, and no NPC's (or a removed combatant's).
+    """
+    payload = event.payload
+    if event.kind == Event.Kind.DECLARED and payload.get("combatant") not in own:
+        return {"combatant": payload.get("combatant"), "name": payload.get("name", "")}
+    if event.kind == Event.Kind.MOVEMENT and "declarations" in payload:
+        rows = [row for row in payload["declarations"] if row.get("combatant") in players]
+        return {
+            **payload,
+            "declarations": [
+                row if row["combatant"] in own else {"combatant": row["combatant"]} for row in rows
+            ],
+        }
+    return payload
 
 
 def _records(saga, chosen: str, kind: str) -> list[SagaRecord]:
