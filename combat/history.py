@@ -98,6 +98,7 @@ def history_page(request, saga_id):
             "saga": saga,
             "audience": audience,
             "is_storyguide": audience == STORYGUIDE,
+            "d6": saga.is_d6,  # d6 entries say where they happened in d6 words (d6table/_log_label.html)
             "archive": [entry for entry in by_encounter.values() if entry["rounds"] or not (chosen or kind)],
             "encounters": encounters,
             "kinds": Event.Kind.choices,
