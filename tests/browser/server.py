@@ -8,6 +8,7 @@ Without REDIS_URL the server keeps its own in-memory layer, which is enough beca
 broadcast from inside the server process.
 """
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -95,13 +96,11 @@ class DaphneServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"Daphne exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
+            with contextlib.suppress(OSError):  # not listening yet: try again shortly
                 with socket.create_connection((self.host, self.port), timeout=1) as probe:
                     probe.sendall(b"HEAD /static/css/covenant.css HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
                     if probe.recv(12).startswith(b"HTTP/1."):
                         return
-            except OSError:
-                pass
             time.sleep(0.1)
         raise RuntimeError(f"Daphne did not answer within {STARTUP_SECONDS}s:\n{self.log_tail()}")
 
