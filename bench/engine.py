@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from combat.rules.arsmagica import (  # noqa: E402
+from arsmagica.rules import (  # noqa: E402
     Action,
     CombatantState,
     Declaration,

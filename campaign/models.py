@@ -5,28 +5,32 @@ import secrets
 from django.conf import settings
 from django.db import models
 
-from combat.rules.d6.fatigue import base_fatigue
-
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
 def default_d6_attributes() -> list[str]:
-    """The attributes a d6 saga's sheets carry until its storyguide names others (d6 seed)."""
+    """The attributes a saga's sheets carry until its storyguide names others (the fatigue track's seed)."""
     return ["strength", "dexterity", "stamina", "intelligence", "perception", "charisma"]
 
 
-class RuleSystem(models.TextChoices):
-    ARS_MAGICA = "arsmagica", "Ars Magica 3rd edition"
-    D6_FATIGUE = "d6fatigue", "d6 fatigue track"
+def default_rule_system() -> str:
+    """The first installed rule system."""
+    from combat import systems
+
+    return systems.all_systems()[0].key
 
 
 class Saga(models.Model):
     """A campaign: one storyguide, players who joined by invite, characters, encounters."""
 
     name = models.CharField(max_length=120)
-    rule_system = models.CharField(max_length=16, choices=RuleSystem.choices, default=RuleSystem.ARS_MAGICA)
+    rule_system = models.CharField(
+        max_length=16,
+        default=default_rule_system,
+        help_text="The key of an installed rule system (combat.systems).",
+    )
     storyguide = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     physical_dice = models.BooleanField(
         default=False, help_text="Players roll real dice and type the faces in; otherwise the server rolls."
@@ -35,7 +39,7 @@ class Saga(models.Model):
     d6_attributes = models.JSONField(
         default=default_d6_attributes,
         blank=True,
-        help_text="d6 system: the attribute names every sheet in this saga carries.",
+        help_text="The fatigue-track system: the attribute names every sheet in this saga carries.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -46,8 +50,14 @@ class Saga(models.Model):
         return self.name
 
     @property
-    def is_d6(self) -> bool:
-        return self.rule_system == RuleSystem.D6_FATIGUE
+    def rule_system_label(self) -> str:
+        """The saga's rule system as people read it."""
+        from combat import systems
+
+        try:
+            return systems.of(self).label
+        except systems.UnknownSystem:
+            return self.rule_system
 
 
 class Membership(models.Model):
@@ -153,16 +163,6 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def base_fatigue(self) -> int:
-        """Base fatigue = 4 - Stamina, at least 1 (d6 seed): the engine's rule."""
-        return base_fatigue(int((self.attributes or {}).get("stamina", 0) or 0))
-
-    def d6_attribute_names(self) -> list[str]:
-        """The saga's d6 attributes in its order, then any this sheet keeps that the saga no longer names."""
-        names = list(self.saga.d6_attributes or [])
-        return names + [name for name in self.attributes or {} if name not in names]
 
 
 class Weapon(models.Model):

@@ -34,16 +34,8 @@ def regenerate_invite(saga: Saga) -> str:
     return saga.invite_token
 
 
-@transaction.atomic
-def set_d6_attributes(saga: Saga, names: list[str]) -> Saga:
-    """The attribute names every d6 sheet of the saga carries."""
-    saga.d6_attributes = names
-    saga.save(update_fields=["d6_attributes"])
-    return saga
-
-
 def save_character(form, formset=None) -> Character:
-    """Save a sheet form and its rows (weapons, or d6 abilities) together, or nothing at all.
+    """Save a sheet form and its rows (weapons, abilities) together, or nothing at all.
 
     The form's instance already carries its saga, owner and is_npc (set by the view).
     """

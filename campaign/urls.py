@@ -12,7 +12,6 @@ urlpatterns = [
     path("sagas/new/", views.saga_create, name="saga_create"),
     path("sagas/<int:saga_id>/", views.saga_detail, name="saga_detail"),
     path("sagas/<int:saga_id>/invite/", views.invite_regenerate, name="invite_regenerate"),
-    path("sagas/<int:saga_id>/attributes/", views.saga_d6_attributes, name="saga_d6_attributes"),
     path("sagas/<int:saga_id>/characters/new/", views.character_create, name="character_create"),
     path("sagas/<int:saga_id>/npcs/new/", views.npc_create, name="npc_create"),
     path("characters/<int:character_id>/", views.character_detail, name="character_detail"),

@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from combat import systems
+
 from . import services
 from .access import (
     can_see_full_sheet,
@@ -19,7 +21,7 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import D6AttributesForm, SagaForm, SignUpForm, StampForm, sheet_forms
+from .forms import SagaForm, SignUpForm, StampForm, sheet_forms
 from .models import Character, Membership, Saga
 
 
@@ -83,8 +85,12 @@ def saga_detail(request, saga_id):
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
     characters = list(saga.characters.select_related("owner"))
+    system = systems.of(saga)
     context = {
         "saga": saga,
+        "system": system,
+        "system_links": system.saga_links(saga) if guide else [],
+        "system_panels": system.saga_panels(saga, request.user),
         "membership": membership,
         "is_storyguide": guide,
         "members": saga.memberships.select_related("user").order_by("role", "user__username"),
@@ -103,21 +109,6 @@ def invite_regenerate(request, saga_id):
     services.regenerate_invite(saga)
     messages.success(request, "A new invite link is ready; the old one no longer works.")
     return redirect("saga_detail", saga_id=saga.pk)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def saga_d6_attributes(request, saga_id):
-    """The storyguide names the attributes of the saga's d6 sheets."""
-    saga = require_storyguide(request.user, saga_id)
-    if not saga.is_d6:
-        raise Http404("Only d6 sagas have named attributes.")
-    form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(saga.d6_attributes)})
-    if request.method == "POST" and form.is_valid():
-        services.set_d6_attributes(saga, form.cleaned_data["names"])
-        messages.success(request, "Attributes saved.")
-        return redirect("saga_detail", saga_id=saga.pk)
-    return render(request, "campaign/d6_attributes_form.html", {"saga": saga, "form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -146,7 +137,14 @@ def _edit_sheet(request, saga, character, *, title):
     return render(
         request,
         "campaign/character_form.html",
-        {"saga": saga, "character": character, "form": form, "formset": formset, "title": title},
+        {
+            "saga": saga,
+            "system": systems.of(saga),
+            "character": character,
+            "form": form,
+            "formset": formset,
+            "title": title,
+        },
     )
 
 
@@ -174,11 +172,6 @@ def character_edit(request, character_id):
     return _edit_sheet(request, character.saga, character, title=f"Edit {character.name}")
 
 
-def attribute_rows(character: Character) -> list[tuple[str, int]]:
-    """A d6 sheet's attributes in the saga's order, then any the saga no longer names."""
-    return [(name, (character.attributes or {}).get(name, 0)) for name in character.d6_attribute_names()]
-
-
 @login_required
 @require_safe
 def character_detail(request, character_id):
@@ -188,12 +181,12 @@ def character_detail(request, character_id):
     context = {
         "character": character,
         "saga": character.saga,
+        "system": systems.of(character.saga),
         "full": full,
         "is_storyguide": is_storyguide(request.user, character.saga),
     }
     if full:
-        context["weapons"] = list(character.weapons.all())
-        context["attribute_rows"] = attribute_rows(character)
+        context.update(systems.of(character.saga).sheet_context(character))
         if character.is_npc:
             context["stamp_form"] = StampForm(initial={"base_name": services.stamp_base_name(character.name)})
     return render(request, "campaign/character_detail.html", context)
@@ -217,10 +210,10 @@ def npc_stamp(request, character_id):
     context = {
         "character": character,
         "saga": character.saga,
+        "system": systems.of(character.saga),
         "full": True,
         "is_storyguide": True,
-        "weapons": list(character.weapons.all()),
-        "attribute_rows": attribute_rows(character),
         "stamp_form": form,
+        **systems.of(character.saga).sheet_context(character),
     }
     return render(request, "campaign/character_detail.html", context, status=400)

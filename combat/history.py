@@ -2,9 +2,8 @@
 
 Players see the players' version: storyguide-only events are left out, and so are the events' sequence
 numbers (theirs would skip the storyguide's entries and look like missing ones); an entry says where it
-happened by its round and phase instead. Their payloads are the live page's version too (`players_payload`):
-another character's declaration says only who declared, and no NPC declaration reaches them, not even from
-a Movement event stored before those stopped listing the NPCs' declarations (old events are never edited).
+happened in its rule system's words instead. Their payloads are the live page's version too: the rule
+system's `players_payload` (old events are never edited; they are read the players' way).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from campaign.access import get_membership, is_storyguide
 
+from . import systems
 from .audience import PLAYERS, STORYGUIDE
 from .models import Event, SagaRecord
 
@@ -34,37 +34,19 @@ def _archive(request, saga_id):
     if chosen.isdigit():
         events = events.filter(encounter_id=int(chosen))
     kind = request.GET.get("kind", "")
-    if kind in Event.Kind.values:
+    if kind not in dict(systems.kind_choices(systems.of(saga))):
+        kind = ""
+    if kind:
         events = events.filter(kind=kind)
     events = list(events)
     if audience != STORYGUIDE:
         combatants = [c for encounter in encounters for c in encounter.combatants.all()]
         players = {str(c.pk) for c in combatants if not c.character.is_npc}
         own = {str(c.pk) for c in combatants if c.character.owner_id == request.user.pk}
+        system = systems.of(saga)
         for event in events:  # in memory only: the stored event is never edited
-            event.payload = players_payload(event, own, players)
+            event.payload = system.players_payload(event, own, players)
     return saga, audience, encounters, events, chosen, kind
-
-
-def players_payload(event: Event, own: set[str], players: set[str]) -> dict:
-    """An event's payload as the players see it on the live page.
-
-    `own` holds the viewer's combatant ids, `players` every player character's (as strings). Another
-    character's `declared` event says only who declared; a Movement event's declarations keep the viewer's
-    own in full, another player character's as who declared, and no NPC's (or a removed combatant's).
-    """
-    payload = event.payload
-    if event.kind == Event.Kind.DECLARED and payload.get("combatant") not in own:
-        return {"combatant": payload.get("combatant"), "name": payload.get("name", "")}
-    if event.kind == Event.Kind.MOVEMENT and "declarations" in payload:
-        rows = [row for row in payload["declarations"] if row.get("combatant") in players]
-        return {
-            **payload,
-            "declarations": [
-                row if row["combatant"] in own else {"combatant": row["combatant"]} for row in rows
-            ],
-        }
-    return payload
 
 
 def _records(saga, chosen: str, kind: str) -> list[SagaRecord]:
@@ -81,11 +63,17 @@ def _records(saga, chosen: str, kind: str) -> list[SagaRecord]:
 @require_GET
 def history_page(request, saga_id):
     saga, audience, encounters, events, chosen, kind = _archive(request, saga_id)
+    system = systems.of(saga)
     by_encounter = {encounter.pk: {"encounter": encounter, "rounds": {}} for encounter in encounters}
     for event in events:
         entry = by_encounter.get(event.encounter_id)
         if entry is not None:
             entry["rounds"].setdefault(event.round_number, []).append(event)
+    for entry in by_encounter.values():
+        entry["rounds"] = [
+            {"heading": system.round_heading(number), "events": round_events}
+            for number, round_events in entry["rounds"].items()
+        ]
     names = {
         str(combatant.pk): combatant.character.name
         for encounter in encounters
@@ -98,10 +86,10 @@ def history_page(request, saga_id):
             "saga": saga,
             "audience": audience,
             "is_storyguide": audience == STORYGUIDE,
-            "d6": saga.is_d6,  # d6 entries say where they happened in d6 words (d6table/_log_label.html)
+            "system": system,
             "archive": [entry for entry in by_encounter.values() if entry["rounds"] or not (chosen or kind)],
             "encounters": encounters,
-            "kinds": Event.Kind.choices,
+            "kinds": systems.kind_choices(system),
             "chosen": chosen,
             "kind": kind,
             "names": names,

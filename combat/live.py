@@ -2,49 +2,39 @@
 to every member of that audience through the channel layer.
 
 A frame is HTML for htmx out-of-band swaps. Its first element, `#live-seq`, carries the
-range of sequence numbers it covers, so a client can drop what it has already seen.
+range of sequence numbers it covers, so a client can drop what it has already seen. The
+panels after the events are the rule system's (`frame_template`, `state_context`).
 """
 
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db.models import Max
 from django.template.loader import render_to_string
 
+from . import systems
 from .audience import AUDIENCES, visible_to
 from .models import Encounter, Event
-from .panels import state_context
 
 FRAME_TYPE = "encounter.frame"
-# Events after which the storyguide's "add to the fight" panel is pushed again (who is in the fight,
-# and whether combatants can still be removed); other frames leave a half-filled form alone.
-SETUP_KINDS = {
-    Event.Kind.COMBATANT_ADDED,
-    Event.Kind.COMBATANT_REMOVED,
-    Event.Kind.DECLARATIONS_OPENED,
-    Event.Kind.MOVEMENT,
-    Event.Kind.ENCOUNTER_ENDED,
-}
-# ... and the "time passes" panel: shown between rounds and outside the fight.
-TIME_KINDS = SETUP_KINDS | {
-    Event.Kind.PHASE_RESOLVED,
-    Event.Kind.ROUND_ENDED,
-    Event.Kind.TIME_PASSED,
-    Event.Kind.NIGHT_OF_SLEEP,
-    Event.Kind.EXERTION,
-}
+
+
+def last_seq(encounter: Encounter) -> int:
+    """The newest sequence number of the encounter's log (0 before any)."""
+    return Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
 
 
 def render_frame(
     encounter: Encounter, events: list[Event], audience: str, first_seq: int, last_seq: int, *, replay=False
 ) -> str:
     """New events (those the audience may see) and every state panel, as one htmx message."""
-    context = state_context(encounter, audience)
-    visible = visible_to(events, audience)
+    system = systems.of(encounter.saga)
+    context = system.state_context(encounter, audience)
+    context.update(system.frame_context(events, replay=replay))
     context.update(
-        setup_changed=replay or any(event.kind in SETUP_KINDS for event in events),
-        time_changed=replay or any(event.kind in TIME_KINDS for event in events),
-        events=visible,
+        system=system,
+        events=visible_to(events, audience),
         first_seq=first_seq,
         frame_last_seq=last_seq,
         replay=replay,

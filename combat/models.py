@@ -1,9 +1,9 @@
-"""Encounters, their combatants, each round's declarations, and the event log."""
+"""Encounters, their combatants and the event log: what every rule system shares."""
 
 from django.conf import settings
 from django.db import models
 
-from campaign.models import Character, Range, Saga, Weapon
+from campaign.models import Character, Saga
 
 
 class Encounter(models.Model):
@@ -14,28 +14,20 @@ class Encounter(models.Model):
         RUNNING = "running", "Running"
         ENDED = "ended", "Ended"
 
-    class Phase(models.TextChoices):
-        """Where the round stands: the step waiting for the storyguide (ArM3 p163)."""
-
-        NONE = "", "Not started"
-        DECLARING = "declaring", "Declarations"
-        FIRST_MISSILE = "first_missile", "First Missile"
-        MELEE = "melee", "Melee"
-        SECOND_MISSILE = "second_missile", "Second Missile"
-        MAGIC = "magic", "Magic"
-        FATIGUE = "fatigue", "Fatigue"
-        ROUND_OVER = "round_over", "Round over"
-
     saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="encounters")
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PREPARING)
     round_number = models.PositiveIntegerField(default=0)
-    phase = models.CharField(max_length=16, choices=Phase.choices, default=Phase.NONE, blank=True)
+    phase = models.CharField(
+        max_length=16, default="", blank=True, help_text="Where the round stands, in the rule system's words."
+    )
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every command; stale commands are refused."
     )
     pending = models.JSONField(
-        default=dict, blank=True, help_text="The phase preview: recorded dice and the storyguide's options."
+        default=dict,
+        blank=True,
+        help_text="The rule system's step in waiting: a phase preview's recorded dice and options.",
     )
     round_log = models.JSONField(
         default=dict,
@@ -81,113 +73,12 @@ class Combatant(models.Model):
         return f"{self.character} ({self.side})"
 
 
-class Declaration(models.Model):
-    """What a combatant means to do this round (ArM3 p163), declared before initiative is rolled."""
-
-    class Action(models.TextChoices):
-        """The engine's actions (combat.rules.arsmagica.state.Action)."""
-
-        ATTACK = "attack", "Fight hand to hand"
-        MISSILE = "missile", "Shoot or throw"
-        CAST = "cast", "Cast a spell"
-        MOVE = "move", "Move or flee"
-        OTHER = "other", "Something else"
-
-    class OnSuccess(models.TextChoices):
-        HIT = "hit", "Hit"
-        ADVANTAGE_ATTACK = "advantage_attack", "Advantage on next Attack"
-        ADVANTAGE_DEFENSE = "advantage_defense", "Advantage on next Defense"
-
-    class Movement(models.TextChoices):
-        """Movement per round (ArM3 p163); blank: standing."""
-
-        STAND = "", "Stand"
-        WALKING = "walking", "Walk"
-        WALKING_CAUTIOUSLY = "walking_cautiously", "Walk cautiously"
-        HUSTLING = "hustling", "Hustle"
-        SPRINTING = "sprinting", "Sprint"
-        HORSEBACK = "horseback", "Gallop (horseback)"
-
-    class MissilePhase(models.TextChoices):
-        FIRST = "first_missile", "First Missile"
-        SECOND = "second_missile", "Second Missile"
-
-    class SpellKind(models.TextChoices):
-        SPONTANEOUS = "spontaneous", "Spontaneous"
-        FORMULAIC = "formulaic", "Formulaic"
-
-    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="declarations")
-    combatant = models.ForeignKey(Combatant, on_delete=models.CASCADE, related_name="declarations")
-    round_number = models.PositiveIntegerField()
-    action = models.CharField(max_length=16, choices=Action.choices, default=Action.ATTACK)
-    weapon = models.ForeignKey(Weapon, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    engage = models.JSONField(
-        default=list, blank=True, help_text="Ids of the combatants engaged or targeted."
-    )
-    range = models.CharField(max_length=8, choices=Range.choices, blank=True)
-    on_success = models.CharField(max_length=20, choices=OnSuccess.choices, default=OnSuccess.HIT)
-    movement = models.CharField(max_length=20, choices=Movement.choices, default=Movement.STAND, blank=True)
-    mounted = models.BooleanField(default=False)
-    charging = models.BooleanField(default=False)
-    high_ground = models.BooleanField(default=False)
-    routing = models.BooleanField(default=False)
-    modifier = models.IntegerField(default=0, help_text="A situational modifier to Initiative.")
-    missile_phase = models.CharField(max_length=16, choices=MissilePhase.choices, default=MissilePhase.FIRST)
-    spell_kind = models.CharField(max_length=12, choices=SpellKind.choices, blank=True)
-    spell_name = models.CharField(max_length=80, blank=True)
-    casting_score = models.IntegerField(default=0, help_text="Technique + Form + ..., as the sheet shows it.")
-    fast_cast_phase = models.CharField(
-        max_length=16, blank=True, help_text="Fast-cast: the earlier phase the spell interrupts (ArM3 p168)."
-    )
-    distance = models.PositiveIntegerField(
-        null=True, blank=True, help_text="A missile target's distance in paces."
-    )
-    dice = models.JSONField(
-        default=dict,
-        blank=True,
-        help_text='Typed faces where the saga rolls physical dice: {"initiative": [1, 3]}.',
-    )
-    declared_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    declared_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["combatant__order", "combatant_id"]
-        constraints = [
-            models.UniqueConstraint(fields=["combatant", "round_number"], name="one_declaration_per_round")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.combatant} round {self.round_number}: {self.get_action_display()}"
-
-
 class Event(models.Model):
     """One entry of the encounter's log: gapless `seq`, every die in `payload`, never edited."""
 
-    class Kind(models.TextChoices):
-        ENCOUNTER_CREATED = "encounter_created", "Encounter created"
-        COMBATANT_ADDED = "combatant_added", "Combatant added"
-        COMBATANT_REMOVED = "combatant_removed", "Combatant removed"
-        DECLARATIONS_OPENED = "declarations_opened", "Declarations opened"
-        DECLARED = "declared", "Declared"
-        MOVEMENT = "movement", "Movement: initiative and engagements"
-        ATTACK = "attack", "Attack"
-        SPELL = "spell", "Spell"
-        FATIGUE_ROLL = "fatigue_roll", "Fatigue roll"
-        SKIPPED = "skipped", "Did not happen"
-        PHASE_PREVIEWED = "phase_previewed", "Phase previewed"
-        PHASE_RESOLVED = "phase_resolved", "Phase resolved"
-        ROUND_ENDED = "round_ended", "Round ended"
-        CORRECTION = "correction", "Correction"
-        ENCOUNTER_ENDED = "encounter_ended", "Encounter ended"
-        TIME_PASSED = "time_passed", "Time passed (rest)"
-        NIGHT_OF_SLEEP = "night_of_sleep", "A night's sleep"
-        EXERTION = "exertion", "Long-term exertion"
-
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=24, choices=Kind.choices)
+    kind = models.CharField(max_length=24, help_text="A kind its rule system declares (combat.events).")
     round_number = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16, blank=True)
     payload = models.JSONField(default=dict, blank=True)
@@ -207,13 +98,11 @@ class Event(models.Model):
 
 
 class SagaRecord(models.Model):
-    """Something that happened to a saga's characters outside any encounter: time passing, a night's
-    sleep, a day's march (ArM3 p177). Kinds and payloads are those of the encounter log's events."""
-
-    KINDS = (Event.Kind.TIME_PASSED, Event.Kind.NIGHT_OF_SLEEP, Event.Kind.EXERTION)
+    """Something that happened to a saga's characters outside any encounter, as a rule system records
+    it (time passing, a night's sleep). Kinds and payloads are declared like the encounter log's."""
 
     saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="records")
-    kind = models.CharField(max_length=24, choices=[(kind.value, kind.label) for kind in KINDS])
+    kind = models.CharField(max_length=24, help_text="A kind its rule system declares (combat.events).")
     payload = models.JSONField(default=dict, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

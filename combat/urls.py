@@ -1,33 +1,19 @@
+"""The core's URLs: the encounter's page, set-up and end, the saga's history."""
+
 from django.urls import path
 
-from . import history, recovery_views, views
+from . import history, views
 
 urlpatterns = [
     path("sagas/<int:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
     path("sagas/<int:saga_id>/history/", history.history_page, name="saga_history"),
     path("sagas/<int:saga_id>/history.json", history.history_json, name="saga_history_json"),
-    path("sagas/<int:saga_id>/time/", recovery_views.saga_time, name="saga_time"),
-    path("sagas/<int:saga_id>/time/pass/", recovery_views.saga_pass_time, name="saga_pass_time"),
-    path("sagas/<int:saga_id>/time/sleep/", recovery_views.saga_sleep, name="saga_sleep"),
-    path("sagas/<int:saga_id>/time/exertion/", recovery_views.saga_exertion, name="saga_exertion"),
     path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter_page"),
-    path("encounters/<int:encounter_id>/play/", views.encounter_play, name="encounter_play"),
-    path("encounters/<int:encounter_id>/declarations/", views.my_declarations, name="my_declarations"),
-    path("encounters/<int:encounter_id>/declare/<int:combatant_id>/", views.declare, name="declare"),
     path("encounters/<int:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
     path(
         "encounters/<int:encounter_id>/combatants/<int:combatant_id>/remove/",
         views.remove_combatant,
         name="remove_combatant",
     ),
-    path("encounters/<int:encounter_id>/open/", views.open_declarations, name="open_declarations"),
-    path("encounters/<int:encounter_id>/close/", views.close_declarations, name="close_declarations"),
-    path("encounters/<int:encounter_id>/preview/", views.preview_phase, name="preview_phase"),
-    path("encounters/<int:encounter_id>/confirm/", views.confirm_phase, name="confirm_phase"),
-    path("encounters/<int:encounter_id>/end-round/", views.end_round, name="end_round"),
-    path("encounters/<int:encounter_id>/correct/", views.correct, name="correct"),
     path("encounters/<int:encounter_id>/end/", views.end_encounter, name="end_encounter"),
-    path("encounters/<int:encounter_id>/time/pass/", recovery_views.encounter_pass_time, name="pass_time"),
-    path("encounters/<int:encounter_id>/time/sleep/", recovery_views.encounter_sleep, name="sleep_night"),
-    path("encounters/<int:encounter_id>/time/exertion/", recovery_views.encounter_exertion, name="exertion"),
 ]

@@ -7,5 +7,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("campaign.urls")),
     path("", include("combat.urls")),
-    path("", include("d6table.urls")),
+    path("", include("arsmagica.urls")),
+    path("", include("d6.urls")),
 ]

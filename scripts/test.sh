@@ -60,6 +60,6 @@ $BIN/ruff check .
 echo "== pytest on PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL)"
 status=0
 $BIN/coverage run -m pytest "$@" || status=$?
-echo "== branch coverage of the rules engine (combat/rules)"
+echo "== branch coverage of the rules engines (combat/rules, arsmagica/rules, d6/rules)"
 $BIN/coverage report --fail-under=95 || status=$((status == 0 ? 1 : status))
 exit $status

@@ -26,15 +26,18 @@ def _load(path: str) -> dict:
 
 
 def resolve_file(data: dict) -> dict:
-    """Resolve an encounter file already read as JSON, by its `rules`."""
+    """Resolve an encounter file already read as JSON, by its `rules`, through the registry."""
+    from combat import systems
+
     rules = data.get("rules")
-    if rules == "arsmagica":
-        from .arsmagica.encounter_file import resolve
-    elif rules == "d6fatigue":
-        from .d6.encounter_file import resolve
-    else:
-        raise EncounterFileError("rules", f'expected "arsmagica" or "d6fatigue", got {rules!r}')
-    return resolve(data)
+    try:
+        system = systems.get(rules) if isinstance(rules, str) else None
+    except systems.UnknownSystem:
+        system = None
+    if system is None:
+        keys = " or ".join(f'"{each.key}"' for each in systems.all_systems())
+        raise EncounterFileError("rules", f"expected {keys}, got {rules!r}")
+    return system.resolve_file(data)
 
 
 def main(argv: list[str] | None = None) -> int:

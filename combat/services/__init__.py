@@ -1,25 +1,6 @@
-"""The only code that changes an encounter: each use case locks the encounter, checks the
-expected version, calls the rules, saves, appends events and broadcasts after commit."""
+"""The core's commands: each locks the encounter, checks the expected version, saves, appends
+events and broadcasts after commit (`log`). A rule system's own commands live in its folder."""
 
-from .corrections import correct, end_encounter
-from .declarations import close_declarations, declare, open_declarations
-from .phases import confirm_phase, end_round, preview_phase
-from .recovery import pass_time, record_exertion, sleep_night
-from .setup import add_combatants, create_encounter, remove_combatant
+from .setup import add_combatants, create_encounter, end_encounter, remove_combatant
 
-__all__ = [
-    "add_combatants",
-    "close_declarations",
-    "confirm_phase",
-    "correct",
-    "create_encounter",
-    "declare",
-    "end_encounter",
-    "end_round",
-    "open_declarations",
-    "pass_time",
-    "preview_phase",
-    "record_exertion",
-    "remove_combatant",
-    "sleep_night",
-]
+__all__ = ["add_combatants", "create_encounter", "end_encounter", "remove_combatant"]

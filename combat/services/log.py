@@ -10,7 +10,7 @@ from django.db.models import Max
 
 from campaign.access import is_storyguide
 
-from ..errors import InvalidCommand, NotAllowed, StaleCommand
+from ..errors import NotAllowed, StaleCommand
 from ..models import Encounter, Event
 
 logger = logging.getLogger(__name__)
@@ -34,12 +34,6 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
 def require_storyguide_of(user, encounter: Encounter) -> None:
     if not is_storyguide(user, encounter.saga):
         raise NotAllowed("Only the storyguide can do that.")
-
-
-def require_ars_magica(encounter: Encounter) -> None:
-    """The Ars Magica round's commands: a d6 encounter runs its own turns and chases (d6table)."""
-    if encounter.saga.is_d6:
-        raise InvalidCommand("This encounter plays the d6 fatigue system: run it from its d6 table.")
 
 
 class EventLog:

@@ -1,4 +1,8 @@
-"""Setting up an encounter: create it, put characters on sides, take them off again."""
+"""Setting up an encounter: create it, put characters on sides, take them off again, end it.
+
+What a rule system adds (its round's record of who started it, say) comes from its
+`combatants_changed`; when combatants may join is its `setup_refusal`.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,16 @@ from django.db import transaction
 from django.db.models import Max
 
 from campaign.access import is_storyguide
-from campaign.models import Character, RuleSystem, Saga
+from campaign.models import Character, Saga
 
+from .. import systems
 from ..errors import InvalidCommand, NotAllowed, WrongPhase
-from ..models import Combatant, Encounter, Event
+from ..events import CoreKind
+from ..models import Combatant, Encounter
 from .log import EventLog, lock_encounter, require_storyguide_of
-from .round import snapshots, start_log
 
 
-def create_encounter(user, saga_id: int, name: str, rule_system: str = RuleSystem.ARS_MAGICA) -> Encounter:
+def create_encounter(user, saga_id: int, name: str, rule_system: str) -> Encounter:
     """A new encounter in the saga, preparing; the storyguide only.
 
     `rule_system` is the one the caller's pages run; a saga that plays another is refused.
@@ -31,11 +36,11 @@ def create_encounter(user, saga_id: int, name: str, rule_system: str = RuleSyste
             raise NotAllowed("Only the storyguide can start an encounter.")
         if saga.rule_system != rule_system:
             raise InvalidCommand(
-                f"This saga plays {saga.get_rule_system_display()}: start its encounters from the saga page."
+                f"This saga plays {systems.of(saga).label}: start its encounters from the saga page."
             )
         encounter = Encounter.objects.create(saga=saga, name=name[:120])
         log = EventLog(encounter, user)
-        log.append(Event.Kind.ENCOUNTER_CREATED, {"name": encounter.name})
+        log.append(CoreKind.ENCOUNTER_CREATED, {"name": encounter.name})
         log.save()
     return encounter
 
@@ -43,7 +48,7 @@ def create_encounter(user, saga_id: int, name: str, rule_system: str = RuleSyste
 def add_combatants(
     user, encounter_id: int, expected_version: int, character_ids, side: str
 ) -> list[Combatant]:
-    """Put characters of the saga on a side; before the first round or while declaring."""
+    """Put characters of the saga on a side, when the rule system lets combatants join."""
     side = (side or "").strip()
     if not side:
         raise InvalidCommand("Name the side (for example Companions, or Bandits).")
@@ -79,7 +84,7 @@ def add_combatants(
             combatant.character = character
             added.append(combatant)
             log.append(
-                Event.Kind.COMBATANT_ADDED,
+                CoreKind.COMBATANT_ADDED,
                 {
                     "combatant": str(combatant.pk),
                     "name": character.name,
@@ -87,18 +92,12 @@ def add_combatants(
                     "npc": character.is_npc,
                 },
             )
-        fields = []
-        if encounter.phase == Encounter.Phase.DECLARING:
-            round_log = dict(encounter.round_log)
-            round_log["start"] = list(round_log.get("start", [])) + start_log(added)["start"]
-            encounter.round_log = round_log
-            fields.append("round_log")
-        log.save(*fields)
+        log.save(*systems.of(encounter.saga).combatants_changed(encounter))
     return added
 
 
 def remove_combatant(user, encounter_id: int, expected_version: int, combatant_id: int) -> None:
-    """Take a combatant out of the fight; before the first round or while declaring."""
+    """Take a combatant out of the fight, when the rule system lets combatants leave."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
@@ -110,25 +109,30 @@ def remove_combatant(user, encounter_id: int, expected_version: int, combatant_i
         name = combatant.character.name
         cid = str(combatant.pk)
         combatant.delete()
-        for other in encounter.declarations.filter(round_number=encounter.round_number):
-            if int(cid) in [int(target) for target in other.engage]:
-                other.engage = [target for target in other.engage if str(target) != cid]
-                other.save(update_fields=["engage"])
-        fields = []
-        if encounter.phase == Encounter.Phase.DECLARING:
-            round_log = dict(encounter.round_log)
-            round_log["start"] = [entry for entry in snapshots(encounter).values() if entry["id"] != cid]
-            encounter.round_log = round_log
-            fields.append("round_log")
+        fields = systems.of(encounter.saga).combatants_changed(encounter)
         log = EventLog(encounter, user)
-        log.append(Event.Kind.COMBATANT_REMOVED, {"combatant": cid, "name": name})
+        log.append(CoreKind.COMBATANT_REMOVED, {"combatant": cid, "name": name})
         log.save(*fields)
+
+
+def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
+    """End the fight; its log stays in the saga's history."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_storyguide_of(user, encounter)
+        if encounter.status == Encounter.Status.ENDED:
+            raise WrongPhase("This encounter is already over.")
+        log = EventLog(encounter, user)
+        log.append(CoreKind.ENCOUNTER_ENDED, {"rounds": encounter.round_number})
+        encounter.status = Encounter.Status.ENDED
+        encounter.pending = {}
+        log.save("status", "pending")
+    return encounter
 
 
 def _require_setup_time(encounter: Encounter) -> None:
     if encounter.status == Encounter.Status.ENDED:
         raise WrongPhase("This encounter is over.")
-    if encounter.status == Encounter.Status.RUNNING and encounter.phase != Encounter.Phase.DECLARING:
-        raise WrongPhase(
-            "Combatants join or leave while declarations are open, not in the middle of a round."
-        )
+    refusal = systems.of(encounter.saga).setup_refusal(encounter)
+    if refusal:
+        raise WrongPhase(refusal)

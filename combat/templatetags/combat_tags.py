@@ -1,6 +1,9 @@
-"""Small template helpers for the combat pages: names from payloads, dice faces, signed numbers."""
+"""Small template helpers for every table: names from payloads, signed numbers, where an event happened."""
 
 from django import template
+from django.utils.html import format_html
+
+from combat import systems
 
 register = template.Library()
 
@@ -23,19 +26,6 @@ def signed(value):
     except (TypeError, ValueError):
         return value
     return f"+{number}" if number > 0 else str(number)
-
-
-@register.inclusion_tag("combat/_roll.html")
-def roll(stress, label=""):
-    """A stress roll as its faces: `1 → 1 → 3 = 12`, botch dice shown, botches marked."""
-    stress = stress or {}
-    return {
-        "faces": stress.get("faces", []),
-        "botch_faces": stress.get("botch_faces", []),
-        "value": stress.get("value"),
-        "botches": stress.get("botches", 0),
-        "label": label,
-    }
 
 
 @register.filter
@@ -66,43 +56,29 @@ def column(rows, key):
     return [row[key] for row in rows or ()]
 
 
-# The steps of an Ars Magica round by their stored value; other values (movement, a d6 table's) read as words.
-PHASE_NAMES = {
-    "declaring": "Declarations",
-    "movement": "Movement",
-    "first_missile": "First Missile",
-    "melee": "Melee",
-    "second_missile": "Second Missile",
-    "magic": "Magic",
-    "fatigue": "Fatigue",
-    "round_over": "Round over",
-}
-
-
-@register.filter
-def phase_name(value):
-    """melee → Melee; first_missile → First Missile; "" → ""."""
-    value = str(value or "")
-    return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
-
-
 @register.simple_tag
-def event_label(event, in_round=False):
-    """Where an event happened, for everyone: "R1 · Melee", "Setting up"; just "Melee" inside a round's
-    heading. No sequence number: players do not see the storyguide's entries, so theirs would skip."""
-    phase = phase_name(event.phase) if event.round_number else ""
-    if in_round:
-        return phase
-    where = f"R{event.round_number}" if event.round_number else "Setting up"
-    return f"{where} · {phase}" if phase else where
+def event_item(event):
+    """The opening `<li>` of an event's line: its id, its kind as a class, storyguide-only marked."""
+    hidden = " sg-only" if event.storyguide_only else ""
+    return format_html(
+        '<li id="event-{}" class="event event-{}{}" data-seq="{}" data-kind="{}" data-testid="event-{}">',
+        event.seq, event.kind, hidden, event.seq, event.kind, event.seq,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def event_where(context, event, in_round=False):
+    """Where an event happened, in its rule system's words (`RuleSystem.event_label`); the storyguide
+    also sees its sequence number."""
+    system = context.get("system") or systems.of(event.encounter.saga)
+    label = system.event_label(event, in_round=bool(in_round))
+    if context.get("is_storyguide"):
+        return format_html('<span class="seq">{} <span class="seq-no">#{}</span></span>', label, event.seq)
+    return format_html('<span class="seq">{}</span>', label)
 
 
 @register.filter
-def phase_steps(track, current):
-    """The status bar's phase track as (key, label, state): state is "done", "now" or "next"."""
-    keys = [key for key, _ in track]
-    position = keys.index(current) if current in keys else -1
-    return [
-        (key, label, "now" if index == position else "done" if index < position else "next")
-        for index, (key, label) in enumerate(track)
-    ]
+def event_template(event):
+    """The template of an event's line in the log, as its kind declares it."""
+    kind = systems.event_kind(event.kind)
+    return kind.template if kind else "combat/events/unknown.html"

@@ -6,8 +6,9 @@ from io import StringIO
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
+from arsmagica.events import Kind
 from campaign.models import Saga
-from combat.models import Combatant, Encounter, Event
+from combat.models import Combatant, Encounter
 
 from .people import Person, outside_the_event_loop
 
@@ -56,7 +57,7 @@ def shows_the_log(page: Page, events) -> None:
     for event in events:
         item = log.locator(f"#event-{event.seq}")
         expect(item).to_be_attached()
-        if event.kind == Event.Kind.ATTACK:
+        if event.kind == Kind.ATTACK:
             expect(item.get_by_test_id("attack-total")).to_have_text(str(event.payload["attack_total"]))
             expect(item.get_by_test_id("defense-total")).to_have_text(str(event.payload["defense_total"]))
             faces = " → ".join(str(face) for face in event.payload["attack_roll"]["faces"])

@@ -11,7 +11,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from combat.models import Encounter, Event
+from arsmagica.events import Kind
+from arsmagica.models import Phase
+from combat.models import Event
 
 from .encounter_page import (
     RECONNECT_MS,
@@ -77,7 +79,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
         phase_is(person.page, "first_missile")
         for combatant in combatants.values():
             expect(person.page.get_by_test_id(f"initiative-{combatant.pk}")).to_be_visible()
-    movement = Event.objects.get(encounter=encounter, kind=Event.Kind.MOVEMENT)
+    movement = Event.objects.get(encounter=encounter, kind=Kind.MOVEMENT)
     assert movement.payload["engagements"], "three pairs declared against each other, nobody engaged"
     for person in everyone:
         expect(person.page.get_by_test_id("engagement")).to_have_count(len(movement.payload["engagements"]))
@@ -101,7 +103,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
 
     connected = [guide, boris_player, anselm_player]
     melee = list(Event.objects.filter(encounter=encounter, phase="melee").exclude(storyguide_only=True))
-    assert any(event.kind == Event.Kind.ATTACK for event in melee), "three engaged pairs made no attack"
+    assert any(event.kind == Kind.ATTACK for event in melee), "three engaged pairs made no attack"
     for person in connected:
         phase_is(person.page, "second_missile")
         shows_the_log(person.page, melee)
@@ -126,7 +128,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
         for person in everyone:
             phase_is(person.page, after)
     fatigue = list(Event.objects.filter(encounter=encounter, phase="fatigue").exclude(storyguide_only=True))
-    assert any(event.kind == Event.Kind.PHASE_RESOLVED for event in fatigue)
+    assert any(event.kind == Kind.PHASE_RESOLVED for event in fatigue)
     for person in everyone:
         shows_the_log(person.page, fatigue)
         shows_the_levels(person.page, combatants)
@@ -146,5 +148,5 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
         person.assert_not_reloaded()
     assert 1006 in marta_player.live()["closes"], "Marta's socket never dropped"
     encounter.refresh_from_db()
-    assert encounter.phase == Encounter.Phase.ROUND_OVER
+    assert encounter.phase == Phase.ROUND_OVER
     assert encounter.round_number == 1

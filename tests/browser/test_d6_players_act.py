@@ -24,9 +24,9 @@ from playwright.sync_api import Page, expect
 from campaign.models import Saga
 from combat import services as combat_services
 from combat.models import Combatant, Encounter, Event
-from d6table import kinds
-from d6table import services as d6_services
-from d6table.models import Chase, Fight, Fighter, Runner
+from d6 import kinds
+from d6 import services as d6_services
+from d6.models import Chase, Fight, Fighter, Runner
 
 from .people import PHONE, Person, outside_the_event_loop
 

@@ -5,7 +5,7 @@ by themselves, show the "reconnecting" sign meanwhile, and afterwards show what 
 import pytest
 from playwright.sync_api import expect
 
-from combat.models import Encounter
+from arsmagica.models import Phase
 
 from .encounter_page import RECONNECT_MS, declare, event_seqs, live_text, load_demo_table, phase_is
 from .people import PHONE
@@ -52,5 +52,5 @@ def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, 
     for person in (guide, player):
         person.assert_not_reloaded()
     encounter.refresh_from_db()
-    assert encounter.phase == Encounter.Phase.DECLARING
+    assert encounter.phase == Phase.DECLARING
     assert encounter.declarations.filter(combatant=boris, round_number=1).exists()

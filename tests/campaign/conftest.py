@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from campaign import services
-from campaign.models import Character, Membership, RuleSystem, Weapon
+from campaign.models import Character, Membership, Weapon
 
 PASSWORD = "a-long-saga-password"
 
@@ -48,7 +48,7 @@ def dave(db):
 @pytest.fixture
 def saga(alice, bob, carol):
     """An Ars Magica saga run by alice, with bob and carol as players."""
-    saga = services.create_saga(alice, name="Sir Boris and the bandits", rule_system=RuleSystem.ARS_MAGICA)
+    saga = services.create_saga(alice, name="Sir Boris and the bandits", rule_system="arsmagica")
     Membership.objects.create(saga=saga, user=bob, role=Membership.Role.PLAYER)
     Membership.objects.create(saga=saga, user=carol, role=Membership.Role.PLAYER)
     return saga
@@ -56,7 +56,7 @@ def saga(alice, bob, carol):
 
 @pytest.fixture
 def d6_saga(alice, bob, carol):
-    saga = services.create_saga(alice, name="The long chase", rule_system=RuleSystem.D6_FATIGUE)
+    saga = services.create_saga(alice, name="The long chase", rule_system="d6fatigue")
     Membership.objects.create(saga=saga, user=bob, role=Membership.Role.PLAYER)
     Membership.objects.create(saga=saga, user=carol, role=Membership.Role.PLAYER)
     return saga

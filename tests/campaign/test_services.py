@@ -3,11 +3,11 @@ from django.db import IntegrityError
 
 from campaign import services
 from campaign.forms import sheet_forms
-from campaign.models import Character, Membership, RuleSystem, Saga, Weapon, default_d6_attributes
+from campaign.models import Character, Membership, Saga, Weapon, default_d6_attributes
 
 
 def test_create_saga_makes_the_creator_its_storyguide(alice):
-    saga = services.create_saga(alice, name="Tribunal", rule_system=RuleSystem.D6_FATIGUE, physical_dice=True)
+    saga = services.create_saga(alice, name="Tribunal", rule_system="d6fatigue", physical_dice=True)
     saga.refresh_from_db()
     assert (saga.storyguide, saga.rule_system, saga.physical_dice) == (alice, "d6fatigue", True)
     assert saga.d6_attributes == default_d6_attributes()

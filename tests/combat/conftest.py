@@ -4,11 +4,11 @@
 import pytest
 from django.contrib.auth import get_user_model
 
+from arsmagica import services
+from arsmagica.rules import ScriptedDiceBox
+from arsmagica.services import dice as dice_module
 from campaign.models import Character, Membership, Saga, Weapon
-from combat import services
 from combat.models import Encounter
-from combat.rules.arsmagica import ScriptedDiceBox
-from combat.services import dice as dice_module
 
 PASSWORD = "covenant-test-1220"
 

@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from combat import services
+from arsmagica import services
 from combat.routing import websocket_urlpatterns
 from config.asgi import application
 

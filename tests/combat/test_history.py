@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from combat import services
+from arsmagica import services
 
 from .conftest import PASSWORD
 

@@ -7,7 +7,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from combat import services
+from arsmagica import services
+from arsmagica.events import Kind
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.live import render_frame
 from combat.models import Event
@@ -64,11 +65,11 @@ def movement_of(events):
 
 def make_old_movement(table):
     """The Movement event as saved before commit 0707100: every declaration, the bandits' too."""
-    movement = Event.objects.get(encounter=table.encounter, kind=Event.Kind.MOVEMENT)
+    movement = Event.objects.get(encounter=table.encounter, kind=Kind.MOVEMENT)
     bandit_rows = [
         {**declared.payload["summary"], "combatant": declared.payload["combatant"]}
         for declared in Event.objects.filter(
-            encounter=table.encounter, kind=Event.Kind.DECLARED, storyguide_only=True
+            encounter=table.encounter, kind=Kind.DECLARED, storyguide_only=True
         )
     ]
     payload = {**movement.payload, "declarations": movement.payload["declarations"] + bandit_rows}
@@ -88,10 +89,10 @@ def test_a_players_export_says_only_who_declared_for_another_players_character(c
     assert "Mace" not in json.dumps(events)
     # the stored events are untouched
     stored = Event.objects.get(
-        encounter=closed.encounter, kind=Event.Kind.DECLARED, payload__combatant=anselm
+        encounter=closed.encounter, kind=Kind.DECLARED, payload__combatant=anselm
     )
     assert stored.payload["summary"]["weapon"] == "Mace"
-    movement = Event.objects.get(encounter=closed.encounter, kind=Event.Kind.MOVEMENT)
+    movement = Event.objects.get(encounter=closed.encounter, kind=Kind.MOVEMENT)
     assert {row["combatant"]: row["weapon"] for row in movement.payload["declarations"]}[anselm] == "Mace"
 
 
@@ -134,7 +135,7 @@ def test_an_old_movement_event_loses_its_npc_declarations_for_players(client, cl
     # initiative and engagements are everyone's, as on the live page
     assert movement_of(events)["initiative"] == stored["initiative"]
     # the stored event is never edited
-    movement = Event.objects.get(encounter=closed.encounter, kind=Event.Kind.MOVEMENT)
+    movement = Event.objects.get(encounter=closed.encounter, kind=Kind.MOVEMENT)
     assert movement.payload == stored
 
 

@@ -8,9 +8,10 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.urls import reverse
 
-from combat import services
+from arsmagica import services
+from arsmagica.events import Kind
+from combat.events import CoreKind
 from combat.live import render_frame
-from combat.models import Event
 
 from .conftest import PASSWORD
 from .test_services import through_movement
@@ -26,20 +27,20 @@ def frame(table, audience, kinds):
 
 def test_the_add_to_the_fight_panel_is_pushed_when_the_fight_changes(table, scripted_dice):
     services.remove_combatant(table.storyguide, table.encounter.pk, table.v, table.anselm.pk)
-    html = frame(table, "storyguide", [Event.Kind.COMBATANT_REMOVED])
+    html = frame(table, "storyguide", [CoreKind.COMBATANT_REMOVED])
     assert 'id="setup-panel" hx-swap-oob="true"' in html
     assert "Brother Anselm" in html.split('id="setup-panel"')[1]  # back in the list to add
     through_movement(table, scripted_dice)
-    html = frame(table, "storyguide", [Event.Kind.MOVEMENT])
+    html = frame(table, "storyguide", [Kind.MOVEMENT])
     assert 'id="setup-panel" hx-swap-oob="true"' in html and 'data-testid="remove-' not in html
 
 
 def test_a_declaration_does_not_reset_the_storyguides_half_filled_setup_forms(table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     services.declare(table.alice, table.encounter.pk, table.boris.pk, {"action": "other"})
-    html = frame(table, "storyguide", [Event.Kind.DECLARED])
+    html = frame(table, "storyguide", [Kind.DECLARED])
     assert 'id="setup-panel"' not in html and 'id="time-panel"' not in html
-    assert 'id="setup-panel"' not in frame(table, "players", [Event.Kind.DECLARED])
+    assert 'id="setup-panel"' not in frame(table, "players", [Kind.DECLARED])
 
 
 def test_the_player_page_puts_declarations_and_the_log_before_the_cards(client, table):

@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from combat import services
+from arsmagica import services
+from arsmagica.events import Kind
 from combat.audience import PLAYERS, visible_to
 from combat.live import render_frame
 from combat.models import Event
@@ -19,7 +20,7 @@ def closed(table, scripted_dice):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     table.declare_p168()
     services.close_declarations(table.storyguide, table.encounter.pk, table.v)
-    return Event.objects.get(encounter=table.encounter, kind=Event.Kind.MOVEMENT)
+    return Event.objects.get(encounter=table.encounter, kind=Kind.MOVEMENT)
 
 
 def test_the_movement_event_lists_only_the_player_characters_declarations(table, scripted_dice):
@@ -27,7 +28,7 @@ def test_the_movement_event_lists_only_the_player_characters_declarations(table,
     assert not movement.storyguide_only
     assert [row["combatant"] for row in movement.payload["declarations"]] == [str(table.boris.pk)]
     # the bandits' declarations are kept, for the storyguide only
-    hidden = Event.objects.filter(encounter=table.encounter, kind=Event.Kind.DECLARED, storyguide_only=True)
+    hidden = Event.objects.filter(encounter=table.encounter, kind=Kind.DECLARED, storyguide_only=True)
     assert sorted(event.payload["combatant"] for event in hidden) == sorted(str(b.pk) for b in table.bandits)
 
 

@@ -6,9 +6,10 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from arsmagica.events import Kind
+from arsmagica.odds import odds_context, percent
+from arsmagica.rules import stress_odds
 from combat.models import Event
-from combat.odds import odds_context, percent
-from combat.rules.arsmagica import stress_odds
 
 from .conftest import P168_FACES, PASSWORD
 from .test_services import resolve, through_movement
@@ -182,7 +183,7 @@ def test_a_called_fatigue_roll_is_previewed_confirmed_and_costs_a_short_term_lev
     )
     assert response.status_code == 200
     logged = Event.objects.filter(
-        encounter=table.encounter, kind=Event.Kind.FATIGUE_ROLL, payload__combatant=anselm
+        encounter=table.encounter, kind=Kind.FATIGUE_ROLL, payload__combatant=anselm
     )
     assert logged.count() == 1
     table.anselm_character.refresh_from_db()
@@ -201,7 +202,7 @@ def test_unticking_a_called_roll_before_confirming_leaves_them_alone(client, tab
         {"expected_version": table.v, "phase": "fatigue", "extra_fatigue_rollers": [anselm]},
     )
     post(client, "confirm_phase", table, {"expected_version": table.v, "phase": "fatigue"})
-    assert not Event.objects.filter(kind=Event.Kind.FATIGUE_ROLL, payload__combatant=anselm).exists()
+    assert not Event.objects.filter(kind=Kind.FATIGUE_ROLL, payload__combatant=anselm).exists()
     table.anselm_character.refresh_from_db()
     assert table.anselm_character.fatigue_level == "fresh"
     assert table.refresh().phase == "round_over"

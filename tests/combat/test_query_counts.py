@@ -4,8 +4,8 @@ control panel's (test_views.test_the_control_panel_does_not_query_in_a_loop)."""
 import pytest
 from django.urls import reverse
 
+from arsmagica import services
 from campaign.models import Character, Weapon
-from combat import services
 from combat.audience import AUDIENCES
 from combat.live import render_frame
 from combat.models import Combatant

@@ -4,14 +4,15 @@ pass, sends everyone to sleep, records a day's march; on an encounter or on the 
 import pytest
 from django.urls import reverse
 
-from combat import services
+from arsmagica import services
+from arsmagica.events import Kind
+from arsmagica.rules import Exertion, FatigueState
+from arsmagica.services import dice as dice_module
+from arsmagica.services.sheets import fatigue_state_of, set_fatigue
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.live import render_frame
 from combat.models import Event, SagaRecord
-from combat.rules.arsmagica import Exertion, FatigueState
 from combat.rules.dice import ScriptedDice
-from combat.services import dice as dice_module
-from combat.services.sheets import fatigue_state_of, set_fatigue
 
 from .conftest import PASSWORD
 from .test_services import resolve, through_movement
@@ -107,7 +108,7 @@ def test_thirty_minutes_of_rest_bring_a_tired_character_to_weary_by_the_chart(ta
     event = services.pass_time(
         table.storyguide, 30, encounter_id=table.encounter.pk, expected_version=version
     )
-    assert event.kind == Event.Kind.TIME_PASSED and event.encounter_id == table.encounter.pk
+    assert event.kind == Kind.TIME_PASSED and event.encounter_id == table.encounter.pk
     boris = fresh(table.boris_character)
     assert (boris.fatigue_level, boris.fatigue_state) == (
         "weary",
@@ -201,7 +202,7 @@ def test_long_term_levels_wait_for_food_and_sleep_and_allow_no_stamina_roll(tabl
     )
     assert fresh(table.boris_character).fatigue_level == "winded"
     event = services.sleep_night(table.storyguide, encounter_id=table.encounter.pk, expected_version=table.v)
-    assert event.kind == Event.Kind.NIGHT_OF_SLEEP and event.payload["good_meal"] is True
+    assert event.kind == Kind.NIGHT_OF_SLEEP and event.payload["good_meal"] is True
     boris = fresh(table.boris_character)
     assert (boris.fatigue_level, boris.fatigue_state["lost"]) == ("fresh", [])
 
@@ -215,7 +216,7 @@ def test_a_days_march_costs_long_term_levels(table):
         encounter_id=table.encounter.pk,
         expected_version=table.v,
     )
-    assert event.kind == Event.Kind.EXERTION
+    assert event.kind == Kind.EXERTION
     assert (event.payload["levels"], event.payload["from"], event.payload["to"]) == (2, "fresh", "weary")
     assert fresh(table.boris_character).fatigue_state["lost"] == ["long_term", "long_term"]
 
@@ -303,7 +304,7 @@ def test_on_the_saga_page_time_passes_for_the_characters_chosen_as_a_saga_record
     record = services.pass_time(
         table.storyguide, 10, saga_id=table.saga.pk, character_ids=[str(table.boris_character.pk)]
     )
-    assert isinstance(record, SagaRecord) and record.kind == Event.Kind.TIME_PASSED
+    assert isinstance(record, SagaRecord) and record.kind == Kind.TIME_PASSED
     assert [row["name"] for row in record.payload["characters"]] == ["Sir Boris"]
     assert fresh(table.boris_character).fatigue_level == "winded"
     assert fresh(table.anselm_character).fatigue_level == "weary"  # not in the scene

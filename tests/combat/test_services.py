@@ -2,9 +2,11 @@
 
 import pytest
 
-from combat import services
+from arsmagica import services
+from arsmagica.models import Declaration
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
-from combat.models import Declaration, Encounter, Event
+from combat.models import Encounter, Event
+from combat.services import setup
 
 from .conftest import P168_FACES
 
@@ -428,5 +430,5 @@ def test_an_encounter_runs_the_rule_system_its_saga_plays(table):
     before = Encounter.objects.count()
     with pytest.raises(InvalidCommand, match="plays d6 fatigue track"):
         services.create_encounter(table.storyguide, table.saga.pk, "Wrong table")
-    encounter = services.create_encounter(table.storyguide, table.saga.pk, "Chase", rule_system="d6fatigue")
+    encounter = setup.create_encounter(table.storyguide, table.saga.pk, "Chase", rule_system="d6fatigue")
     assert Encounter.objects.count() == before + 1 and encounter.saga == table.saga

@@ -10,9 +10,11 @@ from django.contrib.staticfiles import finders
 from django.template import Context, Template
 from django.urls import reverse
 
-from combat import services
+from arsmagica import services
+from arsmagica.events import Kind
+from arsmagica.presenters import event_label
+from arsmagica.templatetags.arsmagica_tags import phase_name, phase_steps
 from combat.models import Event
-from combat.templatetags.combat_tags import event_label, phase_name, phase_steps
 
 from .conftest import PASSWORD
 from .test_services import through_movement
@@ -98,7 +100,7 @@ def test_players_log_says_round_and_phase_without_sequence_numbers(client, table
     assert labels and not hidden & set(labels)
     assert not any("#" in label for label in labels.values())
     assert 'class="seq-no"' not in html
-    movement = Event.objects.get(encounter=table.encounter, kind=Event.Kind.MOVEMENT)
+    movement = Event.objects.get(encounter=table.encounter, kind=Kind.MOVEMENT)
     assert labels[movement.seq] == "R1 · Movement"
     assert labels[1] == "Setting up"
     # the client and the browser tests still find every entry by its seq
@@ -152,7 +154,7 @@ class Row:
     ],
 )
 def test_event_labels(round_number, phase, in_round, label):
-    assert event_label(Row(round_number, phase), in_round) == label
+    assert event_label(Row(round_number, phase), in_round=in_round) == label
 
 
 # 3. Small points: Initiative on its line, dice font for faces only, a readable phase track.
@@ -172,7 +174,7 @@ def test_the_acting_order_keeps_initiative_whole_on_the_right(client, table, scr
 
 
 def test_only_faces_and_values_are_in_the_dice_font():
-    html = Template("{% load combat_tags %}{% roll r %}").render(
+    html = Template("{% load arsmagica_tags %}{% roll r %}").render(
         Context({"r": {"faces": [0], "botch_faces": [0, 3], "value": 0, "botches": 1}})
     )
     assert '<span class="botch-dice">botch dice <span class="die die-botch">0</span>' in html

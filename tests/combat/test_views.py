@@ -5,9 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from arsmagica import services
+from arsmagica.models import Declaration
 from campaign.models import Character, Weapon
-from combat import services
-from combat.models import Combatant, Declaration, Encounter, Event
+from combat.models import Combatant, Encounter, Event
 
 from .conftest import P168_FACES, PASSWORD
 

@@ -4,12 +4,12 @@ outsider; Marta (Alice's), Brother Anselm (Bob's) and two bandits (NPCs)."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaign.models import Character, Membership, RuleSystem, Saga
+from campaign.models import Character, Membership, Saga
 from combat import services as combat_services
 from combat.models import Encounter
 from combat.rules.dice import ScriptedDice
-from d6table import services
-from d6table.services import dice as dice_module
+from d6 import services
+from d6.services import dice as dice_module
 
 
 def make_user(username):
@@ -27,7 +27,7 @@ class D6Table:
         self.saga = Saga.objects.create(
             name="Ashford",
             storyguide=self.storyguide,
-            rule_system=RuleSystem.D6_FATIGUE,
+            rule_system="d6fatigue",
             physical_dice=physical,
         )
         Membership.objects.create(saga=self.saga, user=self.storyguide, role=Membership.Role.STORYGUIDE)

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from combat import services as combat_services
+from arsmagica import services as combat_services
 from combat.errors import InvalidCommand
 from combat.models import Encounter
 

@@ -4,8 +4,8 @@ target's player, and no breather while running."""
 import pytest
 
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
-from d6table import services
-from d6table.models import Chase, Runner
+from d6 import services
+from d6.models import Chase, Runner
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from django.core.management import call_command
 
 from campaign.models import Saga
 from combat.live import render_frame
-from d6table import services
-from d6table.models import Chase
+from d6 import services
+from d6.models import Chase
 
 pytestmark = pytest.mark.django_db
 

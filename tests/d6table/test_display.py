@@ -6,8 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from d6table import services
-from d6table.panels import token_label, token_labels
+from d6 import services
+from d6.panels import token_label, token_labels
 
 pytestmark = pytest.mark.django_db
 

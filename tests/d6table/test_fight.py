@@ -4,8 +4,8 @@ import pytest
 
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.models import Encounter
-from d6table import services
-from d6table.models import Fight
+from d6 import services
+from d6.models import Fight
 
 pytestmark = pytest.mark.django_db
 

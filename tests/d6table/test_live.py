@@ -6,7 +6,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from combat.routing import websocket_urlpatterns
-from d6table import services
+from d6 import services
 
 from .conftest import D6Table
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from combat.audience import PLAYERS
 from combat.live import render_frame
-from d6table import services
+from d6 import services
 
 from .test_fight import INITIATIVE
 

@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
-from d6table import services
-from d6table.models import Chase, Runner
+from d6 import services
+from d6.models import Chase, Runner
 
 pytestmark = pytest.mark.django_db
 

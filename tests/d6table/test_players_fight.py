@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
-from d6table import services
-from d6table.models import Fight
+from d6 import services
+from d6.models import Fight
 
 from .test_fight import INITIATIVE
 

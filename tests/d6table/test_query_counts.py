@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from combat import services as combat_services
 from combat.live import render_frame
-from d6table import services
+from d6 import services
 
 pytestmark = pytest.mark.django_db
 

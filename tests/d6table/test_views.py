@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from d6table.models import Chase, Fight
+from d6.models import Chase, Fight
 
 from .test_fight import INITIATIVE
 

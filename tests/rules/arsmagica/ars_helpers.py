@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     DEFAULT_OPTIONS,
     Action,
     BodyLevel,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat.rules.arsmagica import StressRoll, roll_total, simple_die, stress_die
+from arsmagica.rules import StressRoll, roll_total, simple_die, stress_die
 from combat.rules.dice import RandomDice, RecordingDice, ScriptedDice
 from combat.rules.errors import DiceExhausted, RulesError
 

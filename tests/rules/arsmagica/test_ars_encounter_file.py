@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from arsmagica.rules.encounter_file import resolve
 from combat.rules.__main__ import main
-from combat.rules.arsmagica.encounter_file import resolve
 from combat.rules.errors import EncounterFileError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -354,7 +354,7 @@ def test_notes_are_welcome_anywhere_in_the_dice():
 
 
 def test_a_rules_error_inside_a_round_names_the_round(monkeypatch):
-    import combat.rules.arsmagica.encounter_file as encounter_file
+    import arsmagica.rules.encounter_file as encounter_file
     from combat.rules.errors import RulesError
 
     def refuse(*args, **kwargs):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ars_helpers import attack, fighter
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     Action,
     BodyLevel,
     Declaration,

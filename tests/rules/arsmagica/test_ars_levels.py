@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     BodyLevel,
     BodyTrack,
     Exertion,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ars_helpers import attack, fighter
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     Action,
     Declaration,
     FatigueLevel,
@@ -114,7 +114,7 @@ def test_casting_order_key_puts_spontaneous_first():
 
 
 def test_penalties_and_the_storyguide_modifier_count_in_the_casting_total():
-    from combat.rules.arsmagica import PhaseOptions
+    from arsmagica.rules import PhaseOptions
 
     _, result = resolve_round(
         start_fight([fighter("magus", fatigue=FatigueLevel.TIRED)]),

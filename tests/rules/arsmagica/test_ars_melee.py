@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from ars_helpers import DAGGER, SPEAR, SWORD, attack, attack_by, fighter, melee, to_melee
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     DEFAULT_OPTIONS,
     Action,
     BodyLevel,
@@ -33,7 +33,7 @@ from combat.rules.arsmagica import (
     resolve_round,
     second_missile_phase,
 )
-from combat.rules.arsmagica.exchange import deals_damage_first
+from arsmagica.rules.exchange import deals_damage_first
 
 
 def _duel(a_face, b_face, a=None, b=None, a_fields=None, b_fields=None, options=DEFAULT_OPTIONS):

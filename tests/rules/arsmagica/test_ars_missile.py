@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ars_helpers import BOW, SLING, SWORD, attack, fighter
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     Action,
     BodyLevel,
     Declaration,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ars_helpers import sheet
 
-from combat.rules.arsmagica import Movement, movement_paces
+from arsmagica.rules import Movement, movement_paces
 
 SCOUT = sheet("scout", quickness=2, athletics=3, encumbrance=-1, ride=4)
 

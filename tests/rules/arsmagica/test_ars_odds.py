@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat.rules.arsmagica import roll_total, stress_die, stress_odds
+from arsmagica.rules import roll_total, stress_die, stress_odds
 from combat.rules.dice import RandomDice
 
 

@@ -6,7 +6,7 @@ from ars_helpers import SWORD, attack, fighter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     BodyLevel,
     FatigueLevel,
     Phase,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     Exertion,
     FatigueLevel,
     FatigueState,
@@ -15,7 +15,7 @@ from combat.rules.arsmagica import (
     recover,
     stamina_roll,
 )
-from combat.rules.arsmagica.recovery import recovery_minutes
+from arsmagica.rules.recovery import recovery_minutes
 from combat.rules.dice import ScriptedDice
 from combat.rules.errors import RulesError
 

@@ -9,7 +9,7 @@ from ars_helpers import BOW, SWORD, attack, fighter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat.rules.arsmagica import (
+from arsmagica.rules import (
     PHASE_FUNCTIONS,
     Action,
     BodyLevel,

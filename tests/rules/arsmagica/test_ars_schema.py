@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from combat.rules.arsmagica.encounter_file import resolve
+from arsmagica.rules.encounter_file import resolve
 from combat.rules.errors import EncounterFileError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -186,7 +186,7 @@ def test_a_misspelt_field_is_refused_by_the_schema_and_by_the_reader(place):
 
 
 def test_the_schema_knows_every_purpose_and_level_the_engine_knows():
-    from combat.rules.arsmagica import PURPOSES, BodyLevel, FatigueLevel, Movement
+    from arsmagica.rules import PURPOSES, BodyLevel, FatigueLevel, Movement
 
     assert sorted(SCHEMA["$defs"]["dice"]["properties"]) == sorted(
         [*PURPOSES, "notes", "description", "title"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ars_helpers import DAGGER, SWORD, attack, attack_by, fighter, melee, sir_boris
 
-from combat.rules.arsmagica import DefenseWith, Range
+from arsmagica.rules import DefenseWith, Range
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "docs" / "examples"

@@ -5,9 +5,9 @@ from d6_helpers import typed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat.rules.d6.challenge import Challenge, dice_from_faces, die_result, read_d10, roll_challenge
 from combat.rules.dice import RandomDice
 from combat.rules.errors import DiceExhausted, RulesError
+from d6.rules.challenge import Challenge, dice_from_faces, die_result, read_d10, roll_challenge
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ from d6_helpers import typed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat.rules.d6.chase import (
+from combat.rules.dice import RandomDice
+from combat.rules.errors import RulesError
+from d6.rules.chase import (
     AHEAD,
     CAUGHT,
     DROPPED_OUT,
@@ -24,8 +26,6 @@ from combat.rules.d6.chase import (
     start_chase,
     take_breather,
 )
-from combat.rules.dice import RandomDice
-from combat.rules.errors import RulesError
 
 STREET = Terrain("market street", rolled="athletics")
 RIVER = Terrain("river", rolled="swimming")

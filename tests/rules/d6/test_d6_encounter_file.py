@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from combat.rules.__main__ import main
-from combat.rules.d6.encounter_file import resolve
 from combat.rules.errors import EncounterFileError
+from d6.rules.encounter_file import resolve
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "docs" / "examples"

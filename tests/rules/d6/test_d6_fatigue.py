@@ -5,9 +5,11 @@ from d6_helpers import typed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from combat.rules.d6.attempt import attempt
-from combat.rules.d6.challenge import Challenge
-from combat.rules.d6.fatigue import (
+from combat.rules.dice import RandomDice
+from combat.rules.errors import RulesError
+from d6.rules.attempt import attempt
+from d6.rules.challenge import Challenge
+from d6.rules.fatigue import (
     FATIGUE_MAX,
     FATIGUE_MIN,
     automatic_failure,
@@ -17,8 +19,6 @@ from combat.rules.d6.fatigue import (
     fatigue_rises,
     raised_fatigue,
 )
-from combat.rules.dice import RandomDice
-from combat.rules.errors import RulesError
 
 PHYSICAL = Challenge(consistency=0, potential=0, physical=True)
 

@@ -3,8 +3,9 @@
 import pytest
 from d6_helpers import typed
 
-from combat.rules.d6.challenge import Challenge
-from combat.rules.d6.fight import (
+from combat.rules.errors import RulesError
+from d6.rules.challenge import Challenge
+from d6.rules.fight import (
     Fighter,
     end_turn,
     fight_roll,
@@ -12,8 +13,7 @@ from combat.rules.d6.fight import (
     start_fight,
     take_breather,
 )
-from combat.rules.d6.initiative import roll_initiative
-from combat.rules.errors import RulesError
+from d6.rules.initiative import roll_initiative
 
 SWING = Challenge(consistency=1, potential=1, value=5, physical=True)
 PARRY = Challenge(consistency=0, potential=1, physical=True)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from combat.rules.d6.challenge import Challenge, die_result, roll_challenge
-from combat.rules.d6.odds import chance_fatigue_rises, chance_to_meet, die_result_distribution
 from combat.rules.dice import RandomDice
 from combat.rules.errors import RulesError
+from d6.rules.challenge import Challenge, die_result, roll_challenge
+from d6.rules.odds import chance_fatigue_rises, chance_to_meet, die_result_distribution
 
 
 def _brute_force(consistency):

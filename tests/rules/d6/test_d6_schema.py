@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from combat.rules.d6.encounter_file import CHALLENGE_FIELDS, TOP_FIELDS
+from d6.rules.encounter_file import CHALLENGE_FIELDS, TOP_FIELDS
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "docs" / "schemas" / "d6fatigue.schema.json").read_text())

@@ -1,0 +1,172 @@
+"""Forms of the combat pages: a declaration, the encounter set-up, a correction."""
+
+from __future__ import annotations
+
+from django import forms
+
+from arsmagica.models import Declaration
+from campaign.models import BodyLevel, FatigueLevel, Range
+from combat.errors import InvalidCommand
+from combat.models import Combatant
+
+from .services.dice import PURPOSE_LABELS, faces_text, parse_faces
+
+DICE_PURPOSES = ("initiative", "combat", "missile", "missile_second", "magic", "fatigue")
+
+
+class DeclarationForm(forms.Form):
+    """One combatant's declaration for the round (ArM3 p163)."""
+
+    action = forms.ChoiceField(choices=Declaration.Action.choices, initial=Declaration.Action.ATTACK)
+    weapon = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    engage = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Engage / target"
+    )
+    range = forms.ChoiceField(
+        choices=[("", "Weapon's optimum range"), *Range.choices], required=False, label="At range"
+    )
+    on_success = forms.ChoiceField(
+        choices=Declaration.OnSuccess.choices, initial=Declaration.OnSuccess.HIT, label="If I win an exchange"
+    )
+    movement = forms.ChoiceField(choices=Declaration.Movement.choices, required=False)
+    missile_phase = forms.ChoiceField(
+        choices=Declaration.MissilePhase.choices, initial=Declaration.MissilePhase.FIRST, label="Shoot in"
+    )
+    distance = forms.IntegerField(
+        required=False, min_value=0, max_value=10000, label="Target distance (paces)"
+    )
+    charging = forms.BooleanField(required=False)
+    high_ground = forms.BooleanField(required=False, label="High ground")
+    mounted = forms.BooleanField(required=False, label="On horseback")
+    routing = forms.BooleanField(required=False)
+    modifier = forms.IntegerField(required=False, min_value=-30, max_value=30, label="Initiative modifier")
+    spell_kind = forms.ChoiceField(choices=[("", "—"), *Declaration.SpellKind.choices], required=False)
+    spell_name = forms.CharField(required=False, max_length=80, label="Spell")
+    casting_score = forms.IntegerField(required=False, min_value=-30, max_value=100)
+    fast_cast_phase = forms.ChoiceField(
+        choices=[
+            ("", "No"),
+            ("first_missile", "First Missile"),
+            ("melee", "Melee"),
+            ("second_missile", "Second Missile"),
+        ],
+        required=False,
+        label="Fast-cast in",
+    )
+
+    def __init__(
+        self,
+        *args,
+        combatant: Combatant,
+        others: list[Combatant],
+        physical: bool,
+        storyguide: bool,
+        declaration: Declaration | None = None,
+        **kwargs,
+    ):
+        self.combatant = combatant
+        self.physical = physical
+        kwargs.setdefault("prefix", f"c{combatant.pk}")
+        if declaration is not None and "data" not in kwargs and not args:
+            kwargs["initial"] = initial_from(declaration)
+        super().__init__(*args, **kwargs)
+        weapons = list(combatant.character.weapons.all())
+        self.has_missile = any(weapon.missile for weapon in weapons)
+        self.casts = declaration is not None and declaration.action == Declaration.Action.CAST
+        if declaration is None and weapons:
+            self.fields["weapon"].initial = weapons[0].pk
+        self.fields["weapon"].choices = [("", "No weapon")] + [(weapon.pk, weapon.name) for weapon in weapons]
+        self.fields["engage"].choices = [
+            (str(other.pk), f"{other.character.name} ({other.side})")
+            for other in others
+            if other.pk != combatant.pk
+        ]
+        if not storyguide:
+            del self.fields["modifier"]
+        if physical:
+            for purpose in DICE_PURPOSES:
+                self.fields[f"dice_{purpose}"] = forms.CharField(
+                    required=False,
+                    max_length=60,
+                    label=f"{PURPOSE_LABELS[purpose][:1].upper()}{PURPOSE_LABELS[purpose][1:]} faces",
+                    help_text="as rolled, e.g. 1 1 3" if purpose == "initiative" else "",
+                    initial=faces_text((declaration.dice if declaration else {}).get(purpose)),
+                )
+
+    def clean(self):
+        data = super().clean()
+        dice = {}
+        if self.physical:
+            for purpose in DICE_PURPOSES:
+                try:
+                    faces = parse_faces(data.get(f"dice_{purpose}", ""), PURPOSE_LABELS[purpose])
+                except InvalidCommand as error:
+                    self.add_error(f"dice_{purpose}", str(error))
+                    continue
+                if faces:
+                    dice[purpose] = faces
+        data["dice"] = dice
+        return data
+
+    def values(self) -> dict:
+        """The cleaned form as the `declare` service's values."""
+        data = self.cleaned_data
+        values = {
+            "action": data["action"],
+            "weapon_id": data.get("weapon"),
+            "engage": [int(target) for target in data.get("engage", [])],
+            "range": data.get("range") or "",
+            "on_success": data["on_success"],
+            "movement": data.get("movement") or "",
+            "missile_phase": data["missile_phase"],
+            "distance": data.get("distance"),
+            "charging": data["charging"],
+            "high_ground": data["high_ground"],
+            "mounted": data["mounted"],
+            "routing": data["routing"],
+            "spell_kind": data.get("spell_kind") or "",
+            "spell_name": data.get("spell_name") or "",
+            "casting_score": data.get("casting_score") or 0,
+            "fast_cast_phase": data.get("fast_cast_phase") or "",
+            "dice": data["dice"],
+        }
+        if "modifier" in self.fields:
+            values["modifier"] = data.get("modifier") or 0
+        return values
+
+
+def initial_from(declaration: Declaration) -> dict:
+    return {
+        "action": declaration.action,
+        "weapon": declaration.weapon_id,
+        "engage": [str(target) for target in declaration.engage],
+        "range": declaration.range,
+        "on_success": declaration.on_success,
+        "movement": declaration.movement,
+        "missile_phase": declaration.missile_phase,
+        "distance": declaration.distance,
+        "charging": declaration.charging,
+        "high_ground": declaration.high_ground,
+        "mounted": declaration.mounted,
+        "routing": declaration.routing,
+        "modifier": declaration.modifier,
+        "spell_kind": declaration.spell_kind,
+        "spell_name": declaration.spell_name,
+        "casting_score": declaration.casting_score,
+        "fast_cast_phase": declaration.fast_cast_phase,
+    }
+
+
+class CorrectionForm(forms.Form):
+    combatant = forms.TypedChoiceField(coerce=int)
+    fatigue_level = forms.ChoiceField(choices=[("", "— unchanged —"), *FatigueLevel.choices], required=False)
+    body_level = forms.ChoiceField(choices=[("", "— unchanged —"), *BodyLevel.choices], required=False)
+    advantage_attack = forms.IntegerField(required=False, min_value=0, max_value=100)
+    advantage_defense = forms.IntegerField(required=False, min_value=0, max_value=100)
+    reason = forms.CharField(
+        max_length=500, widget=forms.TextInput(attrs={"placeholder": "Why, for everyone"})
+    )
+
+    def __init__(self, *args, combatants: list[Combatant], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["combatant"].choices = [(c.pk, c.character.name) for c in combatants]

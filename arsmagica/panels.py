@@ -1,0 +1,191 @@
+"""The state panels of an encounter page, built from rows in a fixed number of queries.
+
+The same context renders the full page and the fragments pushed after every command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from arsmagica.events import Kind
+from arsmagica.models import Declaration, Phase
+from campaign.models import Character, Weapon
+from combat.audience import STORYGUIDE
+from combat.events import CoreKind
+from combat.live import last_seq
+from combat.models import Combatant, Encounter, Event
+
+from .odds import odds_context
+from .services.dice import PURPOSE_LABELS
+from .services.sheets import fatigue_state_of, level_penalties
+
+# The dice each phase asks for, where the saga types physical dice in.
+PHASE_PURPOSES = {
+    "first_missile": ("missile", "combat"),
+    "melee": ("combat",),
+    "second_missile": ("missile_second", "combat"),
+    "magic": ("magic",),
+    "fatigue": ("fatigue",),
+}
+
+
+# Events after which the storyguide's "add to the fight" panel is pushed again (who is in the fight,
+# and whether combatants can still be removed); other frames leave a half-filled form alone.
+SETUP_KINDS = {
+    CoreKind.COMBATANT_ADDED,
+    CoreKind.COMBATANT_REMOVED,
+    Kind.DECLARATIONS_OPENED,
+    Kind.MOVEMENT,
+    CoreKind.ENCOUNTER_ENDED,
+}
+# ... and the "time passes" panel: shown between rounds and outside the fight.
+TIME_KINDS = SETUP_KINDS | {
+    Kind.PHASE_RESOLVED,
+    Kind.ROUND_ENDED,
+    Kind.TIME_PASSED,
+    Kind.NIGHT_OF_SLEEP,
+    Kind.EXERTION,
+}
+
+
+def frame_flags(events, *, replay: bool) -> dict:
+    """Which of the storyguide's forms a frame pushes again: only after events that change them."""
+    return {
+        "setup_changed": replay or any(event.kind in SETUP_KINDS for event in events),
+        "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
+    }
+
+
+@dataclass
+class Card:
+    """One combatant as a card: levels with their penalties, advantage, declared or not."""
+
+    combatant: Combatant
+    fatigue_penalty: int
+    wound_penalty: int
+    declared: bool
+    declaration: Declaration | None
+
+    @property
+    def id(self) -> int:
+        return self.combatant.pk
+
+    @property
+    def character(self):
+        return self.combatant.character
+
+    @property
+    def penalty(self) -> int:
+        return self.fatigue_penalty + self.wound_penalty
+
+    @property
+    def long_term(self) -> int:
+        """Fatigue levels lost to long-term exertion: back only with food and sleep (ArM3 p177)."""
+        return sum(1 for exertion in fatigue_state_of(self.character).lost if exertion.value == "long_term")
+
+
+def combatants_of(encounter: Encounter) -> list[Combatant]:
+    return list(
+        encounter.combatants.select_related("character", "character__owner").prefetch_related(
+            Prefetch("character__weapons", queryset=Weapon.objects.order_by("id"))
+        )
+    )
+
+
+def state_context(encounter: Encounter, audience: str) -> dict:
+    """Everything the panels show; `audience` decides what is hidden from players."""
+    combatants = combatants_of(encounter)
+    declarations = {
+        declaration.combatant_id: declaration
+        for declaration in Declaration.objects.filter(
+            encounter=encounter, round_number=encounter.round_number
+        ).select_related("weapon")
+    }
+    cards = []
+    for combatant in combatants:
+        fatigue_penalty, wound_penalty = level_penalties(combatant.character)
+        declaration = declarations.get(combatant.pk)
+        cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
+    movement = (
+        Event.objects.filter(
+            encounter=encounter, round_number=encounter.round_number, kind=Kind.MOVEMENT
+        )
+        .order_by("-seq")
+        .first()
+        if encounter.round_number
+        else None
+    )
+    names = {str(combatant.pk): combatant.character.name for combatant in combatants}
+    sides: dict[str, list[Card]] = {}
+    for card in cards:
+        sides.setdefault(card.combatant.side, []).append(card)
+    return {
+        "encounter": encounter,
+        "audience": audience,
+        "is_storyguide": audience == STORYGUIDE,
+        "cards": cards,
+        "sides": sides,
+        "names": names,
+        "movement": movement.payload if movement else None,
+        "declaring": encounter.phase == Phase.DECLARING,
+        "declared_count": sum(card.declared for card in cards),
+        "pending": encounter.pending or None,
+        "phase_track": phase_track(),
+        "phase_label": phase_label(encounter.phase),
+        "on_success_choices": Declaration.OnSuccess.choices,
+        "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
+        "last_seq": last_seq(encounter),
+        "time_people": [card.character for card in cards],
+        **(setup_context(encounter, cards) if audience == STORYGUIDE else {}),
+        **(odds_context(encounter.pending) if audience == STORYGUIDE and encounter.pending else {}),
+        "option_rows": option_rows(encounter, cards, movement.payload if movement else None)
+        if audience == STORYGUIDE and encounter.pending
+        else [],
+    }
+
+
+def option_rows(encounter: Encounter, cards: list[Card], movement: dict | None) -> list[dict]:
+    """The preview's options per combatant; in the Fatigue phase, who rolls because they fought hand
+    to hand, and who the storyguide may call on for other strenuous things (ArM3 p168)."""
+    pending = encounter.pending or {}
+    options = pending.get("options", {})
+    engaged = {str(pair[key]) for pair in (movement or {}).get("engagements", []) for key in ("a", "b")}
+    extra = {str(cid) for cid in options.get("extra_fatigue_rollers", [])}
+    fatigue = pending.get("phase") == Phase.FATIGUE
+    return [
+        {
+            "card": card,
+            "botch_dice": options.get("botch_dice", {}).get(str(card.id), ""),
+            "modifier": options.get("modifiers", {}).get(str(card.id), ""),
+            "fought": fatigue and str(card.id) in engaged,
+            "callable": fatigue and str(card.id) not in engaged,
+            "called": str(card.id) in extra,
+        }
+        for card in cards
+    ]
+
+
+def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
+    """The storyguide's "add to the fight" form and correction form, kept current by every push."""
+    from combat.forms import AddCombatantsForm
+
+    from .forms import CorrectionForm
+
+    in_fight = {card.character.pk for card in cards}
+    available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_fight]
+    return {
+        "add_form": AddCombatantsForm(available=available),
+        "correction_form": CorrectionForm(combatants=[card.combatant for card in cards]),
+    }
+
+
+def phase_label(phase: str) -> str:
+    """The round's step as people read it: "First Missile", "Declarations", "Not started"."""
+    return Phase(phase).label if phase in Phase.values else phase
+
+
+def phase_track() -> list[tuple[str, str]]:
+    """The steps of a round, for the status bar."""
+    return [(value, label) for value, label in Phase.choices if value]

@@ -1,0 +1,28 @@
+"""The Ars Magica round's commands: each runs in the core's command frame (`combat.services.log`),
+calls the rules engine, saves, and appends its events. The core's set-up commands are here too, so
+an Ars Magica table has one namespace of commands."""
+
+from combat.services import add_combatants, end_encounter, remove_combatant
+
+from .corrections import correct
+from .declarations import close_declarations, declare, open_declarations
+from .phases import confirm_phase, end_round, preview_phase
+from .recovery import pass_time, record_exertion, sleep_night
+from .setup import create_encounter
+
+__all__ = [
+    "add_combatants",
+    "close_declarations",
+    "confirm_phase",
+    "correct",
+    "create_encounter",
+    "declare",
+    "end_encounter",
+    "end_round",
+    "open_declarations",
+    "pass_time",
+    "preview_phase",
+    "record_exertion",
+    "remove_combatant",
+    "sleep_night",
+]

@@ -1,0 +1,84 @@
+"""The storyguide's corrections: a new event with a reason, never an edit of an old one."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from arsmagica.events import Kind
+from campaign.models import BodyLevel, FatigueLevel
+from combat.errors import InvalidCommand, WrongPhase
+from combat.models import Combatant, Encounter, Event
+from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+
+from .guard import require_ars_magica
+from .sheets import fatigue_state_of, set_fatigue
+
+CORRECTABLE = ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
+
+
+def correct(
+    user, encounter_id: int, expected_version: int, combatant_id: int, changes: dict, reason: str
+) -> Event:
+    """Set a combatant's fatigue or body level or carried advantage, with a reason shown to everyone."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidCommand("Say why: a correction needs a reason, shown to everyone.")
+    changes = {key: value for key, value in (changes or {}).items() if value not in ("", None)}
+    unknown = set(changes) - set(CORRECTABLE)
+    if unknown:
+        raise InvalidCommand(f"Cannot correct {', '.join(sorted(unknown))}.")
+    if not changes:
+        raise InvalidCommand("Choose what to correct.")
+    if "fatigue_level" in changes and changes["fatigue_level"] not in FatigueLevel.values:
+        raise InvalidCommand("Choose a fatigue level from the list.")
+    if "body_level" in changes and changes["body_level"] not in BodyLevel.values:
+        raise InvalidCommand("Choose a body level from the list.")
+    for key in ("advantage_attack", "advantage_defense"):
+        if key in changes:
+            try:
+                changes[key] = int(changes[key])
+            except (TypeError, ValueError):
+                raise InvalidCommand("Advantage is a whole number.") from None
+            if not 0 <= changes[key] <= 100:
+                raise InvalidCommand("Advantage goes from 0 to 100.")
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        if encounter.status == Encounter.Status.ENDED:
+            raise WrongPhase("This encounter is over.")
+        try:
+            combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
+        except (Combatant.DoesNotExist, ValueError, TypeError):
+            raise InvalidCommand("That combatant is not in this encounter.") from None
+        character = combatant.character
+        applied = {}
+        for key, value in changes.items():
+            row = character if key in ("fatigue_level", "body_level") else combatant
+            old = getattr(row, key)
+            if old != value:
+                applied[key] = [old, value]
+                setattr(row, key, value)
+        if not applied:
+            raise InvalidCommand(f"{character.name} is already like that; nothing to correct.")
+        level_fields = [key for key in applied if key in ("fatigue_level", "body_level")]
+        if "fatigue_level" in applied:  # the stored levels follow: cut, or topped up short-term
+            set_fatigue(character, fatigue_state_of(character))
+            level_fields.append("fatigue_state")
+        if level_fields:
+            character.save(update_fields=level_fields)
+        advantage_fields = [key for key in applied if key.startswith("advantage")]
+        if advantage_fields:
+            combatant.save(update_fields=advantage_fields)
+        log = EventLog(encounter, user)
+        event = log.append(
+            Kind.CORRECTION,
+            {
+                "combatant": str(combatant.pk),
+                "name": character.name,
+                "changes": applied,
+                "reason": reason[:500],
+            },
+        )
+        log.save()
+    return event

@@ -1,0 +1,234 @@
+"""Declarations: open them, declare (players for their own characters, the storyguide for
+anyone), close them: Initiative rolled or typed in, engagement contests settled (ArM3 p163)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from arsmagica.events import Kind
+from arsmagica.models import Declaration, Phase
+from arsmagica.rules import check_declaration, movement_phase
+from arsmagica.rules import declare as engine_declare
+from campaign.access import is_storyguide
+from combat.errors import InvalidCommand, NotAllowed, WrongPhase
+from combat.models import Combatant, Encounter, Event
+from combat.rules.errors import RulesError
+from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+
+from .dice import PURPOSE_LABELS, plain_faces, recording_box
+from .guard import require_ars_magica
+from .round import rebuild, snapshots, start_log
+from .sheets import declaration_of, options_from_json
+
+DECLARATION_FIELDS = (
+    "action",
+    "weapon_id",
+    "engage",
+    "range",
+    "on_success",
+    "movement",
+    "mounted",
+    "charging",
+    "high_ground",
+    "routing",
+    "modifier",
+    "missile_phase",
+    "spell_kind",
+    "spell_name",
+    "casting_score",
+    "fast_cast_phase",
+    "distance",
+    "dice",
+)
+
+
+def combatants_for_round(encounter: Encounter) -> list[Combatant]:
+    return list(encounter.combatants.select_related("character").prefetch_related("character__weapons"))
+
+
+def begin_round(encounter: Encounter, log: EventLog, combatants: list[Combatant]) -> None:
+    """Round n+1 starts with declarations open; its start is kept for the engine."""
+    encounter.status = Encounter.Status.RUNNING
+    encounter.round_number += 1
+    encounter.phase = Phase.DECLARING
+    encounter.pending = {}
+    encounter.round_log = start_log(combatants)
+    log.append(Kind.DECLARATIONS_OPENED, {"round": encounter.round_number})
+
+
+def open_declarations(user, encounter_id: int, expected_version: int) -> Encounter:
+    """Start the first round: declarations open for everyone in the fight."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        if encounter.status != Encounter.Status.PREPARING:
+            raise WrongPhase("The fight has already begun; declarations open at each new round.")
+        combatants = combatants_for_round(encounter)
+        if len({c.side for c in combatants}) < 2:
+            raise InvalidCommand("A fight needs combatants on at least two sides.")
+        log = EventLog(encounter, user)
+        begin_round(encounter, log, combatants)
+        log.save("status", "round_number", "phase", "pending", "round_log")
+    return encounter
+
+
+def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_version: int | None = None):
+    """Declare (or change) a combatant's action for this round.
+
+    A player declares for their own characters only; the storyguide for NPCs and anyone.
+    `values` holds the Declaration fields (weapon as `weapon_id`, targets as combatant ids).
+    Many people declare at once, so the version is checked only when given; the round and
+    phase are always checked.
+    """
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        if encounter.phase != Phase.DECLARING:
+            raise WrongPhase("Declarations are closed.")
+        try:
+            combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
+        except (Combatant.DoesNotExist, ValueError, TypeError):
+            raise InvalidCommand("That combatant is not in this encounter.") from None
+        character = combatant.character
+        storyguide = is_storyguide(user, encounter.saga)
+        if not storyguide and (character.is_npc or character.owner_id != user.pk):
+            raise NotAllowed(
+                f"You cannot declare for {character.name}: only their player or the storyguide can."
+            )
+        unknown = set(values) - set(DECLARATION_FIELDS)
+        if unknown:
+            raise InvalidCommand(f"Unknown declaration fields: {', '.join(sorted(unknown))}.")
+        values = dict(values)
+        if not storyguide:
+            values.pop("modifier", None)  # the storyguide's Initiative modifier
+        engage = [int(target) for target in values.get("engage", [])]
+        known = set(encounter.combatants.values_list("pk", flat=True))
+        if not set(engage) <= known:
+            raise InvalidCommand("You can only engage combatants of this encounter.")
+        values["engage"] = engage
+        weapon_id = values.get("weapon_id")
+        if weapon_id is not None and not character.weapons.filter(pk=weapon_id).exists():
+            raise InvalidCommand(f"That weapon is not on {character.name}'s sheet.")
+        row = Declaration.objects.filter(combatant=combatant, round_number=encounter.round_number).first()
+        if row is None:
+            row = Declaration(encounter=encounter, combatant=combatant, round_number=encounter.round_number)
+        for field, value in values.items():
+            setattr(row, field, value)
+        row.declared_by = user
+        _check_with_engine(encounter, row)
+        row.save()
+        log = EventLog(encounter, user)
+        log.append(
+            Kind.DECLARED,
+            {
+                "combatant": str(combatant.pk),
+                "name": character.name,
+                "summary": summary(row),
+                "by_storyguide": storyguide,
+            },
+            storyguide_only=character.is_npc,
+        )
+        log.save()
+    return row
+
+
+def summary(row: Declaration) -> dict:
+    """What a declaration says, in words for the log (targets as combatant ids)."""
+    return {
+        "action": row.action,
+        "action_label": row.get_action_display(),
+        "weapon": row.weapon.name if row.weapon_id else "",
+        "engage": [str(target) for target in row.engage],
+        "range": row.range,
+        "on_success": row.on_success,
+        "movement": row.movement,
+        "flags": [flag for flag in ("mounted", "charging", "high_ground", "routing") if getattr(row, flag)],
+        "spell": row.spell_name,
+    }
+
+
+def _check_with_engine(encounter: Encounter, row: Declaration) -> None:
+    combatants = combatants_for_round(encounter)
+    state = rebuild(encounter, combatants, [])
+    start = snapshots(encounter)
+    try:
+        check_declaration(state, declaration_of(row, start[str(row.combatant_id)]))
+    except RulesError as error:
+        raise InvalidCommand(_sentence(str(error))) from None
+    except KeyError:
+        raise InvalidCommand(
+            "That combatant joined after the round began; wait for the next round."
+        ) from None
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    return message[:1].upper() + message[1:] + ("" if message.endswith((".", ")")) else ".")
+
+
+def close_declarations(user, encounter_id: int, expected_version: int) -> list[Event]:
+    """Close declarations and run the Movement phase: Initiative Totals (rolled by the server,
+    or the faces typed in where the saga plays physical dice), acting order, engagements."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        if encounter.phase != Phase.DECLARING:
+            raise WrongPhase("Declarations are not open.")
+        combatants = combatants_for_round(encounter)
+        declarations = list(
+            Declaration.objects.filter(
+                encounter=encounter, round_number=encounter.round_number
+            ).select_related("weapon", "combatant__character")
+        )
+        if not declarations:
+            raise InvalidCommand("Nobody has declared yet.")
+        names = {str(c.pk): c.character.name for c in combatants}
+        physical = encounter.saga.physical_dice
+        typed = {str(row.combatant_id): row.dice for row in declarations}
+        if physical:
+            missing = sorted(
+                row.combatant.character.name for row in declarations if not row.dice.get("initiative")
+            )
+            if missing:
+                raise InvalidCommand(
+                    f"Waiting for typed {PURPOSE_LABELS['initiative']} dice from: {', '.join(missing)}."
+                )
+        state = rebuild(encounter, combatants, [])
+        start = snapshots(encounter)
+        box = recording_box(physical, typed, names)
+        try:
+            state = engine_declare(
+                state, [declaration_of(row, start[str(row.combatant_id)]) for row in declarations]
+            )
+            state, result = movement_phase(state, box, options_from_json({}))
+        except RulesError as error:
+            raise InvalidCommand(_sentence(str(error))) from None
+        faces = plain_faces(box.faces)
+        round_log = dict(encounter.round_log)
+        round_log["phases"] = [{"phase": "movement", "dice": faces, "options": {}}]
+        encounter.round_log = round_log
+        encounter.pending = {}
+        log = EventLog(encounter, user)
+        encounter.phase = "movement"  # the events belong to the Movement phase
+        data = result.to_dict()
+        log.append(
+            Kind.MOVEMENT,
+            {
+                "initiative": data["initiative"],
+                "engagements": data["engagements"],
+                "escapes": data["escapes"],
+                # NPCs' declarations stay in their storyguide-only `declared` events: everyone sees this one.
+                "declarations": [
+                    {"combatant": str(row.combatant_id), **summary(row)}
+                    for row in declarations
+                    if not row.combatant.character.is_npc
+                ],
+                "names": names,
+                "dice": faces,
+            },
+        )
+        encounter.phase = Phase.FIRST_MISSILE
+        events = log.save("round_log", "phase", "pending")
+    return events

@@ -1,0 +1,269 @@
+"""Resolving a phase: preview (roll and record the dice, show the totals), confirm (run the
+phase again on the same faces with the storyguide's options, log it, update the sheets),
+and end the round (advantage carried, next round's declarations open)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from arsmagica.events import Kind
+from arsmagica.models import Declaration, Phase
+from arsmagica.rules import OnSuccess
+from arsmagica.rules import end_round as engine_end_round
+from combat.errors import InvalidCommand, WrongPhase
+from combat.models import Combatant, Encounter, Event
+from combat.rules.errors import RulesError
+from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+
+from .declarations import _sentence, begin_round, combatants_for_round
+from ..panels import phase_label
+from .dice import plain_faces, recording_box, replay_box
+from .guard import require_ars_magica
+from .round import PHASE_AFTER, PHASE_FUNCTION, RESOLVABLE, rebuild
+from .sheets import options_from_json, set_fatigue
+
+MAX_BOTCH_DICE = 10
+OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")
+
+
+def clean_options(raw: dict | None, names: dict[str, str]) -> dict:
+    """The storyguide's options as JSON the engine reads, every value checked, messages with names."""
+    raw = raw or {}
+    options: dict = {}
+    for key in OPTION_MAPS:
+        values = {}
+        for cid, value in (raw.get(key) or {}).items():
+            cid = str(cid)
+            if cid not in names:
+                raise InvalidCommand("The options name someone who is not in this fight.")
+            if value in ("", None):
+                continue
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise InvalidCommand(f"{names[cid]}: {value!r} is not a whole number.") from None
+            if key == "botch_dice" and not 0 <= number <= MAX_BOTCH_DICE:
+                raise InvalidCommand(f"{names[cid]}: botch dice go from 0 to {MAX_BOTCH_DICE}.")
+            if key == "ease_factors" and not 0 <= number <= 60:
+                raise InvalidCommand(f"{names[cid]}: an ease factor from 0 to 60, please.")
+            if key == "modifiers" and not -60 <= number <= 60:
+                raise InvalidCommand(f"{names[cid]}: a modifier from -60 to +60, please.")
+            values[cid] = number
+        if values:
+            options[key] = values
+    on_success = {}
+    allowed = {choice.value for choice in OnSuccess}
+    for pair, value in (raw.get("on_success") or {}).items():
+        attacker, _, defender = str(pair).partition(":")
+        if attacker not in names or defender not in names:
+            raise InvalidCommand("The options name someone who is not in this fight.")
+        if value not in allowed:
+            raise InvalidCommand(f"{names[attacker]}: choose hit or advantage.")
+        on_success[f"{attacker}:{defender}"] = value
+    if on_success:
+        options["on_success"] = on_success
+    extra = [str(cid) for cid in raw.get("extra_fatigue_rollers") or () if str(cid) in names]
+    if extra:
+        options["extra_fatigue_rollers"] = extra
+    return options
+
+
+def _context(encounter: Encounter):
+    combatants = combatants_for_round(encounter)
+    declarations = list(
+        Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number).select_related(
+            "weapon"
+        )
+    )
+    names = {str(c.pk): c.character.name for c in combatants}
+    return combatants, declarations, names
+
+
+def _require_phase(encounter: Encounter, phase: str) -> None:
+    if encounter.status != Encounter.Status.RUNNING:
+        raise WrongPhase("The encounter is not running.")
+    if phase not in RESOLVABLE:
+        raise InvalidCommand(f"There is no phase called {phase!r}.")
+    if encounter.phase != phase:
+        raise WrongPhase(
+            f"The round is at {phase_label(encounter.phase)}, not {Phase(phase).label}; "
+            "nothing was done."
+        )
+
+
+def preview_phase(
+    user,
+    encounter_id: int,
+    expected_version: int,
+    phase: str,
+    options: dict | None = None,
+    faces: dict | None = None,
+) -> dict:
+    """Roll the phase's dice (or take the typed faces), keep them in `pending`, and return the
+    totals; a second preview of the same phase keeps the same faces and applies new options."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        _require_phase(encounter, phase)
+        combatants, declarations, names = _context(encounter)
+        options_json = clean_options(options, names)
+        physical = encounter.saga.physical_dice
+        pending = encounter.pending or {}
+        same = pending.get("phase") == phase and pending.get("round") == encounter.round_number
+        if same:
+            recorded = pending["dice"]
+            for cid, by_purpose in (faces or {}).items():
+                recorded.setdefault(cid, {}).update(by_purpose)
+            box = replay_box(recorded, names, physical=physical)
+        else:
+            typed = {str(row.combatant_id): dict(row.dice) for row in declarations}
+            for cid, by_purpose in (faces or {}).items():
+                typed.setdefault(cid, {}).update(by_purpose)
+            box = recording_box(physical, typed, names)
+        state = rebuild(encounter, combatants, declarations)
+        try:
+            _, result = PHASE_FUNCTION[phase](state, box, options_from_json(options_json))
+        except RulesError as error:
+            raise InvalidCommand(_sentence(str(error))) from None
+        encounter.pending = {
+            "round": encounter.round_number,
+            "phase": phase,
+            "dice": plain_faces(box.faces),
+            "options": options_json,
+            "result": result.to_dict(),
+        }
+        log = EventLog(encounter, user)
+        log.append(
+            Kind.PHASE_PREVIEWED,
+            {
+                "phase": phase,
+                "dice": encounter.pending["dice"],
+                "options": options_json,
+                "result": result.to_dict(),
+            },
+            storyguide_only=True,
+        )
+        log.save("pending")
+    return encounter.pending
+
+
+def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, options: dict | None = None):
+    """Run the previewed phase again on its recorded faces with the storyguide's options:
+    append its events, update fatigue and body levels, move to the next phase."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        _require_phase(encounter, phase)
+        pending = encounter.pending or {}
+        if pending.get("phase") != phase or pending.get("round") != encounter.round_number:
+            raise WrongPhase(
+                f"Roll {Phase(phase).label} first, to see its totals before confirming."
+            )
+        combatants, declarations, names = _context(encounter)
+        options_json = clean_options(options, names) if options is not None else pending.get("options", {})
+        physical = encounter.saga.physical_dice
+        state = rebuild(encounter, combatants, declarations)
+        box = replay_box(pending["dice"], names, physical=physical)
+        try:
+            new_state, result = PHASE_FUNCTION[phase](state, box, options_from_json(options_json))
+        except RulesError as error:
+            raise InvalidCommand(_sentence(str(error))) from None
+        faces = plain_faces(box.faces)
+        round_log = dict(encounter.round_log)
+        round_log["phases"] = list(round_log.get("phases", [])) + [
+            {"phase": phase, "dice": faces, "options": options_json}
+        ]
+        encounter.round_log = round_log
+        encounter.pending = {}
+        log = EventLog(encounter, user)
+        data = result.to_dict()
+        for attack in data["attacks"]:
+            log.append(Kind.ATTACK, attack)
+        for spell in data["spells"]:
+            log.append(Kind.SPELL, spell)
+        for roll in data["fatigue"]:
+            log.append(Kind.FATIGUE_ROLL, roll)
+        for skip in data["skipped"]:
+            log.append(Kind.SKIPPED, skip)
+        levels = _save_levels(combatants, new_state)
+        log.append(
+            Kind.PHASE_RESOLVED,
+            {
+                "phase": phase,
+                "deaths": data["deaths"],
+                "levels": levels,
+                "options": options_json,
+                "dice": faces,
+            },
+        )
+        encounter.phase = PHASE_AFTER[phase]
+        events = log.save("round_log", "pending", "phase")
+    return events
+
+
+def _save_levels(combatants: list[Combatant], state) -> list[dict]:
+    """Write the engine's levels to the character rows; return what changed."""
+    rows = {str(c.pk): c for c in combatants}
+    changed = []
+    for combatant_state in state.combatants:
+        row = rows.get(combatant_state.id)
+        if row is None:
+            continue
+        character = row.character
+        fatigue, body = combatant_state.fatigue_level.value, combatant_state.body_level.value
+        if (character.fatigue_level, character.body_level) != (fatigue, body):
+            changed.append(
+                {
+                    "combatant": combatant_state.id,
+                    "fatigue_level": [character.fatigue_level, fatigue],
+                    "body_level": [character.body_level, body],
+                }
+            )
+            set_fatigue(character, combatant_state.fatigue)
+            character.body_level = body
+            character.save(update_fields=["fatigue_level", "fatigue_state", "body_level"])
+    return changed
+
+
+def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
+    """End the round: advantage won carries into the next round (ArM3 p168); declarations open."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        if encounter.phase != Phase.ROUND_OVER:
+            raise WrongPhase("Resolve every phase of the round before ending it.")
+        combatants, declarations, names = _context(encounter)
+        state = rebuild(encounter, combatants, declarations)
+        try:
+            next_state = engine_end_round(state)
+        except RulesError as error:
+            raise InvalidCommand(_sentence(str(error))) from None
+        rows = {str(c.pk): c for c in combatants}
+        advantages = []
+        for combatant_state in next_state.combatants:
+            row = rows.get(combatant_state.id)
+            if row is None:
+                continue
+            row.advantage_attack = combatant_state.advantage_attack
+            row.advantage_defense = combatant_state.advantage_defense
+            row.save(update_fields=["advantage_attack", "advantage_defense"])
+            if row.advantage_attack or row.advantage_defense:
+                advantages.append(
+                    {
+                        "combatant": row_id(row),
+                        "attack": row.advantage_attack,
+                        "defense": row.advantage_defense,
+                    }
+                )
+        log = EventLog(encounter, user)
+        log.append(Kind.ROUND_ENDED, {"round": encounter.round_number, "advantages": advantages})
+        begin_round(encounter, log, combatants)
+        events = log.save("status", "round_number", "phase", "pending", "round_log")
+    return events
+
+
+def row_id(row: Combatant) -> str:
+    return str(row.pk)

@@ -1,0 +1,230 @@
+"""Translation between the app's rows and the Ars Magica engine's frozen dataclasses.
+
+Characters, weapons and declarations become `Sheet`, `CombatantState` and `Declaration`;
+JSON kept in the encounter (the round's start, confirmed phases' options) becomes them
+again. No rule is computed here: penalties, totals and levels all come from the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from arsmagica.models import Declaration as DeclarationRow
+from arsmagica.rules import (
+    Action,
+    BodyLevel,
+    CombatantState,
+    Declaration,
+    Exertion,
+    FatigueLevel,
+    FatigueState,
+    Movement,
+    OnSuccess,
+    Phase,
+    PhaseOptions,
+    Range,
+    Sheet,
+    Spell,
+    SpellKind,
+    Weapon,
+    fatigue_penalty,
+    wound_penalty,
+)
+from campaign.models import Character
+from combat.models import Combatant
+
+SHEET_FIELDS = (
+    "quickness",
+    "stamina",
+    "finesse",
+    "athletics",
+    "ride",
+    "brawling",
+    "soak",
+    "combat_fatigue",
+    "encumbrance",
+)
+WEAPON_FIELDS = ("initiative", "attack", "defense", "damage", "missile", "paces", "twice")
+
+
+def level_penalties(character: Character) -> tuple[int, int]:
+    """(fatigue penalty, wound penalty) of the character's current levels, from the engine."""
+    return (
+        fatigue_penalty(FatigueLevel(character.fatigue_level)),
+        wound_penalty(BodyLevel(character.body_level)),
+    )
+
+
+def fatigue_state_of(character: Character) -> FatigueState:
+    """The character's Fatigue levels lost, each with its exertion, as the engine's `FatigueState`.
+
+    Kept in `Character.fatigue_state`; when `fatigue_level` was set another way (the sheet form),
+    the stored levels are cut to it (the most recent go first) or topped up with short-term ones.
+    """
+    data = character.fatigue_state or {}
+    lost = tuple(Exertion(kind) for kind in data.get("lost", ()) if kind in _EXERTIONS)
+    progress = data.get("recovery_seconds", 0)
+    state = FatigueState(lost, progress if isinstance(progress, int) and progress >= 0 else 0)
+    level = FatigueLevel(character.fatigue_level)
+    if state.level is level:
+        return state
+    wanted = FatigueState.at(level)
+    if len(lost) > len(wanted.lost):
+        return FatigueState(lost[: len(wanted.lost)], 0)
+    return FatigueState(lost + wanted.lost[len(lost) :], 0)
+
+
+def fatigue_state_json(state: FatigueState) -> dict:
+    return {"lost": [exertion.value for exertion in state.lost], "recovery_seconds": state.recovery_seconds}
+
+
+def set_fatigue(character: Character, state: FatigueState) -> None:
+    """Keep `fatigue_level` and `fatigue_state` in step (the caller saves both fields)."""
+    character.fatigue_state = fatigue_state_json(state)
+    character.fatigue_level = state.level.value
+
+
+_EXERTIONS = {exertion.value for exertion in Exertion}
+
+
+def weapon_names(character: Character) -> dict[int, str]:
+    """Each weapon's name on the engine's sheet; a repeated name gets " (2)", " (3)" ..."""
+    names: dict[int, str] = {}
+    seen: dict[str, int] = {}
+    for weapon in character.weapons.all():
+        count = seen.get(weapon.name, 0) + 1
+        seen[weapon.name] = count
+        names[weapon.pk] = weapon.name if count == 1 else f"{weapon.name} ({count})"
+    return names
+
+
+def sheet_snapshot(combatant: Combatant) -> dict:
+    """The combatant's sheet and levels as plain JSON, kept for the whole round."""
+    character = combatant.character
+    names = weapon_names(character)
+    return {
+        "name": character.name,
+        "dodge": character.dodge_defense,
+        **{field: getattr(character, field) for field in SHEET_FIELDS},
+        "weapons": [
+            {
+                "id": weapon.pk,
+                "name": names[weapon.pk],
+                "range": weapon.optimum_range,
+                **{field: getattr(weapon, field) for field in WEAPON_FIELDS},
+            }
+            for weapon in character.weapons.all()
+        ],
+        "fatigue_level": character.fatigue_level,
+        "fatigue_state": fatigue_state_json(fatigue_state_of(character)),
+        "body_level": character.body_level,
+        "advantage_attack": combatant.advantage_attack,
+        "advantage_defense": combatant.advantage_defense,
+    }
+
+
+def sheet_from_snapshot(combatant_id: str, snapshot: dict) -> Sheet:
+    weapons = tuple(
+        Weapon(
+            name=weapon["name"],
+            initiative=weapon["initiative"],
+            attack=weapon["attack"],
+            defense=weapon["defense"],
+            damage=weapon["damage"],
+            range=Range(weapon["range"]),
+            missile=weapon["missile"],
+            paces=weapon["paces"],
+            twice=weapon["twice"],
+        )
+        for weapon in snapshot["weapons"]
+    )
+    return Sheet(
+        id=combatant_id,
+        name=snapshot["name"],
+        weapons=weapons,
+        dodge=snapshot["dodge"],
+        **{field: snapshot[field] for field in SHEET_FIELDS},
+    )
+
+
+def combatant_state(combatant_id: str, snapshot: dict) -> CombatantState:
+    """A combatant entering the round at its snapshot's levels, with the advantage it carries."""
+    state = CombatantState.start(
+        sheet_from_snapshot(combatant_id, snapshot),
+        FatigueLevel(snapshot["fatigue_level"]),
+        BodyLevel(snapshot["body_level"]),
+    )
+    changes = {}
+    if snapshot.get("fatigue_state"):  # each lost level's exertion (snapshots from before it: all short-term)
+        fatigue = FatigueState(
+            tuple(Exertion(kind) for kind in snapshot["fatigue_state"]["lost"]),
+            snapshot["fatigue_state"]["recovery_seconds"],
+        )
+        if fatigue.level is state.fatigue_level:
+            changes["fatigue"] = fatigue
+    return replace(
+        state,
+        advantage_attack=snapshot["advantage_attack"],
+        advantage_defense=snapshot["advantage_defense"],
+        **changes,
+    )
+
+
+def with_levels(state: CombatantState, character: Character) -> CombatantState:
+    """The combatant at the levels its row shows (after a correction, or time passing between rounds)."""
+    fatigue_level, body_level = character.fatigue_level, character.body_level
+    if state.fatigue_level.value != fatigue_level:
+        state = replace(state, fatigue=fatigue_state_of(character))
+    if state.body_level.value != body_level:
+        state = replace(state, body_levels_lost=state.sheet.body_track.levels_lost_at(BodyLevel(body_level)))
+    return state
+
+
+def weapon_name_in(snapshot: dict, weapon_id: int | None) -> str | None:
+    for weapon in snapshot["weapons"]:
+        if weapon["id"] == weapon_id:
+            return weapon["name"]
+    return None
+
+
+def declaration_of(row: DeclarationRow, snapshot: dict) -> Declaration:
+    """A declaration row as the engine's Declaration; ids are combatant ids as strings."""
+    spell = None
+    if row.action == DeclarationRow.Action.CAST:
+        spell = Spell(
+            kind=SpellKind(row.spell_kind or SpellKind.FORMULAIC.value),
+            casting_score=row.casting_score,
+            name=row.spell_name,
+            fast_cast_phase=Phase(row.fast_cast_phase) if row.fast_cast_phase else None,
+        )
+    return Declaration(
+        combatant=str(row.combatant_id),
+        action=Action(row.action),
+        weapon=weapon_name_in(snapshot, row.weapon_id),
+        engage=tuple(str(target) for target in row.engage),
+        range=Range(row.range) if row.range else None,
+        on_success=OnSuccess(row.on_success),
+        movement=Movement(row.movement) if row.movement else None,
+        mounted=row.mounted,
+        charging=row.charging,
+        high_ground=row.high_ground,
+        routing=row.routing,
+        modifier=row.modifier,
+        missile_phase=Phase(row.missile_phase),
+        distance=row.distance,
+        spell=spell,
+    )
+
+
+def options_from_json(data: dict | None) -> PhaseOptions:
+    """The storyguide's phase options, from the JSON kept in `pending` and the round log."""
+    data = data or {}
+    return PhaseOptions(
+        botch_dice={key: int(value) for key, value in data.get("botch_dice", {}).items()},
+        modifiers={key: int(value) for key, value in data.get("modifiers", {}).items()},
+        ease_factors={key: int(value) for key, value in data.get("ease_factors", {}).items()},
+        on_success={
+            tuple(key.split(":", 1)): OnSuccess(value) for key, value in data.get("on_success", {}).items()
+        },
+        extra_fatigue_rollers=tuple(data.get("extra_fatigue_rollers", ())),
+    )

@@ -1,0 +1,96 @@
+"""Ars Magica 3rd edition combat, as the table core sees it: the six-phase round, fatigue and body
+levels, stress dice and botches (ArM3 p163-p177). Imports nothing of Django's at module level."""
+
+from __future__ import annotations
+
+from combat.systems import RuleSystem
+
+KEY = "arsmagica"
+
+
+class ArsMagica(RuleSystem):
+    key = KEY
+    label = "Ars Magica 3rd edition"
+    level_headings = ("Fatigue level", "Body level")
+    sheet_template = "arsmagica/_sheet.html"
+    sheet_form_template = "arsmagica/_sheet_form.html"
+    frame_template = "arsmagica/_frame_panels.html"
+    create_url_name = "encounter_create"
+
+    @property
+    def event_kinds(self):
+        from .events import EVENT_KINDS
+
+        return EVENT_KINDS
+
+    def sheet_forms(self, saga, character, data=None):
+        from .sheet_forms import sheet_forms
+
+        return sheet_forms(saga, character, data)
+
+    def sheet_context(self, character) -> dict:
+        return {"weapons": list(character.weapons.all())}
+
+    def levels(self, character) -> list[tuple[str, str]]:
+        return [
+            ("Fatigue level", character.get_fatigue_level_display()),
+            ("Body level", character.get_body_level_display()),
+        ]
+
+    def encounter_page(self, request, encounter, audience):
+        from django.shortcuts import redirect
+
+        from combat.audience import STORYGUIDE
+
+        from .views import control_panel
+
+        if audience != STORYGUIDE:
+            return redirect("encounter_play", encounter_id=encounter.pk)
+        return control_panel(request, encounter)
+
+    def state_context(self, encounter, audience):
+        from .panels import state_context
+
+        return state_context(encounter, audience)
+
+    def frame_context(self, events, *, replay):
+        from .panels import frame_flags
+
+        return frame_flags(events, replay=replay)
+
+    def setup_refusal(self, encounter):
+        from .models import Phase
+
+        if encounter.status == "running" and encounter.phase != Phase.DECLARING:
+            return "Combatants join or leave while declarations are open, not in the middle of a round."
+        return None
+
+    def combatants_changed(self, encounter):
+        from .services.round import combatants_changed
+
+        return combatants_changed(encounter)
+
+    def saga_panels(self, saga, user):
+        from django.urls import reverse
+
+        return [reverse("saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []
+
+    def event_label(self, event, *, in_round=False):
+        from .presenters import event_label
+
+        return event_label(event, in_round=in_round)
+
+    def players_payload(self, event, own, players):
+        from .presenters import players_payload
+
+        return players_payload(event, own, players)
+
+    def resolve_file(self, data):
+        from .rules.encounter_file import resolve
+
+        return resolve(data)
+
+    def load_demo(self, stdout):
+        from django.core.management import call_command
+
+        call_command("load_demo", stdout=stdout)

@@ -1,0 +1,229 @@
+"""Ars Magica's pages and commands: the storyguide's control panel, the player page, declarations,
+and the round's commands. Thin views over `arsmagica.services`; refusals go through `combat.answers`.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign.access import is_storyguide
+from combat import answers, systems
+from combat.audience import PLAYERS, STORYGUIDE
+from combat.errors import CombatError, InvalidCommand
+from combat.models import Encounter
+from combat.views import encounter_command, encounter_for, posted_version, visible_log
+
+from . import services
+from .forms import CorrectionForm, DeclarationForm
+from .models import Declaration
+from .panels import combatants_of, state_context
+from .system import KEY
+
+command = encounter_command()
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+def control_panel(request, encounter: Encounter):
+    """The storyguide's control panel."""
+    context = state_context(encounter, STORYGUIDE)
+    context.update(events=visible_log(encounter, STORYGUIDE), ws_url=f"/ws/encounters/{encounter.pk}/")
+    return render(request, "arsmagica/control_panel.html", context)
+
+
+@login_required
+@require_GET
+def encounter_play(request, encounter_id):
+    """The player page: their characters' declarations, then the live round."""
+    encounter = encounter_for(request.user, encounter_id)
+    if encounter.saga.rule_system != KEY:  # another system's encounter: its own page
+        return systems.of(encounter.saga).encounter_page(request, encounter, PLAYERS)
+    if is_storyguide(request.user, encounter.saga):
+        return redirect("encounter_page", encounter_id=encounter.pk)
+    context = state_context(encounter, PLAYERS)
+    context.update(events=visible_log(encounter, PLAYERS), ws_url=f"/ws/encounters/{encounter.pk}/")
+    return render(request, "arsmagica/play.html", context)
+
+
+# --- declarations ------------------------------------------------------------------------------
+
+
+def _declaration_forms(request, encounter: Encounter, storyguide: bool, bound: dict | None = None):
+    combatants = combatants_of(encounter)
+    declarations = {
+        d.combatant_id: d
+        for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number)
+    }
+    mine = [
+        c
+        for c in combatants
+        if (c.character.is_npc if storyguide else c.character.owner_id == request.user.pk)
+    ]
+    others = [c for c in combatants if c not in mine] if storyguide else []
+    forms = []
+    for combatant in mine + others:
+        form = (bound or {}).get(combatant.pk) or DeclarationForm(
+            combatant=combatant,
+            others=combatants,
+            physical=encounter.saga.physical_dice,
+            storyguide=storyguide,
+            declaration=declarations.get(combatant.pk),
+        )
+        forms.append(
+            {
+                "form": form,
+                "combatant": combatant,
+                "declaration": declarations.get(combatant.pk),
+                "own": combatant in mine,
+            }
+        )
+    return forms
+
+
+@login_required
+@require_GET
+def my_declarations(request, encounter_id):
+    """The declaration forms this person may fill in: a player's characters, the storyguide's NPCs."""
+    encounter = encounter_for(request.user, encounter_id)
+    storyguide = is_storyguide(request.user, encounter.saga)
+    return render(
+        request,
+        "arsmagica/_my_declarations.html",
+        {
+            "encounter": encounter,
+            "entries": _declaration_forms(request, encounter, storyguide),
+            "is_storyguide": storyguide,
+        },
+    )
+
+
+@login_required
+@require_POST
+def declare(request, encounter_id, combatant_id):
+    """Declare for one combatant; the form comes back, with its errors beside it if any."""
+    encounter = encounter_for(request.user, encounter_id)
+    storyguide = is_storyguide(request.user, encounter.saga)
+    combatants = combatants_of(encounter)
+    combatant = next((c for c in combatants if c.pk == combatant_id), None)
+    if combatant is None:
+        raise Http404("No such combatant.")
+    if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
+        raise PermissionDenied("You can only declare for your own characters.")
+    form = DeclarationForm(
+        request.POST,
+        combatant=combatant,
+        others=combatants,
+        physical=encounter.saga.physical_dice,
+        storyguide=storyguide,
+    )
+    status = 200
+    saved = None
+    if form.is_valid():
+        try:
+            saved = services.declare(request.user, encounter.pk, combatant.pk, form.values())
+        except CombatError as error:
+            form.add_error(None, str(error))
+            status = answers.status_of(error, form=True)
+    else:
+        status = 422
+    encounter.refresh_from_db()
+    return render(
+        request,
+        "arsmagica/_declaration_form.html",
+        {
+            "encounter": encounter,
+            "entry": {"form": form, "combatant": combatant, "declaration": saved, "own": True},
+            "saved": saved is not None,
+        },
+        status=status,
+    )
+
+
+# --- the storyguide's commands -----------------------------------------------------------------
+
+
+@command
+def open_declarations(request, encounter):
+    services.open_declarations(request.user, encounter.pk, posted_version(request))
+
+
+@command
+def close_declarations(request, encounter):
+    services.close_declarations(request.user, encounter.pk, posted_version(request))
+
+
+def _options(post) -> dict:
+    """Preview form fields `botch_dice-<id>`, `modifiers-<id>`, `ease_factors-<id>`,
+    `on_success-<attacker>:<defender>` as the services' options."""
+    options: dict = {"botch_dice": {}, "modifiers": {}, "ease_factors": {}, "on_success": {}}
+    for key, value in post.items():
+        name, _, who = key.partition("-")
+        if name in options and who:
+            options[name][who] = value
+    options["extra_fatigue_rollers"] = post.getlist("extra_fatigue_rollers")
+    return options
+
+
+def _faces(post) -> dict:
+    """Typed faces `faces-<id>-<purpose>` as {id: {purpose: [faces]}}; blank entries are left out."""
+    from .services.dice import parse_faces
+
+    faces: dict = {}
+    for key, value in post.items():
+        if key.startswith("faces-") and value.strip():
+            _, who, purpose = key.split("-", 2)
+            faces.setdefault(who, {})[purpose] = parse_faces(value, f"{purpose} faces")
+    return faces
+
+
+@command
+def preview_phase(request, encounter):
+    phase = request.POST.get("phase", "")
+    services.preview_phase(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        phase,
+        _options(request.POST),
+        _faces(request.POST),
+    )
+
+
+@command
+def confirm_phase(request, encounter):
+    phase = request.POST.get("phase", "")
+    services.confirm_phase(request.user, encounter.pk, posted_version(request), phase, _options(request.POST))
+
+
+@command
+def end_round(request, encounter):
+    services.end_round(request.user, encounter.pk, posted_version(request))
+
+
+@command
+def correct(request, encounter):
+    form = CorrectionForm(request.POST, combatants=combatants_of(encounter))
+    if not form.is_valid():
+        errors = "; ".join(
+            f"{form.fields[f].label or f}: {' '.join(e)}" if f != "__all__" else " ".join(e)
+            for f, e in form.errors.items()
+        )
+        raise InvalidCommand(errors)
+    data = form.cleaned_data
+    services.correct(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        data["combatant"],
+        {
+            key: data.get(key)
+            for key in ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
+        },
+        data["reason"],
+    )
+

@@ -1,0 +1,193 @@
+"""The registry of rule systems, and the interface each one provides to the table core.
+
+The core runs encounters, the event log, live push, the consumers and the generic pages; a rule
+system brings everything that is its own through one `RuleSystem` object. The core asks the
+registry for the saga's system and never names one. A system's module must import without Django
+being set up: the command line resolves encounter files through the registry with no settings.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from .events import CORE_KINDS, EventKind
+
+if TYPE_CHECKING:
+    from django.forms import BaseForm
+    from django.http import HttpRequest, HttpResponse
+
+# The installed rule systems; settings may name others as RULE_SYSTEMS (the tests add a toy one).
+INSTALLED_SYSTEMS = ("arsmagica.system.ArsMagica", "d6.system.D6Fatigue")
+
+
+class UnknownSystem(LookupError):
+    """No installed rule system has that key."""
+
+
+class RuleSystem(ABC):
+    """What a rule system provides to the core. One instance per system, registered by dotted path."""
+
+    key: str
+    """The name stored in `Saga.rule_system` and in an encounter file's `"rules"` (at most 16 characters)."""
+
+    label: str
+    """The name people read: in the saga form's choice and on the saga page."""
+
+    event_kinds: tuple[EventKind, ...] = ()
+    """Every event kind the system writes (encounter log and saga records), each with its payload type."""
+
+    # --- sheets --------------------------------------------------------------------------------
+
+    @abstractmethod
+    def sheet_forms(self, saga, character, data=None) -> tuple[BaseForm, Any]:
+        """The character sheet's form and its rows' formset (weapons, abilities) for this saga."""
+
+    sheet_template: str = ""
+    """The sheet as shown on the character page (context: `character`, `saga`, `sheet`)."""
+
+    sheet_form_template: str = ""
+    """The sheet's fields on the character form (context: `form`, `rows`, `saga`)."""
+
+    def sheet_context(self, character) -> dict:
+        """What `sheet_template` needs beyond the character (ordered attributes, say)."""
+        return {}
+
+    level_headings: tuple[str, ...] = ()
+    """The headings of `levels`, for the saga's character table."""
+
+    def levels(self, character) -> list[tuple[str, str]]:
+        """The character's current levels as (heading, value): what the table sees of anyone's sheet."""
+        return []
+
+    def saga_links(self, saga) -> list[tuple[str, str, str]]:
+        """Extra links on the storyguide's saga page, as (url, link text, what follows the link)."""
+        return []
+
+    # --- encounters ----------------------------------------------------------------------------
+
+    create_url_name: str = "encounter_create"
+    """The URL name the saga page's "new encounter" form posts to (with the saga's id)."""
+
+    @abstractmethod
+    def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
+        """The encounter's page for this person: the storyguide's controls or a player's view."""
+
+    @abstractmethod
+    def state_context(self, encounter, audience: str) -> dict:
+        """Everything the encounter's panels show to an audience, from rows, in a fixed number of queries."""
+
+    frame_template: str = ""
+    """The panels pushed in every live frame after the new events (rendered with `state_context`)."""
+
+    def frame_context(self, events: list, *, replay: bool) -> dict:
+        """Flags for the frame from the events it carries (which panels to push again, say)."""
+        return {}
+
+    def setup_refusal(self, encounter) -> str | None:
+        """Why combatants cannot join or leave now, or None when they can."""
+        return None
+
+    def combatants_changed(self, encounter) -> list[str]:
+        """After combatants joined or left: update the encounter's own state, return its changed fields."""
+        return []
+
+    def saga_panels(self, saga, user) -> list[str]:
+        """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
+        return []
+
+    # --- the log -------------------------------------------------------------------------------
+
+    def event_label(self, event, *, in_round: bool = False) -> str:
+        """Where an event happened, in the system's words ("R1 · Melee"); inside a round's heading, less."""
+        if in_round:
+            return ""
+        return f"Round {event.round_number}" if event.round_number else "Setting up"
+
+    def round_heading(self, number: int) -> str:
+        """The history's heading for a round number (0: before the first round)."""
+        return f"Round {number}" if number else "Setting up"
+
+    def players_payload(self, event, own: set[str], players: set[str]) -> dict:
+        """An event's payload as the players see it; `own` and `players` are combatant ids as strings."""
+        return event.payload
+
+    # --- outside the table ---------------------------------------------------------------------
+
+    @abstractmethod
+    def resolve_file(self, data: dict) -> dict:
+        """Resolve an encounter file (already read as JSON) as `python -m combat.rules resolve` prints it."""
+
+    @abstractmethod
+    def load_demo(self, stdout) -> None:
+        """Make the system's demo saga (idempotent) and write its address and logins to `stdout`."""
+
+
+def _configured() -> tuple[str, ...]:
+    try:
+        from django.conf import settings
+
+        if settings.configured:
+            return tuple(getattr(settings, "RULE_SYSTEMS", INSTALLED_SYSTEMS))
+    except ImportError:  # the command line on a machine without Django
+        pass
+    return INSTALLED_SYSTEMS
+
+
+@cache
+def _load(paths: tuple[str, ...]) -> dict[str, RuleSystem]:
+    systems = {}
+    for path in paths:
+        module, _, name = path.rpartition(".")
+        system = getattr(importlib.import_module(module), name)()
+        systems[system.key] = system
+    return systems
+
+
+def all_systems() -> list[RuleSystem]:
+    """Every installed system, in the order they are installed."""
+    return list(_load(_configured()).values())
+
+
+def get(key: str) -> RuleSystem:
+    """The system stored as `key`; UnknownSystem when none is installed under it."""
+    try:
+        return _load(_configured())[key]
+    except KeyError:
+        raise UnknownSystem(key) from None
+
+
+def of(saga) -> RuleSystem:
+    """The saga's rule system."""
+    return get(saga.rule_system)
+
+
+def choices() -> list[tuple[str, str]]:
+    """(key, label) for every installed system: the saga form's choice."""
+    return [(system.key, system.label) for system in all_systems()]
+
+
+@cache
+def _kinds(paths: tuple[str, ...]) -> dict[str, EventKind]:
+    kinds = {kind.name: kind for kind in CORE_KINDS}
+    for system in _load(paths).values():
+        for kind in system.event_kinds:
+            if kind.name in kinds:
+                raise ValueError(f"event kind {kind.name!r} is declared twice")
+            kinds[kind.name] = kind
+    return kinds
+
+
+def event_kind(name: str) -> EventKind | None:
+    """The declared kind of that name (core or any system's), or None."""
+    return _kinds(_configured()).get(name)
+
+
+def kind_choices(system: RuleSystem | None = None) -> list[tuple[str, str]]:
+    """(name, label) of the core's kinds and one system's (every system's when None): the history filter."""
+    systems = [system] if system else all_systems()
+    return [(kind.name, kind.label) for kind in CORE_KINDS] + [
+        (kind.name, kind.label) for each in systems for kind in each.event_kinds
+    ]

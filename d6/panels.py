@@ -1,0 +1,334 @@
+"""The d6 table's panels, built from rows: fighters with their fatigue tracks, the turn, the
+chase grid. The same context renders the full pages and the frames pushed after each command
+(`arsmagica.panels.state_context` hands a d6 encounter over to `state_context` here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campaign.models import Character
+from combat.audience import STORYGUIDE
+from combat.live import last_seq
+from combat.models import Combatant, Encounter
+from d6.rules.fatigue import FATIGUE_MAX
+
+from .kinds import ROLL, TURN_ENDED
+from .models import Chase, Fight, Runner
+from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
+
+TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
+ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
+PALETTE = ("#d9e8c9", "#cfe0f0", "#f2dfc2", "#e6d3ec", "#d5ece8", "#f0d4d0")
+
+
+@dataclass
+class Cell:
+    number: int
+    fails: bool
+    now: bool
+    base: bool
+    always_rises: bool
+
+
+@dataclass
+class Track:
+    """A fatigue track 1-20: the base marked, the current fatigue, the auto-fail zone below it."""
+
+    fatigue: int
+    base: int
+    cells: list[Cell] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, fatigue: int, base: int) -> Track:
+        cells = [
+            Cell(n, n < fatigue, n == fatigue, n == base, n > ALWAYS_RISES) for n in range(1, FATIGUE_MAX + 1)
+        ]
+        return cls(fatigue, base, cells)
+
+
+@dataclass
+class FighterCard:
+    """One combatant: its track, its place in the order, whether it is its turn."""
+
+    combatant: Combatant
+    track: Track
+    scores: list[SheetScore]
+    position: int | None = None
+    initiative: dict | None = None
+    current: bool = False
+    rose_this_turn: bool = False
+
+    @property
+    def id(self) -> int:
+        return self.combatant.pk
+
+    @property
+    def character(self):
+        return self.combatant.character
+
+    @property
+    def player_id(self) -> int | None:
+        """The user who plays this character (None for an NPC): their page shows its controls."""
+        return player_of(self.character)
+
+
+def player_of(character: Character) -> int | None:
+    return None if character.is_npc else character.owner_id
+
+
+def _card(combatant: Combatant, base: int | None = None) -> FighterCard:
+    character = combatant.character
+    base = stamina_base(character) if base is None else base
+    return FighterCard(combatant, Track.of(character.fatigue, base), scores_of(character))
+
+
+def terrain_colour(name: str) -> str:
+    return PALETTE[sum(name.encode()) % len(PALETTE)]
+
+
+def token_label(name: str) -> str:
+    """A runner's token on the grid: the initials of the name's capitalised words, up to three
+    ("Watchman Hale" -> "WH", "Marta the Huntress" -> "MH", "Bandit 2" -> "B2"); one word keeps two."""
+    words = ["".join(ch for ch in word if ch.isalnum()) for word in name.split()]
+    words = [word for word in words if word]
+    if not words:
+        return "?"
+    if len(words) == 1:
+        return words[0][:1].upper() + words[0][1:2]
+    marked = [word for word in words if word[0].isupper() or word[0].isdigit()]
+    return "".join(word[0] for word in (marked if len(marked) >= 2 else words)[:3]).upper()
+
+
+def token_labels(names: list[str]) -> list[str]:
+    """A label per name, told apart: names whose initials coincide get a number after them ("WH1", "WH2")."""
+    labels = [token_label(name) for name in names]
+    seen: dict[str, int] = {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+    numbers: dict[str, int] = {}
+    told_apart = []
+    for label in labels:
+        if seen[label] > 1:
+            numbers[label] = numbers.get(label, 0) + 1
+            label = f"{label[:2]}{numbers[label]}"
+        told_apart.append(label)
+    return told_apart
+
+
+@dataclass
+class Lane:
+    runner: Runner
+    y: int
+    column: int
+    x: int
+    squares: list[dict]
+    token: str
+
+
+CELL = 34
+GAP = 4
+LABEL = 16
+STRIP = 26
+PAD = 6
+
+
+def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
+    """The SVG geometry: a lane per chaser, the target's square at the right end of each lane,
+    the chaser `distance` squares behind it; the terrain stretches as a strip on top."""
+    target = next(r for r in runners if r.role == Runner.Role.TARGET)
+    chasers = [r for r in runners if r.role == Runner.Role.CHASER]
+    furthest = max([r.start_distance or 1 for r in chasers] + [r.distance or 0 for r in chasers])
+    columns = chase.escape_distance or furthest + 2
+    columns = max(columns, 4)
+    target_column = columns
+    ahead = any((r.distance or 0) < 0 for r in chasers)  # a chaser who moved ahead of the target
+    squares_per_lane = columns + 1 + (1 if ahead else 0)
+    width = PAD * 2 + squares_per_lane * (CELL + GAP)
+    colour = terrain_colour(chase.stretches[-1]["name"])
+    target_token, *chaser_tokens = token_labels(
+        [target.combatant.character.name] + [chaser.combatant.character.name for chaser in chasers]
+    )
+    lanes = []
+    for index, chaser in enumerate(chasers):
+        y = PAD + STRIP + GAP + index * (CELL + LABEL + GAP * 2) + LABEL
+        distance = chaser.distance if chaser.distance is not None else 0
+        column = max(target_column - distance, 0)
+        low, high = sorted((column, target_column))
+        squares = [
+            {
+                "x": PAD + c * (CELL + GAP),
+                "between": low <= c <= high,
+                "edge": chase.escape_distance is not None and c == 0,
+            }
+            for c in range(squares_per_lane)
+        ]
+        lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares, chaser_tokens[index]))
+    height = PAD * 2 + STRIP + GAP + len(chasers) * (CELL + LABEL + GAP * 2)
+    strip = []
+    stretches = chase.stretches
+    share = (width - PAD * 2) / max(len(stretches), 1)
+    for index, stretch in enumerate(stretches):
+        last = stretches[index + 1]["starts_at"] - 1 if index + 1 < len(stretches) else chase.exchanges
+        strip.append(
+            {
+                **stretch,
+                "until": last,
+                "count": max(last - stretch["starts_at"] + 1, 0),
+                "colour": terrain_colour(stretch["name"]),
+                "x": round(PAD + index * share, 1),
+                "width": round(share - 3, 1),
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "cell": CELL,
+        "half": CELL // 2,
+        "strip_height": STRIP,
+        "columns": columns,
+        "target": target,
+        "target_token": target_token,
+        "target_x": PAD + target_column * (CELL + GAP),
+        "lanes": lanes,
+        "strip": strip,
+        "colour": colour,
+        "pad": PAD,
+    }
+
+
+@dataclass
+class OwnRun:
+    """A runner a player plays: what they roll next, and whether the choice at the target is open."""
+
+    runner: Runner
+    player_id: int
+    rolled: str
+    dice: int
+    at_target: bool
+
+    @property
+    def typed(self) -> str:
+        return " ".join(str(face) for face in self.runner.faces)
+
+
+def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
+    rolled = chase.stretches[-1]["rolled"]
+    runs = []
+    for runner in runners:
+        player = player_of(runner.combatant.character)
+        if player is None or runner.status != Runner.Status.RUNNING:
+            continue
+        score = next((s for s in scores_of(runner.combatant.character) if s.name == rolled), None)
+        runs.append(
+            OwnRun(
+                runner=runner,
+                player_id=player,
+                rolled=rolled,
+                dice=abs(score.consistency) if score else 0,
+                at_target=runner.role == Runner.Role.CHASER and runner.distance == 1,
+            )
+        )
+    return runs
+
+
+def state_context(encounter: Encounter, audience: str) -> dict:
+    """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
+    # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
+    combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))
+    fight = Fight.objects.filter(encounter=encounter).first()
+    cards: list[FighterCard] = []
+    current = None
+    defence = None
+    if fight is not None:
+        fighters = list(
+            fight.fighters.select_related("combatant__character__saga", "combatant__character__owner")
+        )
+        in_fight = set()
+        for fighter in fighters:
+            card = _card(fighter.combatant, fighter.base_fatigue)
+            card.position = fighter.position + 1
+            card.initiative = fighter.initiative
+            card.current = fighter.position == fight.turn
+            card.rose_this_turn = fighter.rose_this_turn
+            cards.append(card)
+            in_fight.add(fighter.combatant_id)
+            if card.current:
+                current = card
+        cards += [_card(c) for c in combatants if c.pk not in in_fight]
+        if fight.defence:
+            by_id = {str(card.id): card for card in cards}
+            defence = {
+                "attacker": by_id.get(fight.defence["attacker"]),
+                "defender": by_id.get(fight.defence["defender"]),
+                "value": fight.defence["value"],
+                "set": fight.defence.get("set", False),
+                "more": [by_id.get(d["defender"]) for d in fight.queue or []],
+            }
+    else:
+        cards = [_card(c) for c in combatants]
+    chase = encounter.d6_chases.order_by("-number").first()
+    chase_context = None
+    if chase is not None:
+        runners = list(
+            chase.runners.select_related("combatant__character__saga", "combatant__character__owner")
+        )
+        target = next(r for r in runners if r.role == Runner.Role.TARGET)
+        owner = target.combatant.character.owner
+        chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None
+        chase_context = {
+            "chase": chase,
+            "runners": runners,
+            "target": target,
+            "chasers": [r for r in runners if r.role == Runner.Role.CHASER],
+            "grid": chase_grid(chase, runners),
+            "chooser_id": chooser_id,
+            "chooser_name": owner.get_username() if chooser_id else "the storyguide",
+            "last": chase.last_exchange or None,
+            "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
+            "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
+            "yours": _own_runs(chase, runners) if chase.ongoing else [],
+            "waiting_for_dice": [r for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
+            if chase.ongoing
+            else [],
+        }
+    chase_ongoing = chase is not None and chase.ongoing
+    if chase_ongoing:
+        mode = "chase"
+    elif fight is not None:
+        mode = "fight"
+    elif chase is not None:
+        mode = "chase_over"
+    else:
+        mode = ""
+    last_roll = None
+    if fight is not None:
+        event = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq").first()
+        last_roll = event.payload if event is not None and event.kind == ROLL else None
+    available = []
+    if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
+        in_encounter = {c.character_id for c in combatants}
+        available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_encounter]
+    sides: dict[str, list[FighterCard]] = {}
+    for card in cards:
+        sides.setdefault(card.combatant.side, []).append(card)
+    return {
+        "d6": True,
+        "encounter": encounter,
+        "audience": audience,
+        "is_storyguide": audience == STORYGUIDE,
+        "physical_dice": encounter.saga.physical_dice,
+        "cards": cards,
+        "sides": sides,
+        "fight": fight,
+        "current": current,
+        "defence": defence,
+        "last_roll": last_roll,
+        "available": available,
+        "chase": chase_context,
+        "chase_ongoing": chase_ongoing,
+        "mode": mode,
+        "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
+        "last_seq": last_seq(encounter),
+        "always_rises": ALWAYS_RISES,
+        "terrain_rows": range(TERRAIN_ROWS),
+    }

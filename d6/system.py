@@ -1,0 +1,76 @@
+"""The d6 fatigue-track system, as the table core sees it: turn-based fights and chases on a grid,
+fatigue rising on physical rolls (d6 seed). Imports nothing of Django's at module level."""
+
+from __future__ import annotations
+
+from combat.systems import RuleSystem
+
+KEY = "d6fatigue"
+
+
+class D6Fatigue(RuleSystem):
+    key = KEY
+    label = "d6 fatigue track"
+    level_headings = ("Fatigue",)
+    sheet_template = "d6table/_sheet.html"
+    sheet_form_template = "d6table/_sheet_form.html"
+    frame_template = "d6table/_frame_panels.html"
+    create_url_name = "d6_encounter_create"
+
+    @property
+    def event_kinds(self):
+        from .kinds import EVENT_KINDS
+
+        return EVENT_KINDS
+
+    def sheet_forms(self, saga, character, data=None):
+        from .sheet_forms import sheet_forms
+
+        return sheet_forms(saga, character, data)
+
+    def sheet_context(self, character) -> dict:
+        from .services.sheet import attribute_rows, stamina_base
+
+        return {"attribute_rows": attribute_rows(character), "base_fatigue": stamina_base(character)}
+
+    def levels(self, character) -> list[tuple[str, str]]:
+        return [("Fatigue", str(character.fatigue))]
+
+    def saga_links(self, saga) -> list[tuple[str, str, str]]:
+        from django.urls import reverse
+
+        names = ", ".join(saga.d6_attributes or [])
+        return [(reverse("saga_d6_attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]
+
+    def encounter_page(self, request, encounter, audience):
+        from django.shortcuts import redirect
+
+        return redirect("d6_table", encounter_id=encounter.pk)
+
+    def state_context(self, encounter, audience):
+        from .panels import state_context
+
+        return state_context(encounter, audience)
+
+    def setup_refusal(self, encounter):
+        if encounter.status == "running":
+            return "Combatants join or leave while declarations are open, not in the middle of a round."
+        return None
+
+    def event_label(self, event, *, in_round=False):
+        from .presenters import event_label
+
+        return event_label(event, in_round=in_round)
+
+    def round_heading(self, number: int) -> str:
+        return f"Round {number}" if number else "Outside a fight"
+
+    def resolve_file(self, data):
+        from .rules.encounter_file import resolve
+
+        return resolve(data)
+
+    def load_demo(self, stdout):
+        from django.core.management import call_command
+
+        call_command("load_demo_d6", stdout=stdout)

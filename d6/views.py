@@ -1,0 +1,269 @@
+"""The d6 table's pages and commands: thin views over `d6.services`.
+
+A command posts here and gets back an empty error slot (or the message); the change itself
+reaches every screen, the sender's too, through the encounter's websocket push.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign.access import get_membership, is_storyguide, require_storyguide
+from combat import answers
+from combat import services as combat_services
+from combat.audience import PLAYERS, STORYGUIDE
+from combat.errors import CombatError, InvalidCommand
+from combat.views import encounter_command, encounter_for, posted_version, visible_log
+
+from . import services
+from .panels import TERRAIN_ROWS, state_context
+from .sheet_forms import D6AttributesForm
+from .system import KEY
+
+
+def table_command(storyguide_only: bool = True):
+    """POST only; members only (the storyguide only, unless said); refusals go through `combat.answers`."""
+    return encounter_command(storyguide_only=storyguide_only, rule_system=KEY)
+
+
+def _int(value, what: str, *, blank_ok: bool = False) -> int | None:
+    value = (value or "").strip()
+    if not value and blank_ok:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidCommand(f"{what} must be a whole number.") from None
+
+
+def _typed(post) -> dict[str, str]:
+    """Typed faces `faces-<combatant id>` as {id: "3 7 10"}."""
+    return {key[len("faces-") :]: value for key, value in post.items() if key.startswith("faces-")}
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def encounter_create(request, saga_id):
+    """A new encounter in a d6 saga; its table opens next."""
+    get_membership(request.user, saga_id)
+    try:
+        encounter = services.create_encounter(request.user, saga_id, request.POST.get("name", ""))
+    except CombatError as error:
+        return answers.refused_on_page(request, error, reverse("saga_detail", args=[saga_id]))
+    return redirect("d6_table", encounter_id=encounter.pk)
+
+
+@login_required
+@require_GET
+def table(request, encounter_id):
+    """The d6 table: the storyguide's controls, or a player's view of the same fight and chase."""
+    encounter = encounter_for(request.user, encounter_id, KEY)
+    audience = STORYGUIDE if is_storyguide(request.user, encounter.saga) else PLAYERS
+    context = state_context(encounter, audience)
+    context.update(events=visible_log(encounter, audience), ws_url=f"/ws/encounters/{encounter.pk}/")
+    return render(request, "d6table/table.html", context)
+
+
+# --- set-up ------------------------------------------------------------------------------------
+
+
+@table_command()
+def add_combatants(request, encounter):
+    combat_services.add_combatants(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        request.POST.getlist("characters"),
+        request.POST.get("side", ""),
+    )
+    return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
+
+
+@table_command()
+def remove_combatant(request, encounter, combatant_id):
+    combat_services.remove_combatant(request.user, encounter.pk, posted_version(request), combatant_id)
+    return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
+
+
+# --- the fight ---------------------------------------------------------------------------------
+
+
+@table_command()
+def start_fight(request, encounter):
+    services.start_fight(request.user, encounter.pk, posted_version(request), _typed(request.POST))
+
+
+def _physical(post) -> bool | None:
+    return {"yes": True, "no": False}.get(post.get("physical", ""))
+
+
+@table_command(storyguide_only=False)
+def roll(request, encounter):
+    """The storyguide's roll for anyone, or a player's for their own character (the service checks)."""
+    post = request.POST
+    combatant = post.get("combatant", "")
+    services.roll(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        combatant,
+        post.get("score", ""),
+        value=_int(post.get("value"), "The challenge value", blank_ok=True),
+        physical=_physical(post),
+        target_id=post.get("target") or None,
+        typed=post.get(f"faces-{combatant}", ""),
+        potential=_int(post.get("potential"), "Potential", blank_ok=True),
+    )
+
+
+@table_command(storyguide_only=False)
+def cluster(request, encounter):
+    """A ranged attack into a combat cluster: one challenge per fighter ticked."""
+    post = request.POST
+    services.cluster_attack(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        post.get("combatant", ""),
+        post.get("score", ""),
+        post.getlist("targets"),
+        value=_int(post.get("value"), "The challenge value", blank_ok=True),
+        physical=_physical(post),
+        typed={
+            key[len("shot-faces-") :]: value for key, value in post.items() if key.startswith("shot-faces-")
+        },
+        potential=_int(post.get("potential"), "Potential", blank_ok=True),
+    )
+
+
+@table_command()
+def set_value(request, encounter):
+    services.set_challenge_value(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        _int(request.POST.get("value"), "The challenge value", blank_ok=True),
+    )
+
+
+@table_command(storyguide_only=False)
+def breather(request, encounter):
+    services.take_breather(request.user, encounter.pk, posted_version(request))
+
+
+@table_command(storyguide_only=False)
+def end_turn(request, encounter):
+    services.end_turn(request.user, encounter.pk, posted_version(request))
+
+
+# --- the chase ---------------------------------------------------------------------------------
+
+
+@table_command()
+def start_chase(request, encounter):
+    post = request.POST
+    chasers = []
+    for key, value in post.items():
+        if key.startswith("distance-") and value.strip():
+            chasers.append((key[len("distance-") :], _int(value, "A chaser's distance")))
+    terrains = [
+        (post.get(f"terrain_name-{i}", ""), post.get(f"terrain_rolled-{i}", "")) for i in range(TERRAIN_ROWS)
+    ]
+    services.start_chase(
+        request.user,
+        encounter.pk,
+        posted_version(request),
+        post.get("target", ""),
+        chasers,
+        terrains,
+        _int(post.get("escape_distance"), "The escape distance", blank_ok=True),
+    )
+
+
+@table_command()
+def exchange(request, encounter):
+    services.exchange(request.user, encounter.pk, posted_version(request), _typed(request.POST))
+
+
+@table_command()
+def offer_terrain(request, encounter):
+    post = request.POST
+    chase = encounter.d6_chases.filter(outcome="ongoing").first()
+    route = {t["name"]: t for t in (chase.route if chase else [])}
+    terrains = [route[name] for name in post.getlist("offer") if name in route]
+    if post.get("new_name", "").strip() or post.get("new_rolled", "").strip():
+        terrains.append((post.get("new_name", ""), post.get("new_rolled", "")))
+    services.offer_terrain(request.user, encounter.pk, posted_version(request), terrains)
+
+
+@table_command(storyguide_only=False)
+def choose_terrain(request, encounter):
+    services.choose_terrain(
+        request.user, encounter.pk, posted_version(request), request.POST.get("terrain", "")
+    )
+
+
+@table_command()
+def runner_breather(request, encounter):
+    services.runner_breather(
+        request.user, encounter.pk, posted_version(request), request.POST.get("combatant", "")
+    )
+
+
+def _exchange_number(request) -> int:
+    try:
+        return int(request.POST.get("exchange", ""))
+    except ValueError:
+        raise InvalidCommand("The page sent no exchange number; reload it.") from None
+
+
+@table_command(storyguide_only=False)
+def chase_faces(request, encounter):
+    """A runner's player (or the storyguide) types the dice rolled for the next exchange."""
+    combatant = request.POST.get("combatant", "")
+    services.enter_faces(
+        request.user,
+        encounter.pk,
+        _exchange_number(request),
+        combatant,
+        request.POST.get(f"faces-{combatant}", ""),
+    )
+
+
+@table_command(storyguide_only=False)
+def at_target(request, encounter):
+    """A chaser's player (or the storyguide): at the target, act against it or move ahead."""
+    choice = request.POST.get("at_target", "")
+    if choice not in ("act", "move_ahead"):
+        raise InvalidCommand("Choose: act against the target, or move ahead of it.")
+    services.choose_at_target(
+        request.user,
+        encounter.pk,
+        _exchange_number(request),
+        request.POST.get("combatant", ""),
+        choice == "move_ahead",
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def saga_attributes(request, saga_id):
+    """The storyguide names the attributes of the saga's sheets."""
+    saga = require_storyguide(request.user, saga_id)
+    if saga.rule_system != KEY:
+        raise Http404("Only d6 sagas have named attributes.")
+    form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(saga.d6_attributes)})
+    if request.method == "POST" and form.is_valid():
+        services.set_attributes(saga, form.cleaned_data["names"])
+        messages.success(request, "Attributes saved.")
+        return redirect("saga_detail", saga_id=saga.pk)
+    return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
