@@ -6,12 +6,11 @@ from dataclasses import dataclass
 
 from ..dice import Dice
 from ..errors import RulesError
-from .record import Record, quick_init
+from .record import Record
 
 MAX_BOTCH_DICE = 10
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SimpleRoll(Record):
     """One simple die: the face shown and what it counts for."""
@@ -20,7 +19,6 @@ class SimpleRoll(Record):
     value: int
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class StressRoll(Record):
     """One stress die with every face kept.

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..errors import RulesError
-from .record import Record, quick_init
+from .record import Record
 
 
 class FatigueLevel(Enum):
@@ -137,7 +137,6 @@ class BodyTrack(Record):
 HUMAN_BODY_TRACK = BodyTrack()
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class FatigueState(Record):
     """Fatigue levels lost so far, each remembering its exertion, most recent last.
