@@ -18,6 +18,7 @@ from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
 from .odds import odds_context
+from .presenters import phase_label
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties
 
@@ -179,11 +180,6 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
         "add_form": AddCombatantsForm(available=available),
         "correction_form": CorrectionForm(combatants=[card.combatant for card in cards]),
     }
-
-
-def phase_label(phase: str) -> str:
-    """The round's step as people read it: "First Missile", "Declarations", "Not started"."""
-    return Phase(phase).label if phase in Phase.values else phase
 
 
 def phase_track() -> list[tuple[str, str]]:

@@ -23,6 +23,13 @@ def phase_name(value) -> str:
     return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
 
 
+def phase_label(phase: str) -> str:
+    """The round's step as people read it: "First Missile", "Declarations", "Not started"."""
+    from .models import Phase
+
+    return Phase(phase).label if phase in Phase.values else phase
+
+
 def event_label(event, *, in_round: bool = False) -> str:
     """Where an event happened, for everyone: "R1 · Melee", "Setting up"; just "Melee" inside a round's
     heading. No sequence number: players do not see the storyguide's entries, so theirs would skip."""

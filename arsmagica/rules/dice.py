@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from combat.rules.dice import Dice
 from combat.rules.errors import RulesError
 
-from .record import Record, quick_init
+from .record import Record
 
 MAX_BOTCH_DICE = 10
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SimpleRoll(Record):
     """One simple die: the face shown and what it counts for."""
@@ -21,7 +20,6 @@ class SimpleRoll(Record):
     value: int
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class StressRoll(Record):
     """One stress die with every face kept.

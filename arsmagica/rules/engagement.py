@@ -6,14 +6,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .record import Record, quick_init
+from .record import Record
 from .sheet import Range
 
 INSIDE_RANGE_PENALTY = -6
 EXTRA_OPPONENT_PENALTY = -3
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Engagement(Record):
     """Two combatants engaged at a range; `prevailed` names the winner of a contest."""
@@ -25,7 +24,6 @@ class Engagement(Record):
     prevailed: str | None = None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Escape(Record):
     """An unwilling opponent who won the engagement contest and got away."""

@@ -14,13 +14,12 @@ from .levels import (
     fatigue_penalty,
     lose_fatigue_levels,
 )
-from .record import Record, quick_init
+from .record import Record
 
 FATIGUE_EASE_FACTOR = 6
 Part = tuple[str, int]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class FatigueRoll(Record):
     """One fatigue roll with every part of its total and what it cost."""

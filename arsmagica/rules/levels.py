@@ -7,7 +7,7 @@ from enum import Enum
 
 from combat.rules.errors import RulesError
 
-from .record import Record, quick_init
+from .record import Record
 
 
 class FatigueLevel(Enum):
@@ -138,7 +138,6 @@ class BodyTrack(Record):
 HUMAN_BODY_TRACK = BodyTrack()
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class FatigueState(Record):
     """Fatigue levels lost so far, each remembering its exertion, most recent last.

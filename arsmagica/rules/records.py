@@ -9,14 +9,13 @@ from .engagement import Engagement, Escape
 from .exchange import DefenseWith, OnSuccess, Result
 from .fatigue import FatigueRoll
 from .magic import SpellKind
-from .record import Record, quick_init
+from .record import Record
 from .sheet import Range
 from .state import InitiativeRecord, Phase
 
 Part = tuple[str, int]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class AttackRecord(Record):
     """One attack: both totals with their parts and dice, the result, and the harm done.
@@ -46,7 +45,6 @@ class AttackRecord(Record):
     damage_prevented: bool
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CastingRecord(Record):
     """A spell cast: its order in the phase, the casting total, and a spontaneous spell's
@@ -63,7 +61,6 @@ class CastingRecord(Record):
     fatigue_test: FatigueRoll | None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Skip(Record):
     """Something declared that did not happen, and why."""
@@ -73,7 +70,6 @@ class Skip(Record):
     reason: str
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PhaseResult(Record):
     """Everything one phase did; fields a phase does not use stay empty.
@@ -92,7 +88,6 @@ class PhaseResult(Record):
     deaths: tuple[str, ...] = ()
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundResult(Record):
     """A whole round: the result of each phase in order."""

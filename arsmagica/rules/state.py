@@ -22,7 +22,7 @@ from .levels import (
 from .magic import Spell
 from .movement import Movement
 from .phase import Phase
-from .record import Record, quick_init
+from .record import Record
 from .sheet import Range, Sheet
 
 
@@ -62,7 +62,6 @@ class Declaration(Record):
     spell: Spell | None = None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CombatantState(Record):
     """A combatant in the fight: the sheet, current levels, and advantage.
@@ -143,7 +142,6 @@ class CombatantState(Record):
         )  # fmt: skip
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class InitiativeRecord(Record):
     """One combatant's Initiative Total with its parts; `paces` is the declared movement."""
@@ -156,7 +154,6 @@ class InitiativeRecord(Record):
     paces: int | None = None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CombatDie(Record):
     """The one stress die a combatant uses for every Attack and Defense Total of the round."""
@@ -165,7 +162,6 @@ class CombatDie(Record):
     roll: StressRoll
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundState(Record):
     """Everything about the round so far; `phase` is the next phase to run."""

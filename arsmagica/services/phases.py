@@ -15,8 +15,8 @@ from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
+from ..presenters import phase_label
 from .declarations import _sentence, begin_round, combatants_for_round
-from ..panels import phase_label
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
 from .round import PHASE_AFTER, PHASE_FUNCTION, RESOLVABLE, rebuild
