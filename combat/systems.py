@@ -36,6 +36,10 @@ class RuleSystem(ABC):
     label: str
     """The name people read: in the saga form's choice and on the saga page."""
 
+    urls: str = ""
+    """The module of the system's URL patterns: its pages and its commands (one view per command,
+    each a thin call of a service in the system's folder). Included at the site's root."""
+
     event_kinds: tuple[EventKind, ...] = ()
     """Every event kind the system writes (encounter log and saga records), each with its payload type."""
 

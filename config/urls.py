@@ -1,12 +1,13 @@
-"""Covenant's URLs: each app owns its own."""
+"""Covenant's URLs: each app owns its own; each installed rule system brings its pages and commands."""
 
 from django.contrib import admin
 from django.urls import include, path
+
+from combat import systems
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("campaign.urls")),
     path("", include("combat.urls")),
-    path("", include("arsmagica.urls")),
-    path("", include("d6.urls")),
+    *(path("", include(system.urls)) for system in systems.all_systems() if system.urls),
 ]
