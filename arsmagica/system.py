@@ -11,6 +11,7 @@ KEY = "arsmagica"
 class ArsMagica(RuleSystem):
     key = KEY
     label = "Ars Magica 3rd edition"
+    short_name = "Ars Magica"
     urls = "arsmagica.urls"
     level_headings = ("Fatigue level", "Body level")
     sheet_template = "arsmagica/_sheet.html"

@@ -28,7 +28,7 @@ from .models import Character, Membership, Saga
 @require_safe
 def home(request):
     """The front page: what Covenant is, and where to go next."""
-    return render(request, "campaign/home.html")
+    return render(request, "campaign/home.html", {"played": systems.played()})
 
 
 @require_http_methods(["GET", "POST"])

@@ -36,6 +36,9 @@ class RuleSystem(ABC):
     label: str
     """The name people read: in the saga form's choice and on the saga page."""
 
+    short_name: str = ""
+    """The name in a sentence, "Run Ars Magica and ... combat live" (the label when empty)."""
+
     urls: str = ""
     """The module of the system's URL patterns: its pages and its commands (one view per command,
     each a thin call of a service in the system's folder). Included at the site's root."""
@@ -166,6 +169,12 @@ def get(key: str) -> RuleSystem:
 def of(saga) -> RuleSystem:
     """The saga's rule system."""
     return get(saga.rule_system)
+
+
+def played() -> str:
+    """The installed systems in a sentence: "A", "A and B", "A, B and C"."""
+    names = [system.short_name or system.label for system in all_systems()]
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
 
 
 def choices() -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ KEY = "d6fatigue"
 class D6Fatigue(RuleSystem):
     key = KEY
     label = "d6 fatigue track"
+    short_name = "d6 fatigue-track"
     urls = "d6.urls"
     level_headings = ("Fatigue",)
     sheet_template = "d6table/_sheet.html"
