@@ -143,8 +143,6 @@ def _saga_command(request, saga_id, command):
     try:
         record = command(saga)
     except CombatError as error:
-        if error.status == 403:
-            raise PermissionDenied(str(error)) from None
         return _saga_panel(request, saga, error=str(error), status=answers.status_of(error, form=True))
     return _saga_panel(request, saga, done=record)
 

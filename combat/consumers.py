@@ -11,7 +11,7 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import live
+from . import answers, live
 from .audience import audience_for
 from .models import Encounter
 
@@ -61,7 +61,7 @@ class EncounterConsumer(AsyncWebsocketConsumer):
         if self.audience is None:
             # Accept then close, so the browser sees 4403 and stops reconnecting.
             await self.accept()
-            await self.send(text_data=json.dumps({"error": "You are not in this saga (log in again?)."}))
+            await self.send(text_data=answers.error_frame("You are not in this saga (log in again?)."))
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = Encounter.group_name(self.encounter_id, self.audience)
@@ -78,7 +78,7 @@ class EncounterConsumer(AsyncWebsocketConsumer):
         try:
             last_seq = parse_resume(text_data)
         except ValueError as error:
-            await self.send(text_data=json.dumps({"error": str(error)}))
+            await self.send(text_data=answers.error_frame(str(error)))
             return
         await self.replay(last_seq)
 
