@@ -144,6 +144,9 @@ def _edit_sheet(request, saga, character, *, title):
             "form": form,
             "formset": formset,
             "title": title,
+            "cancel_url": reverse("character_detail", args=[character.pk])
+            if character.pk
+            else reverse("saga_detail", args=[saga.pk]),
         },
     )
 

@@ -89,6 +89,7 @@ def history_page(request, saga_id):
             "system": system,
             "archive": [entry for entry in by_encounter.values() if entry["rounds"] or not (chosen or kind)],
             "encounters": encounters,
+            "encounter_choices": [(str(encounter.pk), encounter.name) for encounter in encounters],
             "kinds": systems.kind_choices(system),
             "chosen": chosen,
             "kind": kind,

@@ -1,5 +1,7 @@
 """Small template helpers for every table: names from payloads, signed numbers, where an event happened."""
 
+import json
+
 from django import template
 from django.utils.html import format_html
 
@@ -54,6 +56,31 @@ def duration(minutes):
 def column(rows, key):
     """[row[key] for row in rows]."""
     return [row[key] for row in rows or ()]
+
+
+# htmx swaps a refusal's 4xx answer into its error slot; a 5xx is an error and swaps nothing.
+HTMX_CONFIG = {
+    "responseHandling": [
+        {"code": "204", "swap": False},
+        {"code": "[23]..", "swap": True},
+        {"code": "4..", "swap": True, "error": False},
+        {"code": "...", "swap": False, "error": True},
+    ]
+}
+
+
+@register.simple_tag
+def htmx_config():
+    """The encounter pages' htmx configuration, as the `htmx-config` meta tag's JSON."""
+    return json.dumps(HTMX_CONFIG)
+
+
+@register.filter
+def encounter_state(encounter):
+    """"round 3, live" for a running encounter; "preparing", "ended" otherwise."""
+    if encounter.status == "running":
+        return f"round {encounter.round_number}, live"
+    return encounter.get_status_display().lower()
 
 
 @register.simple_tag
