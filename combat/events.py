@@ -121,8 +121,8 @@ def _mismatch(expected: Any, value: Any, where: str) -> str | None:
 def _typeddict_mismatch(expected: type, value: Any, where: str) -> str | None:
     if not isinstance(value, dict):
         return f"{where} should be an object"
-    hints = typing.get_type_hints(expected)
-    missing = sorted(expected.__required_keys__ - value.keys())
+    hints = typing.get_type_hints(expected, include_extras=True)
+    missing = sorted(_required_keys(expected, hints) - value.keys())
     if missing:
         return f"{where} lacks {', '.join(missing)}"
     unknown = sorted(value.keys() - hints.keys())
@@ -134,8 +134,15 @@ def _typeddict_mismatch(expected: type, value: Any, where: str) -> str | None:
     )
 
 
+def _required_keys(expected: type, hints: dict[str, Any]) -> set[str]:
+    """The keys a payload must have: Python 3.11 counts a `NotRequired` key written under
+    `from __future__ import annotations` as required, so the hints say it again."""
+    optional = {key for key, hint in hints.items() if typing.get_origin(hint) is typing.NotRequired}
+    return set(expected.__required_keys__) - optional
+
+
 def _unwrap(hint: Any) -> Any:
-    """`NotRequired[X]` and `Required[X]` as X (get_type_hints keeps them on some Pythons)."""
+    """`NotRequired[X]` and `Required[X]` as X."""
     while typing.get_origin(hint) in (typing.NotRequired, typing.Required):
         (hint,) = typing.get_args(hint)
     return hint

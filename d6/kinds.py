@@ -1,6 +1,7 @@
 """The d6 table's event kinds (Event.kind, at most 24 characters, all starting "d6_").
 
-Their history lines are `templates/d6table/events/<kind>.html`.
+Their history lines are `templates/d6table/events/<kind>.html`; their payload types are in
+`d6.events`.
 """
 
 FIGHT_STARTED = "d6_fight_started"
@@ -31,15 +32,3 @@ KINDS = {
     PASS_CHOICE: "Choice at the target",
 }
 
-
-def _event_kinds():
-    from typing import Any
-
-    from combat.events import EventKind
-
-    return tuple(
-        EventKind(name, label, dict[str, Any], f"d6table/events/{name}.html") for name, label in KINDS.items()
-    )
-
-
-EVENT_KINDS = _event_kinds()

@@ -21,7 +21,7 @@ class D6Fatigue(RuleSystem):
 
     @property
     def event_kinds(self):
-        from .kinds import EVENT_KINDS
+        from .events import EVENT_KINDS
 
         return EVENT_KINDS
 

@@ -28,7 +28,7 @@ from combat.errors import InvalidCommand, NotAllowed, WrongPhase
 from combat.models import Encounter, Event, SagaRecord
 from combat.rules.dice import ScriptedDice
 from combat.rules.errors import RulesError
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, record_for_saga, require_storyguide_of
 
 from ..system import KEY
 from . import dice as dice_module
@@ -54,9 +54,7 @@ class Scene:
             event = log.append(kind, payload)
             log.save()
             return event
-        return SagaRecord.objects.create(
-            saga=self.saga, kind=kind, payload=payload, actor=user if user.is_authenticated else None
-        )
+        return record_for_saga(self.saga, kind, payload, user)
 
 
 def _encounter_scene(user, encounter_id: int, expected_version: int | None) -> Scene:

@@ -10,8 +10,10 @@ from django.db.models import Max
 
 from campaign.access import is_storyguide
 
+from .. import systems
 from ..errors import NotAllowed, StaleCommand
-from ..models import Encounter, Event
+from ..events import PayloadMismatch, check_payload
+from ..models import Encounter, Event, SagaRecord
 
 logger = logging.getLogger(__name__)
 
@@ -36,6 +38,28 @@ def require_storyguide_of(user, encounter: Encounter) -> None:
         raise NotAllowed("Only the storyguide can do that.")
 
 
+def checked(kind: str, payload: dict) -> dict:
+    """The payload, once it matches its declared kind's type; PayloadMismatch for an undeclared kind."""
+    declared = systems.event_kind(kind)
+    if declared is None:
+        raise PayloadMismatch(
+            f"{str(kind)!r} is not a declared event kind: the core or a rule system must declare it, "
+            "with its payload type, before it is written"
+        )
+    check_payload(declared, payload)
+    return payload
+
+
+def record_for_saga(saga, kind: str, payload: dict, actor=None) -> SagaRecord:
+    """Store something that happened outside any encounter, its payload checked like an event's."""
+    return SagaRecord.objects.create(
+        saga=saga,
+        kind=kind,
+        payload=checked(kind, payload),
+        actor=actor if actor is not None and actor.is_authenticated else None,
+    )
+
+
 class EventLog:
     """New events of one command; `save()` stores them with the encounter and schedules the push."""
 
@@ -45,12 +69,13 @@ class EventLog:
         self.events: list[Event] = []
 
     def append(self, kind: str, payload: dict | None = None, *, storyguide_only: bool = False) -> Event:
+        """A new event of a declared kind; PayloadMismatch when the payload does not match its type."""
         event = Event(
             encounter=self.encounter,
             kind=kind,
             round_number=self.encounter.round_number,
             phase=self.encounter.phase,
-            payload=payload or {},
+            payload=checked(kind, payload or {}),
             actor=self.actor,
             storyguide_only=storyguide_only,
         )
