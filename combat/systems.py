@@ -193,9 +193,12 @@ def _kinds(paths: tuple[str, ...]) -> dict[str, EventKind]:
     return kinds
 
 
-def event_kind(name: str) -> EventKind | None:
-    """The declared kind of that name (core or any system's), or None."""
-    return _kinds(_configured()).get(name)
+def event_kind(name: str, system: RuleSystem | None = None) -> EventKind | None:
+    """The declared kind of that name, the core's or the system's (any system's when None), or None."""
+    kind = _kinds(_configured()).get(name)
+    if kind is None or system is None or kind in CORE_KINDS or kind in system.event_kinds:
+        return kind
+    return None
 
 
 def kind_choices(system: RuleSystem | None = None) -> list[tuple[str, str]]:

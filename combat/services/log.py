@@ -38,13 +38,14 @@ def require_storyguide_of(user, encounter: Encounter) -> None:
         raise NotAllowed("Only the storyguide can do that.")
 
 
-def checked(kind: str, payload: dict) -> dict:
-    """The payload, once it matches its declared kind's type; PayloadMismatch for an undeclared kind."""
-    declared = systems.event_kind(kind)
+def checked(kind: str, payload: dict, saga) -> dict:
+    """The payload, once it matches its declared kind's type; PayloadMismatch for a kind that neither
+    the core nor the saga's rule system declares."""
+    declared = systems.event_kind(kind, systems.of(saga))
     if declared is None:
         raise PayloadMismatch(
-            f"{str(kind)!r} is not a declared event kind: the core or a rule system must declare it, "
-            "with its payload type, before it is written"
+            f"{str(kind)!r} is not an event kind of the core or of this saga's rule system: "
+            "a kind is declared, with its payload type, before it is written"
         )
     check_payload(declared, payload)
     return payload
@@ -55,7 +56,7 @@ def record_for_saga(saga, kind: str, payload: dict, actor=None) -> SagaRecord:
     return SagaRecord.objects.create(
         saga=saga,
         kind=kind,
-        payload=checked(kind, payload),
+        payload=checked(kind, payload, saga),
         actor=actor if actor is not None and actor.is_authenticated else None,
     )
 
@@ -75,7 +76,7 @@ class EventLog:
             kind=kind,
             round_number=self.encounter.round_number,
             phase=self.encounter.phase,
-            payload=checked(kind, payload or {}),
+            payload=checked(kind, payload or {}, self.encounter.saga),
             actor=self.actor,
             storyguide_only=storyguide_only,
         )

@@ -145,8 +145,10 @@ def test_the_event_log_refuses_an_undeclared_key_a_wrong_type_and_a_wrong_nested
 def test_the_event_log_refuses_an_undeclared_kind(table):
     events = Event.objects.count()
     log = EventLog(table.encounter, table.storyguide)
-    with pytest.raises(PayloadMismatch, match="'coin_flipped' is not a declared event kind"):
+    with pytest.raises(PayloadMismatch, match="'coin_flipped' is not an event kind of the core"):
         log.append("coin_flipped", {"heads": True})
+    with pytest.raises(PayloadMismatch, match="'d6_breather' is not an event kind of the core"):
+        log.append("d6_breather", {"combatant": "1", "name": "Sir Boris"})
     log.save()
     assert Event.objects.count() == events
 
@@ -156,7 +158,7 @@ def test_a_saga_record_is_checked_like_an_event(table):
     exertion = {"character": 1, "name": "Sir Boris", "what": "a day's march", "levels": 1, "from": "fresh"}
     with pytest.raises(PayloadMismatch, match="exertion: payload lacks to"):
         record_for_saga(table.saga, "exertion", exertion, table.storyguide)
-    with pytest.raises(PayloadMismatch, match="not a declared event kind"):
+    with pytest.raises(PayloadMismatch, match="not an event kind of the core or of this saga"):
         record_for_saga(table.saga, "long_nap", {}, table.storyguide)
     assert not SagaRecord.objects.exists()
     record = record_for_saga(table.saga, "exertion", {**exertion, "to": "weary"}, table.storyguide)
