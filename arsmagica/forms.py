@@ -5,10 +5,10 @@ from __future__ import annotations
 from django import forms
 
 from arsmagica.models import Declaration
-from campaign.models import BodyLevel, FatigueLevel, Range
 from combat.errors import InvalidCommand
 from combat.models import Combatant
 
+from .models import BodyLevel, FatigueLevel, Range
 from .services.dice import PURPOSE_LABELS, faces_text, parse_faces
 
 DICE_PURPOSES = ("initiative", "combat", "missile", "missile_second", "magic", "fatigue")

@@ -1,10 +1,64 @@
-"""Ars Magica's rows: each round's declarations, and the steps of the round (ArM3 p163)."""
+"""Ars Magica's rows and choices: weapons, each round's declarations, the steps of the round, the
+levels (ArM3 p163-p177)."""
 
 from django.conf import settings
 from django.db import models
 
-from campaign.models import Range, Weapon
+from campaign.models import Character
 from combat.models import Combatant, Encounter
+
+
+class Range(models.TextChoices):
+    """Melee ranges, ordered Touch < Reach < Long (RULES.md [ours])."""
+
+    TOUCH = "touch", "Touch"
+    REACH = "reach", "Reach"
+    LONG = "long", "Long"
+
+
+class FatigueLevel(models.TextChoices):
+    """Fatigue levels, least to most fatigued (ArM3 p177)."""
+
+    FRESH = "fresh", "Fresh"
+    WINDED = "winded", "Winded"
+    WEARY = "weary", "Weary"
+    TIRED = "tired", "Tired"
+    DAZED = "dazed", "Dazed"
+    UNCONSCIOUS = "unconscious", "Unconscious"
+
+
+class BodyLevel(models.TextChoices):
+    """Body levels, unhurt to dead (ArM3 p177; death past Incapacitated is RULES.md [ours])."""
+
+    UNHURT = "unhurt", "Unhurt"
+    HURT = "hurt", "Hurt"
+    LIGHT_WOUNDS = "light_wounds", "Light Wounds"
+    MEDIUM_WOUNDS = "medium_wounds", "Medium Wounds"
+    HEAVY_WOUNDS = "heavy_wounds", "Heavy Wounds"
+    INCAPACITATED = "incapacitated", "Incapacitated"
+    DEAD = "dead", "Dead"
+
+
+class Weapon(models.Model):
+    """One weapon on an Ars Magica sheet, with its scores (ArM3 p163, p168)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="weapons")
+    name = models.CharField(max_length=60)
+    initiative = models.IntegerField(default=0, help_text="Initiative (First Strike) score.")
+    attack = models.IntegerField(default=0)
+    defense = models.IntegerField(default=0)
+    damage = models.IntegerField(default=0)
+    optimum_range = models.CharField(max_length=8, choices=Range.choices, default=Range.REACH)
+    missile = models.BooleanField(default=False)
+    paces = models.PositiveIntegerField(null=True, blank=True, help_text="Missile range in paces.")
+    twice = models.BooleanField(default=False, help_text="Can fire in both missile phases.")
+
+    class Meta:
+        ordering = ["id"]
+        db_table = "campaign_weapon"  # made by the campaign app before Ars Magica had its own
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Phase(models.TextChoices):

@@ -10,17 +10,19 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from arsmagica.events import Kind
-from arsmagica.models import Declaration, Phase
-from campaign.models import Character, Weapon
+from arsmagica.models import BodyLevel, Declaration, FatigueLevel, Phase
+from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
 from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
+from .models import Weapon
 from .odds import odds_context
 from .presenters import phase_label
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties
+from .sheet import sheet_of
 
 # The dice each phase asks for, where the saga types physical dice in.
 PHASE_PURPOSES = {
@@ -76,6 +78,18 @@ class Card:
     @property
     def character(self):
         return self.combatant.character
+
+    @property
+    def sheet(self):
+        return sheet_of(self.character)
+
+    @property
+    def fatigue_label(self) -> str:
+        return FatigueLevel(self.sheet.fatigue_level).label
+
+    @property
+    def body_label(self) -> str:
+        return BodyLevel(self.sheet.body_level).label
 
     @property
     def penalty(self) -> int:

@@ -23,6 +23,18 @@ def phase_name(value) -> str:
     return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
 
 
+def level_labels(character) -> list[tuple[str, str]]:
+    """The character's current levels as the table reads them: ("Fatigue level", "Winded"), ...; ArM3 p177."""
+    from .models import BodyLevel, FatigueLevel
+    from .sheet import sheet_of
+
+    sheet = sheet_of(character)
+    return [
+        ("Fatigue level", FatigueLevel(sheet.fatigue_level).label),
+        ("Body level", BodyLevel(sheet.body_level).label),
+    ]
+
+
 def phase_label(phase: str) -> str:
     """The round's step as people read it: "First Missile", "Declarations", "Not started"."""
     from .models import Phase

@@ -22,6 +22,7 @@ from combat.models import Encounter, SagaRecord
 from combat.views import encounter_command, posted_version
 
 from . import services
+from .presenters import level_labels
 from .services.recovery import STAMINA_MODES
 from .services.sheets import fatigue_state_of
 from .system import KEY
@@ -102,7 +103,14 @@ def fatigue_rows(characters) -> list[dict]:
     for character in characters:
         lost = fatigue_state_of(character).lost
         long_term = sum(1 for exertion in lost if exertion.value == "long_term")
-        rows.append({"character": character, "short_term": len(lost) - long_term, "long_term": long_term})
+        rows.append(
+            {
+                "character": character,
+                "fatigue_label": level_labels(character)[0][1],
+                "short_term": len(lost) - long_term,
+                "long_term": long_term,
+            }
+        )
     return rows
 
 

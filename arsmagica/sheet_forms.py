@@ -4,44 +4,21 @@ from django import forms
 from django.forms import BaseInlineFormSet, inlineformset_factory
 
 from campaign.forms import CharacterBaseForm, score_field
-from campaign.models import Character, Weapon
+from campaign.models import Character
+
+from .models import BodyLevel, FatigueLevel, Weapon
+from .sheet import SCORES, sheet_of, write
 
 
 class ArsMagicaCharacterForm(CharacterBaseForm):
-    """The Ars Magica combat sheet: scores as the sheet shows them (RULES.md [ours])."""
+    """The Ars Magica combat sheet: a field per declared score (`arsmagica.sheet.SCORES`), the levels."""
 
-    quickness = score_field("Quickness", "Walking 9 + Qik paces a round; breaks Initiative ties.")
-    stamina = score_field("Stamina", "Fatigue test = stress die + Stamina + Encumbrance, against 6.")
-    finesse = score_field("Finesse", "Magic phase order: Qik + Finesse + Encumbrance.")
-    athletics = score_field("Athletics", "Sprinting 30 + Qik + Athletics + Enc paces a round.")
-    ride = score_field("Ride", "Added to the Initiative Total on horseback.")
-    brawling = score_field("Brawling", "May replace the weapon when defending at Touch.")
-    soak = score_field("Soak", "One Body level lost per full 5 points of Damage Total above Soak.")
-    dodge_defense = score_field("Dodge Defense", "Defense against missiles when not parrying.")
-    combat_fatigue = score_field(
-        "Combat Fatigue", "Fatigue phase: stress die + Combat Fatigue + wound penalty, against 6."
-    )
-    encumbrance = score_field("Encumbrance", "0 or negative: the weight of armour and weapons.", max_value=0)
+    fatigue_level = forms.ChoiceField(label="Fatigue level", choices=FatigueLevel.choices)
+    body_level = forms.ChoiceField(label="Body level", choices=BodyLevel.choices)
 
     class Meta:
         model = Character
-        fields = (
-            "name",
-            "quickness",
-            "stamina",
-            "finesse",
-            "athletics",
-            "ride",
-            "brawling",
-            "soak",
-            "dodge_defense",
-            "combat_fatigue",
-            "encumbrance",
-            "fatigue_level",
-            "body_level",
-            "notes",
-        )
-        labels = {"fatigue_level": "Fatigue level", "body_level": "Body level"}
+        fields = ("name", "notes")
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
         error_messages = {"name": {"required": "Every character needs a name."}}
 
@@ -49,10 +26,28 @@ class ArsMagicaCharacterForm(CharacterBaseForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        sheet = sheet_of(self.instance)
+        for score in SCORES:
+            self.fields[score.name] = score_field(
+                score.label, score.help, min_value=score.minimum, max_value=score.maximum
+            )
+            self.initial.setdefault(score.name, getattr(sheet, score.name))
         self.fields["encumbrance"].error_messages["max_value"] = (
             "Encumbrance is 0 or negative (for example -2): it is subtracted from rolls."
         )
+        self.initial.setdefault("fatigue_level", sheet.fatigue_level)
+        self.initial.setdefault("body_level", sheet.body_level)
+        self.order_fields(["name", *(score.name for score in SCORES), "fatigue_level", "body_level", "notes"])
         self.lock_live_levels()
+
+    def save(self, commit=True):
+        values = {name: self.cleaned_data[name] for name in (*(s.name for s in SCORES), *self.LIVE_FIELDS)}
+        write(self.instance, **values)
+        return super().save(commit=commit)
+
+    def scores(self):
+        """The score fields in the sheet's order, for the template."""
+        return [self[score.name] for score in SCORES]
 
 
 class WeaponForm(forms.ModelForm):

@@ -31,13 +31,31 @@ class ArsMagica(RuleSystem):
         return sheet_forms(saga, character, data)
 
     def sheet_context(self, character) -> dict:
-        return {"weapons": list(character.weapons.all())}
+        from .presenters import level_labels
+        from .sheet import SCORES, sheet_of
+
+        sheet = sheet_of(character)
+        return {
+            "scores": [(score.label, getattr(sheet, score.name)) for score in SCORES],
+            "levels": level_labels(character),
+            "weapons": list(character.weapons.all()),
+        }
+
+    def copy_rows(self, original, copies):
+        from .models import Weapon
+
+        fields = [f.name for f in Weapon._meta.concrete_fields if f.name not in ("id", "character")]
+        weapons = list(original.weapons.all())
+        Weapon.objects.bulk_create(
+            Weapon(character=copy, **{name: getattr(weapon, name) for name in fields})
+            for copy in copies
+            for weapon in weapons
+        )
 
     def levels(self, character) -> list[tuple[str, str]]:
-        return [
-            ("Fatigue level", character.get_fatigue_level_display()),
-            ("Body level", character.get_body_level_display()),
-        ]
+        from .presenters import level_labels
+
+        return level_labels(character)
 
     def encounter_page(self, request, encounter, audience):
         from django.shortcuts import redirect

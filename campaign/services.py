@@ -5,7 +5,9 @@ import re
 from django.db import transaction
 from django.forms import BaseInlineFormSet
 
-from .models import Character, Membership, Saga, Weapon, new_invite_token
+from combat import systems
+
+from .models import Character, Membership, Saga, new_invite_token
 
 MAX_STAMPED_COPIES = 50
 
@@ -35,7 +37,8 @@ def regenerate_invite(saga: Saga) -> str:
 
 
 def save_character(form, formset=None) -> Character:
-    """Save a sheet form and its rows (weapons, abilities) together, or nothing at all.
+    """Save a sheet form and its rows together, or nothing at all: rows of their own (weapons) or rows
+    on the sheet (abilities, which the formset's `save_to_sheet` writes).
 
     The form's instance already carries its saga, owner and is_npc (set by the view).
     """
@@ -43,8 +46,8 @@ def save_character(form, formset=None) -> Character:
         raise ValueError("save_character needs a valid form and formset")
     with transaction.atomic():
         character = form.save(commit=False)
-        if formset is not None and hasattr(formset, "cleaned_abilities"):
-            character.abilities = formset.cleaned_abilities()
+        if formset is not None and hasattr(formset, "save_to_sheet"):
+            formset.save_to_sheet(character)
         character.save()
         if isinstance(formset, BaseInlineFormSet):
             formset.instance = character
@@ -58,7 +61,7 @@ def stamp_base_name(name: str) -> str:
 
 
 def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Character]:
-    """Copies of an NPC's sheet and weapons, named "<base> n" and numbered on from any that exist."""
+    """Copies of an NPC's sheet and its rows, named "<base> n" and numbered on from any that exist."""
     if not npc.is_npc:
         raise ValueError("Only NPCs can be stamped.")
     if not 1 <= count <= MAX_STAMPED_COPIES:
@@ -75,7 +78,6 @@ def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Ch
             if (match := numbered.match(name))
         ]
         start = max(taken, default=0) + 1
-        weapons = list(npc.weapons.all())
         copies = []
         for number in range(start, start + count):
             copy = Character.objects.get(pk=npc.pk)
@@ -86,18 +88,6 @@ def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Ch
             copy.owner = None
             copy.is_npc = True
             copy.save()
-            Weapon.objects.bulk_create(
-                [
-                    Weapon(
-                        character=copy,
-                        **{
-                            field.name: getattr(weapon, field.name)
-                            for field in Weapon._meta.concrete_fields
-                            if field.name not in ("id", "character")
-                        },
-                    )
-                    for weapon in weapons
-                ]
-            )
             copies.append(copy)
+        systems.of(npc.saga).copy_rows(npc, copies)
     return copies

@@ -69,6 +69,10 @@ class RuleSystem(ABC):
         """The character's current levels as (heading, value): what the table sees of anyone's sheet."""
         return []
 
+    def copy_rows(self, original, copies: list) -> None:
+        """Stamped copies of an NPC: copy the rows its sheet keeps apart (weapons, say) to each copy."""
+        return None
+
     def saga_links(self, saga) -> list[tuple[str, str, str]]:
         """Extra links on the storyguide's saga page, as (url, link text, what follows the link)."""
         return []

@@ -2,7 +2,7 @@
 
 The rules are `d6.rules`; these rows hold what its `FightState` and `ChaseState`
 hold, so every step rebuilds the engine's state, calls one rule, and saves the outcome.
-A character's current fatigue is the sheet's `Character.fatigue`.
+A character's current fatigue is its sheet's (`d6.sheet`).
 """
 
 from django.db import models

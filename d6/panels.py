@@ -15,6 +15,7 @@ from d6.rules.fatigue import FATIGUE_MAX
 from .kinds import ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
+from .sheet import sheet_of
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
@@ -79,7 +80,7 @@ def player_of(character: Character) -> int | None:
 def _card(combatant: Combatant, base: int | None = None) -> FighterCard:
     character = combatant.character
     base = stamina_base(character) if base is None else base
-    return FighterCard(combatant, Track.of(character.fatigue, base), scores_of(character))
+    return FighterCard(combatant, Track.of(sheet_of(character).fatigue, base), scores_of(character))
 
 
 def terrain_colour(name: str) -> str:

@@ -10,6 +10,7 @@ from campaign.models import Character
 
 from .rules.fatigue import base_fatigue
 from .services.sheet import attribute_names, stamina_base
+from .sheet import sheet_of, write
 
 CONSISTENCY_MIN, CONSISTENCY_MAX = -10, 10
 FATIGUE_MIN, FATIGUE_MAX = 1, 20
@@ -66,22 +67,23 @@ class D6CharacterForm(CharacterBaseForm):
 
     class Meta:
         model = Character
-        fields = ("name", "fatigue", "notes")
+        fields = ("name", "notes")
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
         error_messages = {"name": {"required": "Every character needs a name."}}
 
     def __init__(self, *args, attribute_names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.attribute_names = attribute_names
-        current = self.instance.attributes or {}
+        sheet = sheet_of(self.instance)
+        current = sheet.attributes
         for name in attribute_names:
             self.fields[self.ATTRIBUTE_PREFIX + name] = score_field(
                 name.title(),
                 "Base fatigue = 4 - Stamina, at least 1." if name == "stamina" else "",
                 initial=current.get(name, 0),
             )
-        if self.instance.pk is None:
-            self.initial["fatigue"] = None
+        self.initial.setdefault("fatigue", None if self.instance.pk is None else sheet.fatigue)
+        self.order_fields(["name", "fatigue", "notes"])
         self.lock_live_levels()
 
     @property
@@ -94,7 +96,7 @@ class D6CharacterForm(CharacterBaseForm):
 
     def clean(self):
         cleaned = super().clean()
-        attributes = dict(self.instance.attributes or {})
+        attributes = dict(sheet_of(self.instance).attributes)
         for name in self.attribute_names:
             value = cleaned.get(self.ATTRIBUTE_PREFIX + name)
             if value is not None:
@@ -105,7 +107,7 @@ class D6CharacterForm(CharacterBaseForm):
         return cleaned
 
     def save(self, commit=True):
-        self.instance.attributes = self.cleaned_data["attributes"]
+        write(self.instance, attributes=self.cleaned_data["attributes"], fatigue=self.cleaned_data["fatigue"])
         return super().save(commit=commit)
 
 
@@ -142,6 +144,10 @@ class BaseAbilityFormSet(BaseFormSet):
         if "DELETE" in form.fields:
             form.fields["DELETE"].label = "Remove"
 
+    def save_to_sheet(self, character: Character) -> None:
+        """The abilities, as the sheet keeps them."""
+        write(character, abilities=self.cleaned_abilities())
+
     def cleaned_abilities(self) -> list[dict]:
         return [
             {
@@ -161,7 +167,7 @@ AbilityFormSet = formset_factory(
 
 
 def ability_formset(character: Character, attribute_names: list[str], data=None) -> BaseAbilityFormSet:
-    initial = None if data is not None else list(character.abilities or [])
+    initial = None if data is not None else list(sheet_of(character).abilities)
     return AbilityFormSet(
         data, initial=initial, prefix="abilities", form_kwargs={"attribute_names": attribute_names}
     )

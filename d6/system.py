@@ -32,16 +32,27 @@ class D6Fatigue(RuleSystem):
 
     def sheet_context(self, character) -> dict:
         from .services.sheet import attribute_rows, stamina_base
+        from .sheet import sheet_of
 
-        return {"attribute_rows": attribute_rows(character), "base_fatigue": stamina_base(character)}
+        sheet = sheet_of(character)
+        return {
+            "attribute_rows": attribute_rows(character),
+            "base_fatigue": stamina_base(character),
+            "fatigue": sheet.fatigue,
+            "abilities": sheet.abilities,
+        }
 
     def levels(self, character) -> list[tuple[str, str]]:
-        return [("Fatigue", str(character.fatigue))]
+        from .sheet import sheet_of
+
+        return [("Fatigue", str(sheet_of(character).fatigue))]
 
     def saga_links(self, saga) -> list[tuple[str, str, str]]:
         from django.urls import reverse
 
-        names = ", ".join(saga.d6_attributes or [])
+        from .sheet import saga_attributes
+
+        names = ", ".join(saga_attributes(saga))
         return [(reverse("saga_d6_attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]
 
     def encounter_page(self, request, encounter, audience):

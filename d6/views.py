@@ -23,6 +23,7 @@ from combat.views import encounter_command, encounter_for, posted_version, visib
 
 from . import services
 from .panels import TERRAIN_ROWS, state_context
+from .sheet import saga_attributes as attribute_names_of
 from .sheet_forms import D6AttributesForm
 from .system import KEY
 
@@ -261,7 +262,7 @@ def saga_attributes(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
     if saga.rule_system != KEY:
         raise Http404("Only d6 sagas have named attributes.")
-    form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(saga.d6_attributes)})
+    form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(attribute_names_of(saga))})
     if request.method == "POST" and form.is_valid():
         services.set_attributes(saga, form.cleaned_data["names"])
         messages.success(request, "Attributes saved.")

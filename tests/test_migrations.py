@@ -1,5 +1,5 @@
 """Issue 8, item 10: a database made before the split into core and rule systems migrates forward with
-nothing lost.
+nothing lost; and so does one made before the sheets became their rule systems' (campaign 0005).
 
 An Ars Magica round and a d6 fight and chase are played with today's services; every row of the
 campaign, combat, arsmagica and d6 apps is kept, with the history (page and JSON export, storyguide and
@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from arsmagica import services as ars
+from arsmagica import sheet as ars_sheet
 from arsmagica.models import Declaration
 from arsmagica.rules import ScriptedDiceBox
 from arsmagica.services import dice as ars_dice
@@ -28,6 +29,7 @@ from campaign.models import Character
 from combat.rules.dice import ScriptedDice
 from d6 import services as d6
 from d6.services import dice as d6_dice
+from d6.sheet import DEFAULT_ATTRIBUTES
 from tests.combat.conftest import P168_FACES, Table
 from tests.d6table import conftest as d6_conftest
 
@@ -38,6 +40,10 @@ BEFORE_SPLIT = [
     ("combat", "0002_saga_records_and_recovery_events"),
     ("d6table", "0002_players_act"),
 ]
+# The columns a character had before its sheet became its rule system's JSON, with their defaults.
+SHEET_COLUMNS = {score.name: 0 for score in ars_sheet.SCORES}
+SHEET_COLUMNS |= {"fatigue_level": "fresh", "body_level": "unhurt", "fatigue_state": {}}
+SHEET_COLUMNS |= {"attributes": {}, "abilities": [], "fatigue": 1}
 CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": ")"?[^"]+"')
 
 
@@ -170,11 +176,36 @@ def rebuild_before_the_split(kept: dict[str, list[dict]]) -> None:
         for model in in_dependency_order(list(old.values())):
             table = model._meta.db_table
             attnames = {field.attname for field in model._meta.concrete_fields}
-            assert all(set(row) == attnames for row in kept[table]), table
-            model.objects.bulk_create(model(**row) for row in kept[table])
+            old_rows = [as_before_the_split(table, row) for row in kept[table]]
+            assert all(set(row) == attnames for row in old_rows), table
+            model.objects.bulk_create(model(**row) for row in old_rows)
         with connection.cursor() as cursor:  # PostgreSQL: the next id follows the kept ones
             for sql in connection.ops.sequence_reset_sql(no_style(), list(old.values())):
                 cursor.execute(sql)
+
+
+def as_before_the_split(table: str, row: dict) -> dict:
+    """A row of today's schema as d003c0c's held it: a sheet's fields were columns of the character
+    (every system's, at their defaults where the sheet has none), the d6 attributes a column of the saga."""
+    if table == "campaign_character":
+        row = dict(row)
+        sheet = row.pop("sheet")
+        return {**row, **{name: sheet.get(name, default) for name, default in SHEET_COLUMNS.items()}}
+    if table == "campaign_saga":
+        row = dict(row)
+        options = row.pop("options")
+        return {**row, "d6_attributes": options.get("attributes", list(DEFAULT_ATTRIBUTES))}
+    return row
+
+
+def as_upgraded(kept: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """What the upgrade gives back: the same rows, a d6 saga's attribute names now always written down."""
+    written = {"attributes": list(DEFAULT_ATTRIBUTES)}
+    d6_sagas = [
+        {**row, "options": row["options"] or written} if row["rule_system"] == "d6fatigue" else row
+        for row in kept["campaign_saga"]
+    ]
+    return {**kept, "campaign_saga": d6_sagas}
 
 
 def in_dependency_order(models: list) -> list:
@@ -205,7 +236,7 @@ def test_a_database_from_before_the_split_migrates_forward_with_nothing_lost(mon
     assert {"declared", "attack", "fatigue_roll", "correction", "round_ended"} <= kinds
     assert {"d6_fight_started", "d6_roll", "d6_chase_started", "d6_exchange", "d6_terrain_chosen"} <= kinds
     levels = {
-        row["name"]: (row["fatigue_level"], row["body_level"])
+        row["name"]: (row["sheet"]["fatigue_level"], row["sheet"]["body_level"])
         for row in kept["campaign_character"]
         if row["saga_id"] == ars_table.saga.pk
     }
@@ -223,7 +254,7 @@ def test_a_database_from_before_the_split_migrates_forward_with_nothing_lost(mon
         migrate(latest())  # whatever happens, the other tests get today's schema back
 
     assert MigrationExecutor(connection).migration_plan(latest()) == []
-    assert rows() == kept
+    assert rows() == as_upgraded(kept)
     after = pages(ars_table, d6_table)
     assert after.keys() == before.keys()
     for key in before:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from django.db import transaction
 
 from arsmagica.events import Kind
-from campaign.models import BodyLevel, FatigueLevel
 from combat.errors import InvalidCommand, WrongPhase
 from combat.models import Combatant, Encounter, Event
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
+from ..models import BodyLevel, FatigueLevel
+from ..sheet import sheet_of, write
 from .guard import require_ars_magica
 from .sheets import fatigue_state_of, set_fatigue
 
-CORRECTABLE = ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
+LEVELS = ("fatigue_level", "body_level")
+CORRECTABLE = (*LEVELS, "advantage_attack", "advantage_defense")
 
 
 def correct(
@@ -52,21 +54,23 @@ def correct(
         except (Combatant.DoesNotExist, ValueError, TypeError):
             raise InvalidCommand("That combatant is not in this encounter.") from None
         character = combatant.character
-        applied = {}
+        sheet = sheet_of(character)
+        applied, levels = {}, {}
         for key, value in changes.items():
-            row = character if key in ("fatigue_level", "body_level") else combatant
-            old = getattr(row, key)
+            old = getattr(sheet, key) if key in LEVELS else getattr(combatant, key)
             if old != value:
                 applied[key] = [old, value]
-                setattr(row, key, value)
+                if key in LEVELS:
+                    levels[key] = value
+                else:
+                    setattr(combatant, key, value)
         if not applied:
             raise InvalidCommand(f"{character.name} is already like that; nothing to correct.")
-        level_fields = [key for key in applied if key in ("fatigue_level", "body_level")]
-        if "fatigue_level" in applied:  # the stored levels follow: cut, or topped up short-term
-            set_fatigue(character, fatigue_state_of(character))
-            level_fields.append("fatigue_state")
-        if level_fields:
-            character.save(update_fields=level_fields)
+        if levels:
+            write(character, **levels)
+            if "fatigue_level" in levels:  # the stored levels follow: cut, or topped up short-term
+                set_fatigue(character, fatigue_state_of(character))
+            character.save(update_fields=["sheet"])
         advantage_fields = [key for key in applied if key.startswith("advantage")]
         if advantage_fields:
             combatant.save(update_fields=advantage_fields)

@@ -16,6 +16,7 @@ from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
 from ..presenters import phase_label
+from ..sheet import sheet_of, write
 from .declarations import _sentence, begin_round, combatants_for_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
@@ -212,18 +213,19 @@ def _save_levels(combatants: list[Combatant], state) -> list[dict]:
         if row is None:
             continue
         character = row.character
+        sheet = sheet_of(character)
         fatigue, body = combatant_state.fatigue_level.value, combatant_state.body_level.value
-        if (character.fatigue_level, character.body_level) != (fatigue, body):
+        if (sheet.fatigue_level, sheet.body_level) != (fatigue, body):
             changed.append(
                 {
                     "combatant": combatant_state.id,
-                    "fatigue_level": [character.fatigue_level, fatigue],
-                    "body_level": [character.body_level, body],
+                    "fatigue_level": [sheet.fatigue_level, fatigue],
+                    "body_level": [sheet.body_level, body],
                 }
             )
             set_fatigue(character, combatant_state.fatigue)
-            character.body_level = body
-            character.save(update_fields=["fatigue_level", "fatigue_state", "body_level"])
+            write(character, body_level=body)
+            character.save(update_fields=["sheet"])
     return changed
 
 

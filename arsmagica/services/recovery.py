@@ -23,13 +23,15 @@ from arsmagica.rules import (
     stamina_roll,
 )
 from campaign.access import is_storyguide
-from campaign.models import BodyLevel, Character, Saga
+from campaign.models import Character, Saga
 from combat.errors import InvalidCommand, NotAllowed, WrongPhase
 from combat.models import Encounter, Event, SagaRecord
 from combat.rules.dice import ScriptedDice
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, record_for_saga, require_storyguide_of
 
+from ..models import BodyLevel
+from ..sheet import sheet_of
 from ..system import KEY
 from . import dice as dice_module
 from .sheets import fatigue_state_of, level_penalties, set_fatigue
@@ -111,7 +113,7 @@ def _scene(user, encounter_id, expected_version, saga_id, character_ids) -> Scen
 
 def _resting(scene: Scene) -> list[Character]:
     """Everyone in the scene but the dead [ours]."""
-    return [c for c in scene.characters if c.body_level != BodyLevel.DEAD]
+    return [c for c in scene.characters if sheet_of(c).body_level != BodyLevel.DEAD]
 
 
 def _entry(character: Character, before: str, recovery: Recovery) -> dict:
@@ -148,11 +150,11 @@ def _stamina(character: Character, mode: str, typed: dict) -> tuple:
         if len(faces) != 1:
             raise InvalidCommand(f"{character.name}'s Stamina roll is one simple die: type one face.")
         dice = ScriptedDice(faces)
-    roll = stamina_roll(dice, character.stamina, sum(level_penalties(character)))
+    roll = stamina_roll(dice, sheet_of(character).stamina, sum(level_penalties(character)))
     return roll, {
         "face": roll.roll.face,
         "value": roll.roll.value,
-        "stamina": character.stamina,
+        "stamina": sheet_of(character).stamina,
         "total": roll.total,
         "ease_factor": roll.ease_factor,
         "success": roll.success,
@@ -186,13 +188,13 @@ def pass_time(
         entries = []
         for character in _resting(scene):
             roll, roll_json = _stamina(character, stamina, typed_faces or {})
-            before = character.fatigue_level
+            before = sheet_of(character).fatigue_level
             try:
                 recovery = recover(fatigue_state_of(character), minutes, active=active, stamina=roll)
             except RulesError as error:
                 raise InvalidCommand(str(error)) from None
             set_fatigue(character, recovery.fatigue)
-            character.save(update_fields=["fatigue_level", "fatigue_state"])
+            character.save(update_fields=["sheet"])
             entries.append({**_entry(character, before, recovery), "stamina": roll_json})
         return scene.record(
             user, Kind.TIME_PASSED, {"minutes": minutes, "active": bool(active), "characters": entries}
@@ -214,10 +216,10 @@ def sleep_night(
         scene = _scene(user, encounter_id, expected_version, saga_id, character_ids)
         entries = []
         for character in _resting(scene):
-            before = character.fatigue_level
+            before = sheet_of(character).fatigue_level
             recovery = night_of_sleep(fatigue_state_of(character), good_meal=good_meal)
             set_fatigue(character, recovery.fatigue)
-            character.save(update_fields=["fatigue_level", "fatigue_state"])
+            character.save(update_fields=["sheet"])
             entries.append(_entry(character, before, recovery))
         return scene.record(
             user, Kind.NIGHT_OF_SLEEP, {"good_meal": bool(good_meal), "characters": entries}
@@ -253,12 +255,12 @@ def record_exertion(
         character = next((c for c in scene.characters if str(c.pk) == str(character_id)), None)
         if character is None:
             raise InvalidCommand("That character is not in this scene.")
-        before, was = character.fatigue_level, fatigue_state_of(character)
+        before, was = sheet_of(character).fatigue_level, fatigue_state_of(character)
         state = lose_fatigue_levels(was, levels, Exertion.LONG_TERM)
         if state.level.value == before:
             raise InvalidCommand(f"{character.name} is already unconscious; nothing more to lose.")
         set_fatigue(character, state)
-        character.save(update_fields=["fatigue_level", "fatigue_state"])
+        character.save(update_fields=["sheet"])
         return scene.record(
             user,
             Kind.EXERTION,

@@ -33,39 +33,34 @@ from arsmagica.rules import (
 from campaign.models import Character
 from combat.models import Combatant
 
-SHEET_FIELDS = (
-    "quickness",
-    "stamina",
-    "finesse",
-    "athletics",
-    "ride",
-    "brawling",
-    "soak",
-    "combat_fatigue",
-    "encumbrance",
-)
+from ..sheet import SCORES, sheet_of, write
+
+# The engine's `Sheet` takes the declared scores by their names, Dodge Defense as `dodge`.
+SHEET_FIELDS = tuple(score.name for score in SCORES if score.name != "dodge_defense")
 WEAPON_FIELDS = ("initiative", "attack", "defense", "damage", "missile", "paces", "twice")
 
 
 def level_penalties(character: Character) -> tuple[int, int]:
     """(fatigue penalty, wound penalty) of the character's current levels, from the engine."""
+    sheet = sheet_of(character)
     return (
-        fatigue_penalty(FatigueLevel(character.fatigue_level)),
-        wound_penalty(BodyLevel(character.body_level)),
+        fatigue_penalty(FatigueLevel(sheet.fatigue_level)),
+        wound_penalty(BodyLevel(sheet.body_level)),
     )
 
 
 def fatigue_state_of(character: Character) -> FatigueState:
     """The character's Fatigue levels lost, each with its exertion, as the engine's `FatigueState`.
 
-    Kept in `Character.fatigue_state`; when `fatigue_level` was set another way (the sheet form),
+    Kept in the sheet's `fatigue_state`; when `fatigue_level` was set another way (the sheet form),
     the stored levels are cut to it (the most recent go first) or topped up with short-term ones.
     """
-    data = character.fatigue_state or {}
+    sheet = sheet_of(character)
+    data = sheet.fatigue_state or {}
     lost = tuple(Exertion(kind) for kind in data.get("lost", ()) if kind in _EXERTIONS)
     progress = data.get("recovery_seconds", 0)
     state = FatigueState(lost, progress if isinstance(progress, int) and progress >= 0 else 0)
-    level = FatigueLevel(character.fatigue_level)
+    level = FatigueLevel(sheet.fatigue_level)
     if state.level is level:
         return state
     wanted = FatigueState.at(level)
@@ -79,9 +74,8 @@ def fatigue_state_json(state: FatigueState) -> dict:
 
 
 def set_fatigue(character: Character, state: FatigueState) -> None:
-    """Keep `fatigue_level` and `fatigue_state` in step (the caller saves both fields)."""
-    character.fatigue_state = fatigue_state_json(state)
-    character.fatigue_level = state.level.value
+    """Keep the sheet's `fatigue_level` and `fatigue_state` in step (the caller saves `sheet`)."""
+    write(character, fatigue_state=fatigue_state_json(state), fatigue_level=state.level.value)
 
 
 _EXERTIONS = {exertion.value for exertion in Exertion}
@@ -101,11 +95,12 @@ def weapon_names(character: Character) -> dict[int, str]:
 def sheet_snapshot(combatant: Combatant) -> dict:
     """The combatant's sheet and levels as plain JSON, kept for the whole round."""
     character = combatant.character
+    sheet = sheet_of(character)
     names = weapon_names(character)
     return {
         "name": character.name,
-        "dodge": character.dodge_defense,
-        **{field: getattr(character, field) for field in SHEET_FIELDS},
+        "dodge": sheet.dodge_defense,
+        **{field: getattr(sheet, field) for field in SHEET_FIELDS},
         "weapons": [
             {
                 "id": weapon.pk,
@@ -115,9 +110,9 @@ def sheet_snapshot(combatant: Combatant) -> dict:
             }
             for weapon in character.weapons.all()
         ],
-        "fatigue_level": character.fatigue_level,
+        "fatigue_level": sheet.fatigue_level,
         "fatigue_state": fatigue_state_json(fatigue_state_of(character)),
-        "body_level": character.body_level,
+        "body_level": sheet.body_level,
         "advantage_attack": combatant.advantage_attack,
         "advantage_defense": combatant.advantage_defense,
     }
@@ -172,7 +167,8 @@ def combatant_state(combatant_id: str, snapshot: dict) -> CombatantState:
 
 def with_levels(state: CombatantState, character: Character) -> CombatantState:
     """The combatant at the levels its row shows (after a correction, or time passing between rounds)."""
-    fatigue_level, body_level = character.fatigue_level, character.body_level
+    sheet = sheet_of(character)
+    fatigue_level, body_level = sheet.fatigue_level, sheet.body_level
     if state.fatigue_level.value != fatigue_level:
         state = replace(state, fatigue=fatigue_state_of(character))
     if state.body_level.value != body_level:

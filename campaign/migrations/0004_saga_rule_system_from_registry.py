@@ -4,6 +4,11 @@ import campaign.models
 from django.db import migrations, models
 
 
+def default_d6_attributes():
+    """The default the column had (the column is gone since 0005)."""
+    return ["strength", "dexterity", "stamina", "intelligence", "perception", "charisma"]
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -14,7 +19,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='saga',
             name='d6_attributes',
-            field=models.JSONField(blank=True, default=campaign.models.default_d6_attributes, help_text='The fatigue-track system: the attribute names every sheet in this saga carries.'),
+            field=models.JSONField(blank=True, default=default_d6_attributes, help_text='The fatigue-track system: the attribute names every sheet in this saga carries.'),
         ),
         migrations.AlterField(
             model_name='saga',

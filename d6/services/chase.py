@@ -28,7 +28,7 @@ from ..kinds import (
 from ..models import Chase, Runner
 from .common import ongoing_chase, require_d6, require_player_or_storyguide
 from .dice import dice_for, parse_faces
-from .sheet import chase_scores, current_fatigue, stamina_base
+from .sheet import chase_scores, current_fatigue, save_fatigue, stamina_base
 
 MAX_DISTANCE = 30
 
@@ -266,10 +266,7 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
         after = {runner.id: runner for runner in (state.target, *state.chasers)}
         for row in rows:
             runner = after[str(row.combatant_id)]
-            character = row.combatant.character
-            if character.fatigue != runner.fatigue:
-                character.fatigue = runner.fatigue
-                character.save(update_fields=["fatigue"])
+            save_fatigue(row.combatant.character, runner.fatigue)
             if (row.distance, row.status, row.faces) != (runner.distance, runner.status, []):
                 row.distance, row.status, row.faces = runner.distance, runner.status, []
                 row.save(update_fields=["distance", "status", "faces"])
@@ -454,8 +451,7 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
                 f"{row.combatant.character.name} is still running: fatigue cannot be lowered during a chase."
             ) from error
         character = row.combatant.character
-        character.fatigue = record.fatigue_after
-        character.save(update_fields=["fatigue"])
+        save_fatigue(character, record.fatigue_after)
         payload = {
             "combatant": record.runner,
             "name": character.name,

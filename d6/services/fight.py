@@ -22,7 +22,7 @@ from .common import (
     require_player_or_storyguide,
 )
 from .dice import dice_for
-from .sheet import current_fatigue, dexterity_of, score_of, stamina_base
+from .sheet import current_fatigue, dexterity_of, save_fatigue, score_of, stamina_base
 
 
 def _command(user, encounter_id: int, expected_version: int) -> Encounter:
@@ -78,10 +78,7 @@ def _by_id(fighters: list[Fighter], who) -> Fighter:
 
 
 def _save_fatigue(fighter: Fighter, fatigue: int) -> None:
-    character = fighter.combatant.character
-    if character.fatigue != fatigue:
-        character.fatigue = fatigue
-        character.save(update_fields=["fatigue"])
+    save_fatigue(fighter.combatant.character, fatigue)
 
 
 def start_fight(user, encounter_id: int, expected_version: int, typed: dict | None = None) -> Fight:

@@ -19,6 +19,6 @@ def create_encounter(user, saga_id: int, name: str) -> Encounter:
 @transaction.atomic
 def set_attributes(saga: Saga, names: list[str]) -> Saga:
     """The attribute names every sheet of the saga carries."""
-    saga.d6_attributes = names
-    saga.save(update_fields=["d6_attributes"])
+    saga.options = {**saga.options, "attributes": names}
+    saga.save(update_fields=["options"])
     return saga

@@ -15,6 +15,7 @@ from combat.rules.errors import RulesError
 from d6.rules import Score
 from d6.rules.encounter_file import PHYSICAL_ATTRIBUTES
 from d6.rules.fatigue import base_fatigue, check_fatigue
+from d6.sheet import saga_attributes, sheet_of, write
 
 ATTRIBUTE = "attribute"
 ABILITY = "ability"
@@ -41,13 +42,14 @@ class SheetScore:
 
 def attribute_names(character: Character) -> list[str]:
     """The saga's attributes in its order, then any this sheet keeps that the saga no longer names."""
-    names = list(character.saga.d6_attributes or [])
-    return names + [name for name in character.attributes or {} if name not in names]
+    names = saga_attributes(character.saga)
+    return names + [name for name in sheet_of(character).attributes if name not in names]
 
 
 def attribute_rows(character: Character) -> list[tuple[str, int]]:
     """The sheet's attributes with their scores, in the saga's order."""
-    return [(name, (character.attributes or {}).get(name, 0)) for name in attribute_names(character)]
+    attributes = sheet_of(character).attributes
+    return [(name, attributes.get(name, 0)) for name in attribute_names(character)]
 
 
 def _whole(value) -> int:
@@ -61,11 +63,11 @@ def scores_of(character: Character) -> list[SheetScore]:
     """The character's attributes (in the saga's order), then its abilities."""
     scores = [
         SheetScore(
-            ATTRIBUTE, name, _whole((character.attributes or {}).get(name)), 0, name in PHYSICAL_ATTRIBUTES
+            ATTRIBUTE, name, _whole(sheet_of(character).attributes.get(name)), 0, name in PHYSICAL_ATTRIBUTES
         )
         for name in attribute_names(character)
     ]
-    for ability in character.abilities or []:
+    for ability in sheet_of(character).abilities or []:
         if not isinstance(ability, dict) or not ability.get("name"):
             continue
         physical = ability.get("physical")
@@ -112,19 +114,26 @@ def rollable_names(characters) -> list[str]:
 
 def dexterity_of(character: Character) -> int:
     """RULES.md Part 2 [ours]: initiative rolls Dexterity (0 when the sheet has none)."""
-    return _whole((character.attributes or {}).get("dexterity"))
+    return _whole(sheet_of(character).attributes.get("dexterity"))
 
 
 def stamina_base(character: Character) -> int:
     """d6 seed: base fatigue = 4 - Stamina, at least 1."""
-    return base_fatigue(_whole((character.attributes or {}).get("stamina")))
+    return base_fatigue(_whole(sheet_of(character).attributes.get("stamina")))
+
+
+def save_fatigue(character: Character, fatigue: int) -> None:
+    """The sheet's current fatigue set and saved, when it changed."""
+    if sheet_of(character).fatigue != fatigue:
+        write(character, fatigue=fatigue)
+        character.save(update_fields=["sheet"])
 
 
 def current_fatigue(character: Character) -> int:
     """The sheet's current fatigue, checked against the 1..20 track."""
     try:
-        return check_fatigue(character.fatigue)
+        return check_fatigue(sheet_of(character).fatigue)
     except RulesError:
-        raise InvalidCommand(
-            f"{character.name}'s fatigue ({character.fatigue}) is off the 1-20 track; fix the sheet."
-        ) from None
+        fatigue = sheet_of(character).fatigue
+        message = f"{character.name}'s fatigue ({fatigue}) is off the 1-20 track; fix the sheet."
+        raise InvalidCommand(message) from None

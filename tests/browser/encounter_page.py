@@ -7,6 +7,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from arsmagica.events import Kind
+from arsmagica.presenters import level_labels
 from campaign.models import Saga
 from combat.models import Combatant, Encounter
 
@@ -70,8 +71,9 @@ def shows_the_levels(page: Page, combatants: dict[str, Combatant]) -> None:
         character = combatant.character
         character.refresh_from_db()
         card = page.get_by_test_id(f"combatant-{combatant.pk}")
-        expect(card.get_by_test_id("fatigue-level")).to_contain_text(character.get_fatigue_level_display())
-        expect(card.get_by_test_id("body-level")).to_contain_text(character.get_body_level_display())
+        (_, fatigue_level), (_, body_level) = level_labels(character)
+        expect(card.get_by_test_id("fatigue-level")).to_contain_text(fatigue_level)
+        expect(card.get_by_test_id("body-level")).to_contain_text(body_level)
 
 
 def live_text(page: Page) -> str:

@@ -27,6 +27,8 @@ from combat.models import Combatant, Encounter, Event
 from d6 import kinds
 from d6 import services as d6_services
 from d6.models import Chase, Fight, Fighter, Runner
+from d6.sheet import sheet_of as d6_sheet
+from d6.sheet import write
 
 from .people import PHONE, Person, outside_the_event_loop
 
@@ -51,7 +53,9 @@ def _demo_encounter(name: str, physical_dice: bool = False):
         ids = list(saga.characters.filter(name__in=names).values_list("pk", flat=True))
         combat_services.add_combatants(guide, encounter.pk, encounter.version, ids, side)
     for character_name, fatigue in WINDED.items():
-        saga.characters.filter(name=character_name).update(fatigue=fatigue)
+        character = saga.characters.get(name=character_name)
+        write(character, fatigue=fatigue)
+        character.save(update_fields=["sheet"])
     return saga.pk, encounter.pk
 
 
@@ -165,7 +169,7 @@ def test_players_roll_their_own_turn_and_defence_and_take_a_breather(table, sett
             character = current.character
             character.refresh_from_db()
             base = next(f.base_fatigue for f in fighters if f.combatant_id == current.pk)
-            assert character.fatigue > base
+            assert d6_sheet(character).fatigue > base
             panel = player.page.get_by_test_id(f"your-turn-{current.pk}")
             expect(panel).to_be_visible()
             panel.get_by_test_id("player-breather").click()
@@ -179,7 +183,7 @@ def test_players_roll_their_own_turn_and_defence_and_take_a_breather(table, sett
                     f"Fatigue {base}"
                 )
             character.refresh_from_db()
-            assert character.fatigue == base
+            assert d6_sheet(character).fatigue == base
             breather = latest(encounter, kinds.BREATHER)
             assert breather.actor_id == user_of[name] and breather.payload["fatigue_after"] == base
             breather_taken = name

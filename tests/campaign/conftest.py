@@ -4,8 +4,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from arsmagica.models import Weapon
+from arsmagica.sheet import new_sheet
 from campaign import services
-from campaign.models import Character, Membership, Weapon
+from campaign.models import Character, Membership
 
 PASSWORD = "a-long-saga-password"
 
@@ -66,7 +68,10 @@ def d6_saga(alice, bob, carol):
 def boris(saga, bob):
     """Bob's knight, with a sword."""
     boris = Character.objects.create(
-        saga=saga, owner=bob, name="Sir Boris", quickness=1, stamina=2, soak=8, encumbrance=-2
+        saga=saga,
+        owner=bob,
+        name="Sir Boris",
+        sheet=new_sheet(quickness=1, stamina=2, soak=8, encumbrance=-2),
     )
     Weapon.objects.create(character=boris, name="Long sword", initiative=6, attack=8, defense=5, damage=9)
     return boris
@@ -75,7 +80,9 @@ def boris(saga, bob):
 @pytest.fixture
 def bandit(saga):
     """Alice's NPC template, with a bow and a club."""
-    bandit = Character.objects.create(saga=saga, name="Bandit", is_npc=True, soak=4, quickness=1)
+    bandit = Character.objects.create(
+        saga=saga, name="Bandit", is_npc=True, sheet=new_sheet(soak=4, quickness=1)
+    )
     Weapon.objects.create(character=bandit, name="Club", initiative=2, attack=4, defense=2, damage=5)
     Weapon.objects.create(
         character=bandit, name="Short bow", initiative=1, attack=5, damage=6, missile=True, paces=30

@@ -1,10 +1,23 @@
 import pytest
 
-from campaign.models import Character, Weapon
+from arsmagica.models import Weapon
+from arsmagica.sheet import sheet_of as ars_sheet
+from campaign.models import Character
 from d6.services.sheet import stamina_base
+from d6.sheet import sheet_of as d6_sheet
 
-SCORES = ["quickness", "stamina", "finesse", "athletics", "ride", "brawling", "soak", "dodge_defense",
-          "combat_fatigue", "encumbrance"]
+SCORES = [
+    "quickness",
+    "stamina",
+    "finesse",
+    "athletics",
+    "ride",
+    "brawling",
+    "soak",
+    "dodge_defense",
+    "combat_fatigue",
+    "encumbrance",
+]
 
 
 def arsmagica_data(name="Brother Anselm", weapons=(), initial_weapons=0, **scores):
@@ -42,16 +55,28 @@ def test_bob_creates_his_character_with_a_sword_and_a_bow(saga, bob, as_bob):
     page = as_bob.get(url)
     assert page.status_code == 200
     assert "Initiative Total = stress die + Initiative + modifiers" in page.content.decode()
-    response = as_bob.post(url, arsmagica_data(
-        "Sir Boris", quickness=1, soak=8, encumbrance=-2,
-        weapons=[
-            {"name": "Long sword", "initiative": 6, "attack": 8, "defense": 5, "damage": 9},
-            {"name": "Short bow", "attack": 5, "damage": 6, "missile": True, "paces": 30, "twice": True},
-        ],
-    ))
+    response = as_bob.post(
+        url,
+        arsmagica_data(
+            "Sir Boris",
+            quickness=1,
+            soak=8,
+            encumbrance=-2,
+            weapons=[
+                {"name": "Long sword", "initiative": 6, "attack": 8, "defense": 5, "damage": 9},
+                {"name": "Short bow", "attack": 5, "damage": 6, "missile": True, "paces": 30, "twice": True},
+            ],
+        ),
+    )
     boris = Character.objects.get(name="Sir Boris")
     assert response.status_code == 302 and response.url == f"/characters/{boris.pk}/"
-    assert (boris.owner, boris.is_npc, boris.saga, boris.soak, boris.encumbrance) == (bob, False, saga, 8, -2)
+    assert (boris.owner, boris.is_npc, boris.saga, ars_sheet(boris).soak, ars_sheet(boris).encumbrance) == (
+        bob,
+        False,
+        saga,
+        8,
+        -2,
+    )
     assert list(boris.weapons.values_list("name", "initiative", "missile", "paces", "twice")) == [
         ("Long sword", 6, False, None, False),
         ("Short bow", 0, True, 30, True),
@@ -83,24 +108,44 @@ def test_sheet_errors_are_shown_in_plain_words_and_nothing_is_saved(saga, as_bob
 
 def test_an_untouched_blank_weapon_row_is_ignored(saga, as_bob):
     data = arsmagica_data("Grog")
-    data.update({"weapons-TOTAL_FORMS": "1", "weapons-0-initiative": "0", "weapons-0-attack": "0",
-                 "weapons-0-defense": "0", "weapons-0-damage": "0", "weapons-0-optimum_range": "reach"})
+    data.update(
+        {
+            "weapons-TOTAL_FORMS": "1",
+            "weapons-0-initiative": "0",
+            "weapons-0-attack": "0",
+            "weapons-0-defense": "0",
+            "weapons-0-damage": "0",
+            "weapons-0-optimum_range": "reach",
+        }
+    )
     assert as_bob.post(f"/sagas/{saga.pk}/characters/new/", data).status_code == 302
     assert Character.objects.get().weapons.count() == 0
 
 
 def test_bob_edits_boris_changing_and_removing_weapons(boris, as_bob):
     sword = boris.weapons.get()
-    data = arsmagica_data("Sir Boris the Bold", soak=9, initial_weapons=1, weapons=[
-        {"id": sword.pk, "name": "Long sword", "attack": 9, "DELETE": True},
-        {"name": "Mace", "initiative": 3, "attack": 7, "defense": 4, "damage": 8, "optimum_range": "touch"},
-    ])
+    data = arsmagica_data(
+        "Sir Boris the Bold",
+        soak=9,
+        initial_weapons=1,
+        weapons=[
+            {"id": sword.pk, "name": "Long sword", "attack": 9, "DELETE": True},
+            {
+                "name": "Mace",
+                "initiative": 3,
+                "attack": 7,
+                "defense": 4,
+                "damage": 8,
+                "optimum_range": "touch",
+            },
+        ],
+    )
     page = as_bob.get(f"/characters/{boris.pk}/edit/")
     assert page.status_code == 200 and 'name="weapons-0-DELETE"' in page.content.decode()
     response = as_bob.post(f"/characters/{boris.pk}/edit/", data)
     assert response.status_code == 302
     boris.refresh_from_db()
-    assert (boris.name, boris.soak) == ("Sir Boris the Bold", 9)
+    assert (boris.name, ars_sheet(boris).soak) == ("Sir Boris the Bold", 9)
     assert list(boris.weapons.values_list("name", "optimum_range")) == [("Mace", "touch")]
 
 
@@ -108,7 +153,7 @@ def test_the_storyguide_edits_any_sheet(boris, bob, as_alice):
     data = arsmagica_data("Sir Boris", body_level="light_wounds", initial_weapons=0)
     assert as_alice.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
     boris.refresh_from_db()
-    assert boris.body_level == "light_wounds"
+    assert ars_sheet(boris).body_level == "light_wounds"
     assert boris.owner == bob  # the storyguide's edit does not take the character over
 
 
@@ -161,7 +206,7 @@ def test_the_storyguide_creates_an_npc_without_an_owner(saga, as_alice):
     response = as_alice.post(f"/sagas/{saga.pk}/npcs/new/", arsmagica_data("Wolf", soak=5))
     wolf = Character.objects.get(name="Wolf")
     assert response.status_code == 302
-    assert wolf.is_npc and wolf.owner is None and wolf.soak == 5
+    assert wolf.is_npc and wolf.owner is None and ars_sheet(wolf).soak == 5
 
 
 @pytest.mark.parametrize(("who", "status"), [("as_bob", 403), ("as_dave", 404)])
@@ -208,19 +253,25 @@ def test_carol_creates_a_d6_character_starting_at_base_fatigue(d6_saga, carol, a
     url = f"/sagas/{d6_saga.pk}/characters/new/"
     page = as_carol.get(url).content.decode()
     assert "Charisma" in page and "Base fatigue" in page
-    response = as_carol.post(url, d6_data(
-        "Ysolde", strength=2, stamina=1, dexterity=3,
-        abilities=[
-            {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True},
-            {"name": "Lore", "attribute": "intelligence", "consistency": -1, "physical": False},
-        ],
-    ))
+    response = as_carol.post(
+        url,
+        d6_data(
+            "Ysolde",
+            strength=2,
+            stamina=1,
+            dexterity=3,
+            abilities=[
+                {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True},
+                {"name": "Lore", "attribute": "intelligence", "consistency": -1, "physical": False},
+            ],
+        ),
+    )
     ysolde = Character.objects.get(name="Ysolde")
     assert response.status_code == 302
     assert ysolde.owner == carol
-    assert ysolde.attributes["stamina"] == 1 and ysolde.attributes["dexterity"] == 3
-    assert ysolde.fatigue == 3  # base fatigue = 4 - Stamina
-    assert ysolde.abilities == [
+    assert d6_sheet(ysolde).attributes["stamina"] == 1 and d6_sheet(ysolde).attributes["dexterity"] == 3
+    assert d6_sheet(ysolde).fatigue == 3  # base fatigue = 4 - Stamina
+    assert d6_sheet(ysolde).abilities == [
         {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True},
         {"name": "Lore", "attribute": "intelligence", "consistency": -1, "physical": False},
     ]
@@ -231,7 +282,7 @@ def test_carol_creates_a_d6_character_starting_at_base_fatigue(d6_saga, carol, a
 def test_base_fatigue_is_at_least_one(d6_saga, as_carol):
     as_carol.post(f"/sagas/{d6_saga.pk}/characters/new/", d6_data("Hulk", stamina=5))
     hulk = Character.objects.get()
-    assert hulk.fatigue == 1 and stamina_base(hulk) == 1
+    assert d6_sheet(hulk).fatigue == 1 and stamina_base(hulk) == 1
 
 
 @pytest.mark.parametrize(
@@ -241,8 +292,10 @@ def test_base_fatigue_is_at_least_one(d6_saga, as_carol):
         (d6_data(fatigue=0), "Fatigue runs from 1 to 20."),
         (d6_data(name=""), "Every character needs a name."),
         (d6_data(strength=99), "Strength cannot be above 40."),
-        (d6_data(abilities=[{"name": "Swim", "attribute": "stamina", "consistency": 11}]),
-         "Consistency runs from -10 to 10."),
+        (
+            d6_data(abilities=[{"name": "Swim", "attribute": "stamina", "consistency": 11}]),
+            "Consistency runs from -10 to 10.",
+        ),
         (d6_data(abilities=[{"name": "Swim", "attribute": "luck", "consistency": 0}]), "Select a valid"),
         (d6_data(abilities=[{"name": "", "attribute": "stamina", "consistency": 2}]), "Give the ability a"),
     ],
@@ -256,23 +309,37 @@ def test_d6_sheet_errors_are_shown_and_nothing_is_saved(d6_saga, as_carol, data,
 
 def test_d6_edit_keeps_current_fatigue_and_removes_an_ability(d6_saga, carol, as_carol):
     ysolde = Character.objects.create(
-        saga=d6_saga, owner=carol, name="Ysolde", fatigue=7, attributes={"stamina": 1},
-        abilities=[{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}],
+        saga=d6_saga,
+        owner=carol,
+        name="Ysolde",
+        sheet={
+            "fatigue": 7,
+            "attributes": {"stamina": 1},
+            "abilities": [{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}],
+        },
     )
     page = as_carol.get(f"/characters/{ysolde.pk}/edit/").content.decode()
     assert 'value="Running"' in page and 'value="7"' in page
-    data = d6_data("Ysolde", fatigue=7, stamina=1, abilities=[
-        {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True, "DELETE": True},
-    ])
+    data = d6_data(
+        "Ysolde",
+        fatigue=7,
+        stamina=1,
+        abilities=[
+            {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True, "DELETE": True},
+        ],
+    )
     data["abilities-INITIAL_FORMS"] = "1"
     assert as_carol.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
     ysolde.refresh_from_db()
-    assert ysolde.fatigue == 7 and ysolde.abilities == []
+    assert d6_sheet(ysolde).fatigue == 7 and d6_sheet(ysolde).abilities == []
 
 
 def test_others_see_a_d6_character_only_as_the_table_would(d6_saga, carol, as_bob):
     ysolde = Character.objects.create(
-        saga=d6_saga, owner=carol, name="Ysolde", fatigue=5, attributes={"strength": 3, "stamina": 1},
+        saga=d6_saga,
+        owner=carol,
+        name="Ysolde",
+        sheet={"fatigue": 5, "attributes": {"strength": 3, "stamina": 1}},
     )
     response = as_bob.get(f"/characters/{ysolde.pk}/")
     page = response.content.decode()
@@ -282,14 +349,18 @@ def test_others_see_a_d6_character_only_as_the_table_would(d6_saga, carol, as_bo
 
 
 def test_d6_sheet_shows_the_sagas_attributes_in_order(d6_saga, carol, as_carol):
-    d6_saga.d6_attributes = ["strength", "dexterity", "stamina", "wits"]
+    d6_saga.options = {"attributes": ["strength", "dexterity", "stamina", "wits"]}
     d6_saga.save()
     ysolde = Character.objects.create(
-        saga=d6_saga, owner=carol, name="Ysolde", attributes={"wits": 2, "luck": 1}
+        saga=d6_saga, owner=carol, name="Ysolde", sheet={"attributes": {"wits": 2, "luck": 1}}
     )
     response = as_carol.get(f"/characters/{ysolde.pk}/")
     assert response.context["attribute_rows"] == [
-        ("strength", 0), ("dexterity", 0), ("stamina", 0), ("wits", 2), ("luck", 1),
+        ("strength", 0),
+        ("dexterity", 0),
+        ("stamina", 0),
+        ("wits", 2),
+        ("luck", 1),
     ]
 
 
@@ -310,7 +381,11 @@ def test_in_a_fight_the_sheet_cannot_change_body_and_fatigue_levels(boris, as_bo
         data["body_level"], data["fatigue_level"] = "dead", "dazed"
         assert client.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
     boris.refresh_from_db()
-    assert (boris.body_level, boris.fatigue_level, boris.soak) == ("unhurt", "fresh", 7)
+    assert (ars_sheet(boris).body_level, ars_sheet(boris).fatigue_level, ars_sheet(boris).soak) == (
+        "unhurt",
+        "fresh",
+        7,
+    )
 
 
 def test_after_the_fight_the_sheet_sets_levels_again(boris, as_bob):
@@ -318,15 +393,15 @@ def test_after_the_fight_the_sheet_sets_levels_again(boris, as_bob):
     data = arsmagica_data("Sir Boris", body_level="light_wounds")
     assert as_bob.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
     boris.refresh_from_db()
-    assert boris.body_level == "light_wounds"
+    assert ars_sheet(boris).body_level == "light_wounds"
 
 
 def test_in_a_chase_the_d6_sheet_cannot_lower_fatigue(d6_saga, carol, as_carol):
     ysolde = Character.objects.create(
-        saga=d6_saga, owner=carol, name="Ysolde", fatigue=9, attributes={"stamina": 1}
+        saga=d6_saga, owner=carol, name="Ysolde", sheet={"fatigue": 9, "attributes": {"stamina": 1}}
     )
     _in_a_fight(ysolde)
     data = d6_data("Ysolde", fatigue=3, stamina=1)
     assert as_carol.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
     ysolde.refresh_from_db()
-    assert ysolde.fatigue == 9
+    assert d6_sheet(ysolde).fatigue == 9

@@ -24,7 +24,7 @@ def test_the_saga_page_labels_each_characters_cells_for_the_phone_layout(saga, b
 
 
 def test_a_d6_saga_page_labels_the_fatigue(d6_saga, bob, as_bob):
-    Character.objects.create(saga=d6_saga, owner=bob, name="Wren", fatigue=3)
+    Character.objects.create(saga=d6_saga, owner=bob, name="Wren", sheet={"fatigue": 3})
     page = as_bob.get(f"/sagas/{d6_saga.pk}/").content.decode()
     assert cells(page, "Wren") == [("Player", "bob"), ("Fatigue", "3")]
 
@@ -47,7 +47,9 @@ def test_a_d6_sheets_abilities_carry_their_column_names(d6_saga, bob, as_bob):
         saga=d6_saga,
         owner=bob,
         name="Wren",
-        abilities=[{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}],
+        sheet={
+            "abilities": [{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}]
+        },
     )
     page = as_bob.get(f"/characters/{wren.pk}/").content.decode()
     assert cells(page, "Running") == [("Attribute", "Stamina"), ("Consistency", "1"), ("Physical", "yes")]

@@ -1,17 +1,20 @@
 import pytest
 from django.db import IntegrityError
 
+from arsmagica.models import Weapon
+from arsmagica.sheet import sheet_of as ars_sheet
 from campaign import services
 from campaign.forms import sheet_forms
-from campaign.models import Character, Membership, Saga, Weapon, default_d6_attributes
+from campaign.models import Character, Membership, Saga
+from d6.sheet import DEFAULT_ATTRIBUTES, saga_attributes
 
 
 def test_create_saga_makes_the_creator_its_storyguide(alice):
     saga = services.create_saga(alice, name="Tribunal", rule_system="d6fatigue", physical_dice=True)
     saga.refresh_from_db()
     assert (saga.storyguide, saga.rule_system, saga.physical_dice) == (alice, "d6fatigue", True)
-    assert saga.d6_attributes == default_d6_attributes()
-    assert saga.d6_attributes[:3] == ["strength", "dexterity", "stamina"]
+    assert saga_attributes(saga) == list(DEFAULT_ATTRIBUTES)
+    assert saga_attributes(saga)[:3] == ["strength", "dexterity", "stamina"]
     assert list(saga.memberships.values_list("user__username", "role")) == [("alice", "storyguide")]
 
 
@@ -41,7 +44,12 @@ def test_stamp_four_bandits_numbers_them_and_copies_weapons(bandit):
     assert [c.name for c in copies] == ["Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
     for copy in copies:
         copy.refresh_from_db()
-        assert copy.is_npc and copy.owner is None and copy.soak == 4 and copy.saga_id == bandit.saga_id
+        assert (
+            copy.is_npc
+            and copy.owner is None
+            and ars_sheet(copy).soak == 4
+            and copy.saga_id == bandit.saga_id
+        )
         assert list(copy.weapons.values_list("name", "missile", "paces")) == [
             ("Club", False, None),
             ("Short bow", True, 30),
@@ -83,12 +91,32 @@ def test_save_character_refuses_invalid_forms(saga, bob):
 def test_save_character_saves_nothing_when_the_weapons_fail(saga, bob, monkeypatch):
     data = {
         "name": "Brother Anselm",
-        **{f: "0" for f in ["quickness", "stamina", "finesse", "athletics", "ride", "brawling", "soak",
-                            "dodge_defense", "combat_fatigue", "encumbrance"]},
-        "fatigue_level": "fresh", "body_level": "unhurt", "notes": "",
-        "weapons-TOTAL_FORMS": "1", "weapons-INITIAL_FORMS": "0",
-        "weapons-0-name": "Staff", "weapons-0-initiative": "1", "weapons-0-attack": "2",
-        "weapons-0-defense": "3", "weapons-0-damage": "4", "weapons-0-optimum_range": "reach",
+        **{
+            f: "0"
+            for f in [
+                "quickness",
+                "stamina",
+                "finesse",
+                "athletics",
+                "ride",
+                "brawling",
+                "soak",
+                "dodge_defense",
+                "combat_fatigue",
+                "encumbrance",
+            ]
+        },
+        "fatigue_level": "fresh",
+        "body_level": "unhurt",
+        "notes": "",
+        "weapons-TOTAL_FORMS": "1",
+        "weapons-INITIAL_FORMS": "0",
+        "weapons-0-name": "Staff",
+        "weapons-0-initiative": "1",
+        "weapons-0-attack": "2",
+        "weapons-0-defense": "3",
+        "weapons-0-damage": "4",
+        "weapons-0-optimum_range": "reach",
     }
     form, formset = sheet_forms(saga, Character(saga=saga, owner=bob), data)
 

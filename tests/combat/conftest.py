@@ -5,9 +5,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from arsmagica import services
+from arsmagica.models import Weapon
 from arsmagica.rules import ScriptedDiceBox
 from arsmagica.services import dice as dice_module
-from campaign.models import Character, Membership, Saga, Weapon
+from arsmagica.sheet import new_sheet
+from campaign.models import Character, Membership, Saga
 from combat.models import Encounter
 
 PASSWORD = "covenant-test-1220"
@@ -72,9 +74,7 @@ class Table:
             name=name,
             owner=owner,
             is_npc=owner is None,
-            soak=soak,
-            combat_fatigue=combat_fatigue,
-            dodge_defense=3,
+            sheet=new_sheet(soak=soak, combat_fatigue=combat_fatigue, dodge_defense=3),
         )
         Weapon.objects.create(character=character, **weapon)
         return character

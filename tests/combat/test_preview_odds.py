@@ -9,6 +9,7 @@ from django.urls import reverse
 from arsmagica.events import Kind
 from arsmagica.odds import odds_context, percent
 from arsmagica.rules import stress_odds
+from arsmagica.sheet import sheet_of as ars_sheet
 from combat.models import Event
 
 from .conftest import P168_FACES, PASSWORD
@@ -187,8 +188,8 @@ def test_a_called_fatigue_roll_is_previewed_confirmed_and_costs_a_short_term_lev
     )
     assert logged.count() == 1
     table.anselm_character.refresh_from_db()
-    assert table.anselm_character.fatigue_level == "winded"
-    assert table.anselm_character.fatigue_state["lost"] == ["short_term"]
+    assert ars_sheet(table.anselm_character).fatigue_level == "winded"
+    assert ars_sheet(table.anselm_character).fatigue_state["lost"] == ["short_term"]
 
 
 def test_unticking_a_called_roll_before_confirming_leaves_them_alone(client, table, scripted_dice):
@@ -204,7 +205,7 @@ def test_unticking_a_called_roll_before_confirming_leaves_them_alone(client, tab
     post(client, "confirm_phase", table, {"expected_version": table.v, "phase": "fatigue"})
     assert not Event.objects.filter(kind=Kind.FATIGUE_ROLL, payload__combatant=anselm).exists()
     table.anselm_character.refresh_from_db()
-    assert table.anselm_character.fatigue_level == "fresh"
+    assert ars_sheet(table.anselm_character).fatigue_level == "fresh"
     assert table.refresh().phase == "round_over"
 
 

@@ -5,7 +5,8 @@ import pytest
 from django.urls import reverse
 
 from arsmagica import services
-from campaign.models import Character, Weapon
+from arsmagica.models import Weapon
+from campaign.models import Character
 from combat.audience import AUDIENCES
 from combat.live import render_frame
 from combat.models import Combatant

@@ -9,6 +9,8 @@ from arsmagica.events import Kind
 from arsmagica.rules import Exertion, FatigueState
 from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import fatigue_state_of, set_fatigue
+from arsmagica.sheet import sheet_of as ars_sheet
+from arsmagica.sheet import write
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.live import render_frame
 from combat.models import Event, SagaRecord
@@ -26,7 +28,7 @@ def tire(character, *lost, stamina=None):
     """Put a character at the levels given, oldest first."""
     set_fatigue(character, FatigueState(tuple(lost)))
     if stamina is not None:
-        character.stamina = stamina
+        write(character, stamina=stamina)
     character.save()
 
 
@@ -64,8 +66,8 @@ def test_a_level_lost_in_the_fatigue_phase_is_kept_as_short_term(table, scripted
         {"ease_factors": {str(table.boris.pk): "30"}},
     )
     boris = fresh(table.boris_character)
-    assert boris.fatigue_level == "winded"
-    assert boris.fatigue_state == {"lost": ["short_term"], "recovery_seconds": 0}
+    assert ars_sheet(boris).fatigue_level == "winded"
+    assert ars_sheet(boris).fatigue_state == {"lost": ["short_term"], "recovery_seconds": 0}
 
 
 def test_a_long_term_level_carried_into_a_fight_stays_long_term(table, scripted_dice):
@@ -81,7 +83,7 @@ def test_a_long_term_level_carried_into_a_fight_stays_long_term(table, scripted_
         "fatigue",
         {"ease_factors": {str(table.boris.pk): "30"}},
     )
-    assert fresh(table.boris_character).fatigue_state["lost"] == ["long_term", "short_term"]
+    assert ars_sheet(fresh(table.boris_character)).fatigue_state["lost"] == ["long_term", "short_term"]
 
 
 def test_a_correction_of_the_fatigue_level_keeps_the_stored_levels_in_step(table):
@@ -90,11 +92,14 @@ def test_a_correction_of_the_fatigue_level_keeps_the_stored_levels_in_step(table
         table.storyguide, table.encounter.pk, table.v, table.boris.pk, {"fatigue_level": "winded"}, "misread"
     )
     boris = fresh(table.boris_character)
-    assert (boris.fatigue_level, boris.fatigue_state["lost"]) == ("winded", ["long_term"])
+    assert (ars_sheet(boris).fatigue_level, ars_sheet(boris).fatigue_state["lost"]) == (
+        "winded",
+        ["long_term"],
+    )
 
 
 def test_a_level_set_on_the_sheet_alone_reads_as_short_term_levels(table):
-    table.boris_character.fatigue_level = "weary"
+    write(table.boris_character, fatigue_level="weary")
     table.boris_character.save()
     assert fatigue_state_of(fresh(table.boris_character)) == FatigueState((SHORT, SHORT))
 
@@ -110,7 +115,7 @@ def test_thirty_minutes_of_rest_bring_a_tired_character_to_weary_by_the_chart(ta
     )
     assert event.kind == Kind.TIME_PASSED and event.encounter_id == table.encounter.pk
     boris = fresh(table.boris_character)
-    assert (boris.fatigue_level, boris.fatigue_state) == (
+    assert (ars_sheet(boris).fatigue_level, ars_sheet(boris).fatigue_state) == (
         "weary",
         {"lost": ["short_term"] * 2, "recovery_seconds": 0},
     )
@@ -130,9 +135,12 @@ def test_staying_active_doubles_the_time_and_the_rest_carries_over(table):
         table.storyguide, 30, active=True, encounter_id=table.encounter.pk, expected_version=table.v
     )
     boris = fresh(table.boris_character)
-    assert (boris.fatigue_level, boris.fatigue_state["recovery_seconds"]) == ("tired", 15 * 60)
+    assert (ars_sheet(boris).fatigue_level, ars_sheet(boris).fatigue_state["recovery_seconds"]) == (
+        "tired",
+        15 * 60,
+    )
     services.pass_time(table.storyguide, 15, encounter_id=table.encounter.pk, expected_version=table.v)
-    assert fresh(table.boris_character).fatigue_level == "weary"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "weary"
 
 
 def test_a_stamina_roll_rolled_by_the_server_halves_the_time(table, monkeypatch):
@@ -150,7 +158,7 @@ def test_a_stamina_roll_rolled_by_the_server_halves_the_time(table, monkeypatch)
         "ease_factor": 9,
         "success": True,
     }
-    assert fresh(table.boris_character).fatigue_level == "weary"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "weary"
     assert entry_for(event, table.anselm_character)["stamina"] is None  # fresh: nothing to roll for
 
 
@@ -161,7 +169,7 @@ def test_a_failed_stamina_roll_changes_nothing(table, monkeypatch):
         table.storyguide, 15, stamina="server", encounter_id=table.encounter.pk, expected_version=table.v
     )
     assert entry_for(event, table.boris_character)["stamina"]["success"] is False
-    assert fresh(table.boris_character).fatigue_level == "tired"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "tired"
 
 
 def test_typed_stamina_rolls_are_read_and_a_missing_one_is_named(table):
@@ -170,7 +178,7 @@ def test_typed_stamina_rolls_are_read_and_a_missing_one_is_named(table):
         services.pass_time(
             table.storyguide, 1, stamina="typed", encounter_id=table.encounter.pk, expected_version=table.v
         )
-    assert fresh(table.boris_character).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
     event = services.pass_time(
         table.storyguide,
         1,
@@ -180,7 +188,7 @@ def test_typed_stamina_rolls_are_read_and_a_missing_one_is_named(table):
         expected_version=table.v,
     )
     assert entry_for(event, table.boris_character)["stamina"]["total"] == 9
-    assert fresh(table.boris_character).fatigue_level == "fresh"  # Winded: 2 minutes, halved to 1
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "fresh"  # Winded: 2 minutes, halved to 1
 
 
 def test_long_term_levels_wait_for_food_and_sleep_and_allow_no_stamina_roll(table, monkeypatch):
@@ -200,11 +208,11 @@ def test_long_term_levels_wait_for_food_and_sleep_and_allow_no_stamina_roll(tabl
     services.sleep_night(
         table.storyguide, good_meal=False, encounter_id=table.encounter.pk, expected_version=table.v
     )
-    assert fresh(table.boris_character).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
     event = services.sleep_night(table.storyguide, encounter_id=table.encounter.pk, expected_version=table.v)
     assert event.kind == Kind.NIGHT_OF_SLEEP and event.payload["good_meal"] is True
     boris = fresh(table.boris_character)
-    assert (boris.fatigue_level, boris.fatigue_state["lost"]) == ("fresh", [])
+    assert (ars_sheet(boris).fatigue_level, ars_sheet(boris).fatigue_state["lost"]) == ("fresh", [])
 
 
 def test_a_days_march_costs_long_term_levels(table):
@@ -218,7 +226,7 @@ def test_a_days_march_costs_long_term_levels(table):
     )
     assert event.kind == Kind.EXERTION
     assert (event.payload["levels"], event.payload["from"], event.payload["to"]) == (2, "fresh", "weary")
-    assert fresh(table.boris_character).fatigue_state["lost"] == ["long_term", "long_term"]
+    assert ars_sheet(fresh(table.boris_character)).fatigue_state["lost"] == ["long_term", "long_term"]
 
 
 @pytest.mark.parametrize(
@@ -235,7 +243,7 @@ def test_a_bad_exertion_is_refused_with_a_message(table, levels, what, message):
             encounter_id=table.encounter.pk,
             expected_version=table.v,
         )
-    assert fresh(table.boris_character).fatigue_level == "fresh"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "fresh"
 
 
 @pytest.mark.parametrize("minutes", [0, -5, "ten", 7 * 24 * 60 + 1])
@@ -253,7 +261,7 @@ def test_time_does_not_pass_in_the_middle_of_a_round(table, scripted_dice):
     through_movement(table, scripted_dice)
     with pytest.raises(WrongPhase, match="Finish the round first"):
         services.pass_time(table.storyguide, 30, encounter_id=table.encounter.pk, expected_version=table.v)
-    assert fresh(table.boris_character).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
 
 
 def test_between_rounds_rest_is_what_the_next_round_sees(table, scripted_dice):
@@ -262,7 +270,7 @@ def test_between_rounds_rest_is_what_the_next_round_sees(table, scripted_dice):
         resolve(table, phase)
     tire(table.anselm_character, SHORT, SHORT)
     services.pass_time(table.storyguide, 10, encounter_id=table.encounter.pk, expected_version=table.v)
-    assert fresh(table.anselm_character).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.anselm_character)).fatigue_level == "winded"
     services.end_round(table.storyguide, table.encounter.pk, table.v)
     start = {row["id"]: row for row in table.refresh().round_log["start"]}
     assert start[str(table.anselm.pk)]["fatigue_state"]["lost"] == ["short_term"]
@@ -278,7 +286,7 @@ def test_a_stale_or_unauthorised_time_command_changes_nothing(table):
         services.sleep_night(table.alice, encounter_id=table.encounter.pk, expected_version=table.v)
     with pytest.raises(NotAllowed):
         services.pass_time(table.alice, 30, saga_id=table.saga.pk, character_ids=[table.boris_character.pk])
-    assert fresh(table.boris_character).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
     assert not SagaRecord.objects.exists()
 
 
@@ -306,8 +314,8 @@ def test_on_the_saga_page_time_passes_for_the_characters_chosen_as_a_saga_record
     )
     assert isinstance(record, SagaRecord) and record.kind == Kind.TIME_PASSED
     assert [row["name"] for row in record.payload["characters"]] == ["Sir Boris"]
-    assert fresh(table.boris_character).fatigue_level == "winded"
-    assert fresh(table.anselm_character).fatigue_level == "weary"  # not in the scene
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.anselm_character)).fatigue_level == "weary"  # not in the scene
     assert Event.objects.count() == events
 
 
@@ -335,7 +343,7 @@ def test_the_storyguide_lets_time_pass_from_the_control_panel(client, table):
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200 and b"form-error" not in response.content
-    assert fresh(table.boris_character).fatigue_level == "weary"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "weary"
     response = client.post(
         reverse("exertion", args=[table.encounter.pk]),
         {"expected_version": table.v, "character": table.boris_character.pk, "levels": "1", "what": ""},
@@ -347,7 +355,7 @@ def test_the_storyguide_lets_time_pass_from_the_control_panel(client, table):
         {"expected_version": table.v, "good_meal": "on"},
         HTTP_HX_REQUEST="true",
     )
-    assert response.status_code == 200 and fresh(table.boris_character).fatigue_level == "fresh"
+    assert response.status_code == 200 and ars_sheet(fresh(table.boris_character)).fatigue_level == "fresh"
 
 
 def test_players_and_outsiders_cannot_let_time_pass(client, table):
@@ -361,7 +369,7 @@ def test_players_and_outsiders_cannot_let_time_pass(client, table):
         login(client, table.alice).get(reverse("encounter_play", args=[table.encounter.pk])).content.decode()
     )
     assert 'data-testid="time-panel"' not in page
-    assert fresh(table.boris_character).fatigue_level == "winded"
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
 
 
 def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, table):
@@ -386,8 +394,8 @@ def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, tab
         },
     )
     assert response.status_code == 200
-    assert fresh(table.boris_character).fatigue_level == "fresh"
-    assert fresh(table.anselm_character).fatigue_level == "winded"  # a day's march: not with rest
+    assert ars_sheet(fresh(table.boris_character)).fatigue_level == "fresh"
+    assert ars_sheet(fresh(table.anselm_character)).fatigue_level == "winded"  # a day's march: not with rest
     assert SagaRecord.objects.filter(saga=table.saga).count() == 2
     history = client.get(reverse("saga_history", args=[table.saga.pk])).content.decode()
     assert 'data-testid="history-between"' in history and "a day&#x27;s march" in history

@@ -4,6 +4,7 @@ import pytest
 
 from arsmagica import services
 from arsmagica.models import Declaration
+from arsmagica.sheet import sheet_of as ars_sheet
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.models import Encounter, Event
 from combat.services import setup
@@ -158,7 +159,7 @@ def test_melee_totals_of_p168_and_wounds_on_the_rows(table, scripted_dice):
     assert boris_vs_b1["defense_total"] == 9 and boris_vs_b1["result"] == "hit"
     assert boris_vs_b1["damage_total"] == 7 + 2 and boris_vs_b1["body_levels_lost"] == 1  # 9 - Soak 3 = 6
     table.bandit_characters[0].refresh_from_db()
-    assert table.bandit_characters[0].body_level == "hurt"
+    assert ars_sheet(table.bandit_characters[0]).body_level == "hurt"
     assert table.refresh().phase == "second_missile"
     resolved = events[-1]
     assert resolved.kind == "phase_resolved" and resolved.payload["phase"] == "melee"
@@ -177,7 +178,7 @@ def test_a_second_click_on_confirm_melee_resolves_nothing_twice(table, scripted_
     assert Event.objects.filter(kind="attack").count() == attacks
     assert Event.objects.count() == seqs
     table.bandit_characters[0].refresh_from_db()
-    assert table.bandit_characters[0].body_level == "hurt"  # wounded once, not twice
+    assert ars_sheet(table.bandit_characters[0]).body_level == "hurt"  # wounded once, not twice
 
 
 def test_confirming_a_phase_that_was_not_previewed_is_refused(table, scripted_dice):
@@ -205,7 +206,7 @@ def test_switching_a_hit_to_advantage_before_confirming(table, scripted_dice):
     )
     assert attack["result"] == "advantage" and attack["difference"] == 2
     table.bandit_characters[0].refresh_from_db()
-    assert table.bandit_characters[0].body_level == "unhurt"
+    assert ars_sheet(table.bandit_characters[0]).body_level == "unhurt"
     for phase in ("second_missile", "magic", "fatigue"):
         resolve(table, phase)
     services.end_round(table.storyguide, table.encounter.pk, table.v)
@@ -256,7 +257,7 @@ def test_fatigue_phase_with_a_changed_ease_factor(table, scripted_dice):
     )
     assert boris["ease_factor"] == 30 and boris["levels_lost"] == 1
     table.boris_character.refresh_from_db()
-    assert table.boris_character.fatigue_level == "winded"
+    assert ars_sheet(table.boris_character).fatigue_level == "winded"
     assert table.refresh().phase == "round_over"
 
 
@@ -360,7 +361,7 @@ def test_a_correction_is_a_new_event_with_a_reason(table, scripted_dice):
     assert event.kind == "correction" and event.seq == before + 1 and not event.storyguide_only
     assert event.payload["changes"] == {"body_level": ["unhurt", "light_wounds"]}
     table.boris_character.refresh_from_db()
-    assert table.boris_character.body_level == "light_wounds"
+    assert ars_sheet(table.boris_character).body_level == "light_wounds"
 
 
 def test_a_correction_mid_round_is_what_the_next_phase_sees(table, scripted_dice):
@@ -385,7 +386,7 @@ def test_a_correction_needs_a_reason(table):
             table.storyguide, table.encounter.pk, table.v, table.boris.pk, {"body_level": "hurt"}, " "
         )
     table.boris_character.refresh_from_db()
-    assert table.boris_character.body_level == "unhurt"
+    assert ars_sheet(table.boris_character).body_level == "unhurt"
 
 
 def test_a_stale_correction_is_refused(table):
@@ -398,7 +399,7 @@ def test_a_stale_correction_is_refused(table):
             table.storyguide, table.encounter.pk, version, table.boris.pk, {"body_level": "heavy_wounds"}, "b"
         )
     table.boris_character.refresh_from_db()
-    assert table.boris_character.body_level == "hurt"
+    assert ars_sheet(table.boris_character).body_level == "hurt"
 
 
 def test_ending_the_encounter(table):

@@ -6,8 +6,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from arsmagica import services
-from arsmagica.models import Declaration
-from campaign.models import Character, Weapon
+from arsmagica.models import Declaration, Weapon
+from arsmagica.sheet import sheet_of as ars_sheet
+from campaign.models import Character
 from combat.models import Combatant, Encounter, Event
 
 from .conftest import P168_FACES, PASSWORD
@@ -219,7 +220,7 @@ def test_a_correction_from_the_control_panel(client, table):
     }
     assert post(client, "correct", table.encounter, data).status_code == 200
     table.boris_character.refresh_from_db()
-    assert table.boris_character.body_level == "heavy_wounds"
+    assert ars_sheet(table.boris_character).body_level == "heavy_wounds"
     data["reason"] = ""
     data["expected_version"] = table.v
     response = post(client, "correct", table.encounter, data)

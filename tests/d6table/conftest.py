@@ -10,6 +10,8 @@ from combat.models import Encounter
 from combat.rules.dice import ScriptedDice
 from d6 import services
 from d6.services import dice as dice_module
+from d6.sheet import new_sheet
+from d6.sheet import sheet_of as d6_sheet
 
 
 def make_user(username):
@@ -67,9 +69,7 @@ class D6Table:
             name=name,
             owner=owner,
             is_npc=owner is None,
-            attributes=attributes,
-            abilities=list(abilities),
-            fatigue=base,
+            sheet=new_sheet(attributes=attributes, abilities=list(abilities), fatigue=base),
         )
 
     def refresh(self) -> Encounter:
@@ -82,7 +82,7 @@ class D6Table:
 
     def fatigue(self, combatant) -> int:
         combatant.character.refresh_from_db()
-        return combatant.character.fatigue
+        return d6_sheet(combatant.character).fatigue
 
 
 @pytest.fixture

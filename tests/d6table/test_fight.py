@@ -6,6 +6,7 @@ from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.models import Encounter
 from d6 import services
 from d6.models import Fight
+from d6.sheet import write
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +110,7 @@ def test_fatigue_rises_at_most_once_per_turn(table, dice):
 def test_a_failed_attack_needs_no_defence(table, dice):
     start(table, dice)
     services.end_turn(table.storyguide, table.encounter.pk, table.v)  # Bandit 2's turn
-    table.bandits[1].character.fatigue = 5
+    write(table.bandits[1].character, fatigue=5)
     table.bandits[1].character.save()
     dice(2, 3)  # die result 3 below fatigue 5: fails outright
     attack = services.roll(
@@ -137,7 +138,7 @@ def test_a_non_physical_roll_neither_fails_nor_raises(table, dice):
 
 def test_the_breather_is_the_turns_action_and_returns_fatigue_to_base(table, dice):
     start(table, dice)
-    table.marta.character.fatigue = 9
+    write(table.marta.character, fatigue=9)
     table.marta.character.save()
     result = services.take_breather(table.storyguide, table.encounter.pk, table.v)
     assert (result["fatigue_before"], result["fatigue_after"]) == (9, 3)

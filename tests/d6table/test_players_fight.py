@@ -8,6 +8,7 @@ from django.urls import reverse
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from d6 import services
 from d6.models import Fight
+from d6.sheet import write
 
 from .test_fight import INITIATIVE
 
@@ -129,7 +130,7 @@ def test_the_defenders_player_rolls_the_defence_and_only_they(table, dice):
 
 def test_the_owner_takes_a_breather_and_ends_their_own_turn(table, dice):
     start(table, dice)
-    table.marta_character.fatigue = 6
+    write(table.marta_character, fatigue=6)
     table.marta_character.save()
     with pytest.raises(NotAllowed):
         services.take_breather(table.bob, table.encounter.pk, table.v)

@@ -191,7 +191,9 @@ def test_the_saga_page_form_posts_to_the_d6_table(client, table):
 def test_the_storyguide_adds_characters(client, table):
     from campaign.models import Character
 
-    extra = Character.objects.create(saga=table.saga, name="Watchman", is_npc=True, attributes={"stamina": 1})
+    extra = Character.objects.create(
+        saga=table.saga, name="Watchman", is_npc=True, sheet={"attributes": {"stamina": 1}}
+    )
     login(client, table.storyguide)
     response = client.post(
         url("d6_add_combatants", table),

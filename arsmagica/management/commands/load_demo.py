@@ -7,10 +7,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from campaign.demo import PLAYERS, STORYGUIDE, demo_saga
-from campaign.models import Character, Weapon
+from campaign.models import Character
 from combat import services
 from combat.models import Encounter
 
+from ...models import Weapon
+from ...sheet import new_sheet
 from ...system import KEY
 
 SAGA = "Sir Boris and the bandits"
@@ -125,7 +127,7 @@ class Command(BaseCommand):
         character = Character.objects.filter(saga=saga, name=name).first()
         if character is None:
             character = Character.objects.create(
-                saga=saga, name=name, owner=owner, is_npc=is_npc, **{**SHEET, **scores}
+                saga=saga, name=name, owner=owner, is_npc=is_npc, sheet=new_sheet(**{**SHEET, **scores})
             )
             for weapon in weapons:
                 Weapon.objects.create(character=character, **weapon)

@@ -14,6 +14,7 @@ from combat import services as combat_services
 from combat.models import Encounter
 from d6 import services
 from d6.rules.fatigue import base_fatigue
+from d6.sheet import new_sheet
 
 from ...system import KEY
 
@@ -120,8 +121,6 @@ class Command(BaseCommand):
                 name=name,
                 owner=owner,
                 is_npc=owner is None,
-                attributes=attributes,
-                abilities=abilities,
-                fatigue=base,
+                sheet=new_sheet(attributes=attributes, abilities=abilities, fatigue=base),
             )
         return character
