@@ -22,7 +22,7 @@ from .odds import odds_context
 from .presenters import phase_label
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties
-from .sheet import sheet_of
+from .sheet import carried, sheet_of
 
 # The dice each phase asks for, where the saga types physical dice in.
 PHASE_PURPOSES = {
@@ -82,6 +82,10 @@ class Card:
     @property
     def sheet(self):
         return sheet_of(self.character)
+
+    @property
+    def advantage(self):
+        return carried(self.combatant)
 
     @property
     def fatigue_label(self) -> str:

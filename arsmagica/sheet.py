@@ -32,6 +32,26 @@ LEVELS = (
 FIELDS = SCORES + LEVELS
 
 
+# What a combatant carries from one round to the next: advantage won (ArM3 p168).
+CARRIED = (
+    Value("advantage_attack", 0, "Advantage on next Attack"),
+    Value("advantage_defense", 0, "Advantage on next Defense"),
+)
+
+
+def carried(combatant) -> SheetView:
+    """What the combatant carries into the next round, read through the declaration."""
+    return SheetView(combatant.state, CARRIED)
+
+
+def carry(combatant, **changes) -> None:
+    """Change what the combatant carries (the caller saves `state`)."""
+    unknown = set(changes) - {each.name for each in CARRIED}
+    if unknown:
+        raise KeyError(f"not carried between rounds: {', '.join(sorted(unknown))}")
+    combatant.state = {**full_sheet(combatant.state, CARRIED), **changes}
+
+
 def sheet_of(character) -> SheetView:
     """The character's Ars Magica sheet, read through the declaration."""
     return SheetView(character.sheet, FIELDS)

@@ -50,16 +50,15 @@ class Encounter(models.Model):
 
 
 class Combatant(models.Model):
-    """A character taking part in an encounter, on a side, with the advantage carried between rounds."""
+    """A character taking part in an encounter, on a side; its rule system keeps its own `state`."""
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="combatants")
     side = models.CharField(max_length=60)
-    advantage_attack = models.IntegerField(
-        default=0, help_text="Added to next round's Attack Total (ArM3 p168)."
-    )
-    advantage_defense = models.IntegerField(
-        default=0, help_text="Added to next round's Defense Total (ArM3 p168)."
+    state = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the rule system keeps of this combatant between rounds (advantage won, say).",
     )
     order = models.PositiveIntegerField(default=0)
 

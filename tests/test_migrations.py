@@ -4,7 +4,8 @@ nothing lost; and so does one made before the sheets became their rule systems' 
 An Ars Magica round and a d6 fight and chase are played with today's services; every row of the
 campaign, combat, arsmagica and d6 apps is kept, with the history (page and JSON export, storyguide and
 player) and the sheet pages. Then those apps are migrated to zero and back up to the schema of d003c0c
-(the last commit before the split, where the declarations were `combat.Declaration`), the rows are
+(the last commit before the split, where the declarations were `combat.Declaration`, the sheets and a
+combatant's advantage were columns), the rows are
 written back with that schema's historical models, primary keys and timestamps kept, and the database is
 migrated forward to the latest migrations. Every row, the history and the sheets must read as before.
 """
@@ -191,6 +192,10 @@ def as_before_the_split(table: str, row: dict) -> dict:
         row = dict(row)
         sheet = row.pop("sheet")
         return {**row, **{name: sheet.get(name, default) for name, default in SHEET_COLUMNS.items()}}
+    if table == "combat_combatant":
+        row = dict(row)
+        state = row.pop("state")
+        return {**row, **{name: state.get(name, 0) for name in ("advantage_attack", "advantage_defense")}}
     if table == "campaign_saga":
         row = dict(row)
         options = row.pop("options")
@@ -199,13 +204,18 @@ def as_before_the_split(table: str, row: dict) -> dict:
 
 
 def as_upgraded(kept: dict[str, list[dict]]) -> dict[str, list[dict]]:
-    """What the upgrade gives back: the same rows, a d6 saga's attribute names now always written down."""
+    """What the upgrade gives back: the same rows, a d6 saga's attribute names now always written down,
+    and a combatant that carries no advantage with nothing in its state."""
     written = {"attributes": list(DEFAULT_ATTRIBUTES)}
     d6_sagas = [
         {**row, "options": row["options"] or written} if row["rule_system"] == "d6fatigue" else row
         for row in kept["campaign_saga"]
     ]
-    return {**kept, "campaign_saga": d6_sagas}
+    combatants = [
+        {**row, "state": row["state"] if any(row["state"].values()) else {}}
+        for row in kept["combat_combatant"]
+    ]
+    return {**kept, "campaign_saga": d6_sagas, "combat_combatant": combatants}
 
 
 def in_dependency_order(models: list) -> list:

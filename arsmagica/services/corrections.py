@@ -10,7 +10,7 @@ from combat.models import Combatant, Encounter, Event
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
 from ..models import BodyLevel, FatigueLevel
-from ..sheet import sheet_of, write
+from ..sheet import carried, carry, sheet_of, write
 from .guard import require_ars_magica
 from .sheets import fatigue_state_of, set_fatigue
 
@@ -55,15 +55,13 @@ def correct(
             raise InvalidCommand("That combatant is not in this encounter.") from None
         character = combatant.character
         sheet = sheet_of(character)
-        applied, levels = {}, {}
+        advantage = carried(combatant)
+        applied, levels, advantages = {}, {}, {}
         for key, value in changes.items():
-            old = getattr(sheet, key) if key in LEVELS else getattr(combatant, key)
+            old = getattr(sheet, key) if key in LEVELS else getattr(advantage, key)
             if old != value:
                 applied[key] = [old, value]
-                if key in LEVELS:
-                    levels[key] = value
-                else:
-                    setattr(combatant, key, value)
+                (levels if key in LEVELS else advantages)[key] = value
         if not applied:
             raise InvalidCommand(f"{character.name} is already like that; nothing to correct.")
         if levels:
@@ -71,9 +69,9 @@ def correct(
             if "fatigue_level" in levels:  # the stored levels follow: cut, or topped up short-term
                 set_fatigue(character, fatigue_state_of(character))
             character.save(update_fields=["sheet"])
-        advantage_fields = [key for key in applied if key.startswith("advantage")]
-        if advantage_fields:
-            combatant.save(update_fields=advantage_fields)
+        if advantages:
+            carry(combatant, **advantages)
+            combatant.save(update_fields=["state"])
         log = EventLog(encounter, user)
         event = log.append(
             Kind.CORRECTION,

@@ -16,7 +16,7 @@ from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
 from ..presenters import phase_label
-from ..sheet import sheet_of, write
+from ..sheet import carry, sheet_of, write
 from .declarations import _sentence, begin_round, combatants_for_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
@@ -249,17 +249,11 @@ def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
             row = rows.get(combatant_state.id)
             if row is None:
                 continue
-            row.advantage_attack = combatant_state.advantage_attack
-            row.advantage_defense = combatant_state.advantage_defense
-            row.save(update_fields=["advantage_attack", "advantage_defense"])
-            if row.advantage_attack or row.advantage_defense:
-                advantages.append(
-                    {
-                        "combatant": row_id(row),
-                        "attack": row.advantage_attack,
-                        "defense": row.advantage_defense,
-                    }
-                )
+            attack, defense = combatant_state.advantage_attack, combatant_state.advantage_defense
+            carry(row, advantage_attack=attack, advantage_defense=defense)
+            row.save(update_fields=["state"])
+            if attack or defense:
+                advantages.append({"combatant": row_id(row), "attack": attack, "defense": defense})
         log = EventLog(encounter, user)
         log.append(Kind.ROUND_ENDED, {"round": encounter.round_number, "advantages": advantages})
         begin_round(encounter, log, combatants)

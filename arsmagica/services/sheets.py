@@ -33,7 +33,7 @@ from arsmagica.rules import (
 from campaign.models import Character
 from combat.models import Combatant
 
-from ..sheet import SCORES, sheet_of, write
+from ..sheet import SCORES, carried, sheet_of, write
 
 # The engine's `Sheet` takes the declared scores by their names, Dodge Defense as `dodge`.
 SHEET_FIELDS = tuple(score.name for score in SCORES if score.name != "dodge_defense")
@@ -113,8 +113,8 @@ def sheet_snapshot(combatant: Combatant) -> dict:
         "fatigue_level": sheet.fatigue_level,
         "fatigue_state": fatigue_state_json(fatigue_state_of(character)),
         "body_level": sheet.body_level,
-        "advantage_attack": combatant.advantage_attack,
-        "advantage_defense": combatant.advantage_defense,
+        "advantage_attack": carried(combatant).advantage_attack,
+        "advantage_defense": carried(combatant).advantage_defense,
     }
 
 

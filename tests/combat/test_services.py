@@ -4,6 +4,7 @@ import pytest
 
 from arsmagica import services
 from arsmagica.models import Declaration
+from arsmagica.sheet import carried
 from arsmagica.sheet import sheet_of as ars_sheet
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.models import Encounter, Event
@@ -211,7 +212,7 @@ def test_switching_a_hit_to_advantage_before_confirming(table, scripted_dice):
         resolve(table, phase)
     services.end_round(table.storyguide, table.encounter.pk, table.v)
     table.boris.refresh_from_db()
-    assert (table.boris.advantage_attack, table.boris.advantage_defense) == (2, 0)
+    assert (carried(table.boris).advantage_attack, carried(table.boris).advantage_defense) == (2, 0)
     assert table.refresh().round_number == 2
 
 

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from arsmagica import services
 from arsmagica.models import Declaration, Weapon
+from arsmagica.sheet import carried
 from arsmagica.sheet import sheet_of as ars_sheet
 from campaign.models import Character
 from combat.models import Combatant, Encounter, Event
@@ -207,7 +208,7 @@ def test_a_round_driven_from_the_control_panel(client, table, scripted_dice):
     assert attack.payload["applied_as"] == "advantage_defense"
     assert post(client, "end_round", table.encounter, {"expected_version": table.v}).status_code == 200
     table.boris.refresh_from_db()
-    assert table.boris.advantage_defense == 2 and table.refresh().round_number == 2
+    assert carried(table.boris).advantage_defense == 2 and table.refresh().round_number == 2
 
 
 def test_a_correction_from_the_control_panel(client, table):
