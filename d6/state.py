@@ -16,6 +16,7 @@ from .models import Chase, Fight, Fighter, Runner
 from .services.sheet import chase_scores, current_fatigue
 
 Fatigue = Callable[[Character], int]
+UNREAD = object()  # a row not handed in: read it here
 
 
 def _sheet_fatigue(character: Character) -> int:
@@ -89,24 +90,24 @@ def table_state(
     encounter: Encounter,
     *,
     combatants: list[Combatant] | None = None,
-    fight: Fight | None = None,
+    fight=UNREAD,
     fighters: list[Fighter] | None = None,
-    chase: Chase | None = None,
+    chase=UNREAD,
     runners: list[Runner] | None = None,
     fatigue: Fatigue = _sheet_fatigue,
 ) -> TableState:
-    """The table now. Rows already read may be handed in (`fight` with `fighters`, the running
-    `chase` with `runners`); the others are read here. `fatigue=current_fatigue` makes the fight and
-    chase the engine's input, refusing a sheet off the track."""
+    """The table now. Rows already read may be handed in (`fight` with `fighters`, the latest
+    `chase` with `runners`, None for none); the others are read here. `fatigue=current_fatigue`
+    makes the fight and chase the engine's input, refusing a sheet off the track."""
     if combatants is None:
         combatants = list(encounter.combatants.select_related("character__owner", "character__saga"))
-    if fight is None:
+    if fight is UNREAD:
         fight = Fight.objects.filter(encounter=encounter).first()
     if fight is not None and fighters is None:
         fighters = list(
             fight.fighters.select_related("combatant__character__owner", "combatant__character__saga")
         )
-    if chase is None:
+    if chase is UNREAD:
         chase = encounter.d6_chases.filter(outcome=Chase.Outcome.ONGOING).first()
     if chase is not None and not chase.ongoing:
         chase = None
