@@ -10,12 +10,14 @@ from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.live import last_seq
 from combat.models import Combatant, Encounter
+from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
 
 from .kinds import ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 from .sheet import sheet_of
+from .state import table_state
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
@@ -232,6 +234,19 @@ def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
     return runs
 
 
+def refusals(state: table.TableState, current: FighterCard | None) -> dict:
+    """Why each button is disabled (None: enabled), from the checks the commands obey: the
+    storyguide's, and the acting character's player's (`player_*`)."""
+    player = table.Actor(storyguide=False, plays=frozenset({str(current.id)} if current else ()))
+    return {
+        "breather": table.can_take_breather(state, table.STORYGUIDE),
+        "end_turn": table.can_end_turn(state, table.STORYGUIDE),
+        "player_breather": table.can_take_breather(state, player),
+        "player_end_turn": table.can_end_turn(state, player),
+        "exchange": table.can_exchange(state),
+    }
+
+
 def state_context(encounter: Encounter, audience: str) -> dict:
     """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
@@ -269,6 +284,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         cards = [_card(c) for c in combatants]
     chase = encounter.d6_chases.order_by("-number").first()
     chase_context = None
+    runners = []
     if chase is not None:
         runners = list(
             chase.runners.select_related("combatant__character__saga", "combatant__character__owner")
@@ -305,6 +321,14 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     if fight is not None:
         event = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq").first()
         last_roll = event.payload if event is not None and event.kind == ROLL else None
+    state = table_state(
+        encounter,
+        combatants=combatants,
+        fight=fight,
+        fighters=fighters if fight is not None else None,
+        chase=chase if chase_ongoing else None,
+        runners=runners,
+    )
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
@@ -330,6 +354,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "mode": mode,
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
         "last_seq": last_seq(encounter),
+        "refusals": refusals(state, current),
         "always_rises": ALWAYS_RISES,
         "terrain_rows": range(TERRAIN_ROWS),
     }

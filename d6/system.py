@@ -66,9 +66,10 @@ class D6Fatigue(RuleSystem):
         return state_context(encounter, audience)
 
     def setup_refusal(self, encounter):
-        if encounter.status == "running":
-            return "Combatants join or leave while declarations are open, not in the middle of a round."
-        return None
+        from .rules.table import can_change_combatants
+        from .state import table_state
+
+        return can_change_combatants(table_state(encounter))
 
     def event_label(self, event, *, in_round=False):
         from .presenters import event_label

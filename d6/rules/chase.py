@@ -239,9 +239,17 @@ def _roll(runner: Runner, role: str, terrain: Terrain, dice: Dice) -> RunnerRoll
     )
 
 
-def _require_ongoing(state: ChaseState) -> None:
+def over_refusal(state: ChaseState) -> str | None:
+    """Why the chase takes no more steps (it is over), or None."""
     if state.outcome != ONGOING:
-        raise RulesError(f"the chase is over: {state.outcome}")
+        return f"the chase is over: {state.outcome}"
+    return None
+
+
+def _require_ongoing(state: ChaseState) -> None:
+    reason = over_refusal(state)
+    if reason:
+        raise RulesError(reason)
 
 
 def _check_move_ahead(state: ChaseState, move_ahead: Collection[str]) -> frozenset[str]:
@@ -353,24 +361,41 @@ def offer_terrain(state: ChaseState, terrains: Sequence[Terrain]) -> tuple[Chase
     return replace(state, offered=offer.terrains), offer
 
 
+def terrain_refusal(state: ChaseState, name: str) -> str | None:
+    """d6 seed: why the target may not take the chase onto terrain `name` now, or None."""
+    reason = over_refusal(state)
+    if reason:
+        return reason
+    if not any(terrain.name == name for terrain in state.offered):
+        offered = ", ".join(t.name for t in state.offered) or "nothing"
+        return f"{name!r} was not offered (offered: {offered})"
+    return None
+
+
 def change_terrain(state: ChaseState, name: str) -> tuple[ChaseState, TerrainChange]:
     """d6 seed: the target chooses an offered terrain, which changes what is rolled."""
-    _require_ongoing(state)
-    for terrain in state.offered:
-        if terrain.name == name:
-            break
-    else:
-        offered = ", ".join(t.name for t in state.offered) or "nothing"
-        raise RulesError(f"{name!r} was not offered (offered: {offered})")
+    reason = terrain_refusal(state, name)
+    if reason:
+        raise RulesError(reason)
+    terrain = next(terrain for terrain in state.offered if terrain.name == name)
     change = TerrainChange(exchange=state.exchanges, before=state.terrain, after=terrain)
     stretch = Stretch(terrain=terrain, starts_at=state.exchanges + 1)
     return replace(state, stretches=(*state.stretches, stretch), offered=()), change
 
 
-def take_breather(state: ChaseState, who: str) -> tuple[ChaseState, ChaseBreather]:
-    """d6 seed: fatigue cannot be lowered during a chase; only standing still restores it."""
+def breather_refusal(state: ChaseState, who: str, *, name=str) -> str | None:
+    """d6 seed: fatigue cannot be lowered during a chase: why `who` may not stand still now, or None."""
     runner = state.runner(who)
     if state.outcome == ONGOING and runner.running:
-        raise RulesError(f"{who} is still running: fatigue cannot be lowered during a chase")
+        return f"{name(who)} is still running: fatigue cannot be lowered during a chase"
+    return None
+
+
+def take_breather(state: ChaseState, who: str) -> tuple[ChaseState, ChaseBreather]:
+    """d6 seed: fatigue cannot be lowered during a chase; only standing still restores it."""
+    reason = breather_refusal(state, who)
+    if reason:
+        raise RulesError(reason)
+    runner = state.runner(who)
     record = ChaseBreather(runner=who, fatigue_before=runner.fatigue, fatigue_after=runner.base_fatigue)
     return state._with(replace(runner, fatigue=runner.base_fatigue)), record

@@ -98,6 +98,40 @@ class TurnEnded:
     new_round: bool
 
 
+def _has(state: FightState, who: str) -> bool:
+    return any(fighter.id == who for fighter in state.fighters)
+
+
+def roll_refusal(state: FightState, who: str, target: str | None = None, *, name=str) -> str | None:
+    """d6 seed: why `who` may not roll (at `target`) now, or None; `name` turns an id into words."""
+    if not _has(state, who):
+        return f"no fighter {who!r} in this fight"
+    own_turn = who == state.current.id
+    if own_turn and state.took_breather:
+        return f"{name(who)} took a breather: that was the turn's action"
+    if target is not None:
+        if not own_turn:
+            return f"only {name(state.current.id)}, whose turn it is, can attack now"
+        if target == who:
+            return f"{name(who)} cannot attack themself"
+        if not _has(state, target):
+            return f"no fighter {target!r} in this fight"
+    return None
+
+
+def breather_refusal(state: FightState, who: str, *, name=str) -> str | None:
+    """d6 seed: why `who` may not take a breather now (it is the turn's whole action), or None."""
+    if not _has(state, who):
+        return f"no fighter {who!r} in this fight"
+    if who != state.current.id:
+        return f"{name(who)} can take a breather only on their own turn"
+    if state.acted:
+        return f"{name(who)} already acted this turn: a breather is the whole action"
+    if state.took_breather:
+        return f"{name(who)} already took a breather this turn"
+    return None
+
+
 def start_fight(fighters: Sequence[Fighter]) -> FightState:
     """RULES.md Part 2 [ours]: a fight with its fighters in acting (initiative) order."""
     if not fighters:
@@ -122,16 +156,11 @@ def fight_roll(
     may_raise: bool = True,
 ) -> tuple[FightState, FightRoll]:
     """d6 seed: a roll in combat; fatigue rises at most once from a turn to the next turn."""
+    reason = roll_refusal(state, who, target)
+    if reason:
+        raise RulesError(reason)
     fighter = state.fighter(who)
     own_turn = who == state.current.id
-    if own_turn and state.took_breather:
-        raise RulesError(f"{who} took a breather: that was the turn's action")
-    if target is not None:
-        if not own_turn:
-            raise RulesError(f"only {state.current.id}, whose turn it is, can attack now")
-        if target == who:
-            raise RulesError(f"{who} cannot attack themself")
-        state.fighter(target)
     outcome = attempt(
         dice,
         challenge,
@@ -191,13 +220,10 @@ def ranged_attack_into_cluster(
 
 def take_breather(state: FightState, who: str) -> tuple[FightState, Breather]:
     """d6 seed: taking a breather (the turn's action) returns fatigue to base."""
+    reason = breather_refusal(state, who)
+    if reason:
+        raise RulesError(reason)
     fighter = state.fighter(who)
-    if who != state.current.id:
-        raise RulesError(f"{who} can take a breather only on their own turn")
-    if state.acted:
-        raise RulesError(f"{who} already acted this turn: a breather is the whole action")
-    if state.took_breather:
-        raise RulesError(f"{who} already took a breather this turn")
     record = Breather(
         who=who, round=state.round, fatigue_before=fighter.fatigue, fatigue_after=fighter.base_fatigue
     )

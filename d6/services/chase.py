@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from campaign.access import is_storyguide
-from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
+from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 from d6 import rules
 from d6.rules import chase as chase_rules
+from d6.rules import table
 
 from ..kinds import (
     BREATHER,
@@ -26,7 +26,8 @@ from ..kinds import (
     TERRAIN_OFFERED,
 )
 from ..models import Chase, Runner
-from .common import ongoing_chase, require_d6, require_player_or_storyguide
+from ..state import actor, table_state
+from .common import obey, require_d6
 from .dice import dice_for, parse_faces
 from .sheet import chase_scores, current_fatigue, save_fatigue, stamina_base
 
@@ -49,55 +50,118 @@ def _terrains(entries) -> list[dict]:
     return terrains
 
 
+def _as_terrains(terrains: list[dict]) -> list[rules.Terrain]:
+    return [rules.Terrain(t["name"], t["rolled"]) for t in terrains]
+
+
 def _runners(chase: Chase) -> list[Runner]:
     return list(chase.runners.select_related("combatant__character", "combatant__character__owner"))
 
 
-def _engine_runner(row: Runner) -> rules.Runner:
-    character = row.combatant.character
+def _chase(encounter: Encounter) -> tuple[Chase | None, list[Runner], table.TableState]:
+    """The running chase's rows and the table's state, the chase as the engine's input."""
+    chase = encounter.d6_chases.filter(outcome=Chase.Outcome.ONGOING).first()
+    rows = [] if chase is None else _runners(chase)
+    return chase, rows, table_state(encounter, chase=chase, runners=rows, fatigue=current_fatigue)
+
+
+def _engine(step, *args, **kwargs):
+    """One engine step; a refusal the checks did not foresee becomes the person's error."""
+    try:
+        return step(*args, **kwargs)
+    except RulesError as error:
+        raise InvalidCommand(str(error)) from None
+
+
+# --- start ---------------------------------------------------------------------------------------
+
+
+def _pick_target(combatants: dict, target_id):
+    target = combatants.get(str(target_id))
+    if target is None:
+        raise InvalidCommand("Pick the target among the combatants.")
+    return target
+
+
+def _pick_chasers(combatants: dict, target, chasers: list[tuple]) -> list[tuple]:
+    """[(combatant, distance)] in the order given: each a combatant, not the target, once, 1-30 behind."""
+    picked = []
+    for who, distance in chasers:
+        combatant = combatants.get(str(who))
+        if combatant is None:
+            raise InvalidCommand("Pick the chasers among the combatants.")
+        name = combatant.character.name
+        if combatant.pk == target.pk:
+            raise InvalidCommand(f"{name} cannot chase themself.")
+        if any(c.pk == combatant.pk for c, _ in picked):
+            raise InvalidCommand(f"{name} is picked twice.")
+        if not isinstance(distance, int) or not 1 <= distance <= MAX_DISTANCE:
+            raise InvalidCommand(f"{name} starts 1 to {MAX_DISTANCE} squares behind the target.")
+        picked.append((combatant, distance))
+    if not picked:
+        raise InvalidCommand("Pick at least one chaser, with its distance.")
+    return picked
+
+
+def _route(terrains: list) -> list[dict]:
+    route = _terrains(terrains)
+    if not route:
+        raise InvalidCommand("Name the terrain the chase starts on, and what is rolled there.")
+    return route
+
+
+def _starting_runner(combatant, distance: int | None = None) -> rules.Runner:
+    character = combatant.character
     return rules.Runner(
-        id=str(row.combatant_id),
+        id=str(combatant.pk),
         fatigue=current_fatigue(character),
-        base_fatigue=row.base_fatigue,
+        base_fatigue=stamina_base(character),
         scores=chase_scores(character),
-        distance=row.distance if row.role == Runner.Role.CHASER else None,
-        status=row.status,
+        distance=distance,
     )
 
 
-def _state(chase: Chase, rows: list[Runner]) -> rules.ChaseState:
-    target = next(row for row in rows if row.role == Runner.Role.TARGET)
-    return rules.ChaseState(
-        target=_engine_runner(target),
-        chasers=tuple(_engine_runner(row) for row in rows if row.role == Runner.Role.CHASER),
-        stretches=tuple(
-            chase_rules.Stretch(terrain=rules.Terrain(s["name"], s["rolled"]), starts_at=s["starts_at"])
-            for s in chase.stretches
-        ),
-        escape_distance=chase.escape_distance,
-        offered=tuple(rules.Terrain(t["name"], t["rolled"]) for t in chase.offered),
-        exchanges=chase.exchanges,
-        outcome=chase.outcome,
-        caught_by=None if chase.caught_by_id is None else str(chase.caught_by_id),
+def _save_chase(
+    encounter: Encounter, target, picked: list[tuple], route: list[dict], escape_distance
+) -> Chase:
+    """The chase's rows: the chase on its first terrain, the target, then each chaser in order."""
+    chase = Chase.objects.create(
+        encounter=encounter,
+        number=encounter.d6_chases.count() + 1,
+        escape_distance=escape_distance,
+        stretches=[{**route[0], "starts_at": 1}],
+        route=route,
     )
-
-
-def _check_scores(rows_or_characters, terrains: list[dict]) -> None:
-    """Every runner still in the chase can roll what each terrain calls for."""
-    for character in rows_or_characters:
-        scores = chase_scores(character)
-        for terrain in terrains:
-            if terrain["rolled"] not in scores:
-                raise InvalidCommand(
-                    f"{character.name}'s sheet has no {terrain['rolled']!r} to roll on {terrain['name']}."
-                )
-
-
-def _chase(encounter: Encounter) -> Chase:
-    chase = ongoing_chase(encounter)
-    if chase is None:
-        raise WrongPhase("No chase is running.")
+    Runner.objects.create(
+        chase=chase,
+        combatant=target,
+        role=Runner.Role.TARGET,
+        position=0,
+        base_fatigue=stamina_base(target.character),
+    )
+    for position, (combatant, distance) in enumerate(picked, start=1):
+        Runner.objects.create(
+            chase=chase,
+            combatant=combatant,
+            role=Runner.Role.CHASER,
+            position=position,
+            start_distance=distance,
+            distance=distance,
+            base_fatigue=stamina_base(combatant.character),
+        )
     return chase
+
+
+def _started_payload(chase: Chase, target, picked: list[tuple], route: list[dict]) -> dict:
+    return {
+        "chase": chase.number,
+        "target": str(target.pk),
+        "target_name": target.character.name,
+        "chasers": [{"combatant": str(c.pk), "name": c.character.name, "distance": d} for c, d in picked],
+        "terrain": route[0],
+        "route": route,
+        "escape_distance": chase.escape_distance,
+    }
 
 
 def start_chase(
@@ -118,101 +182,55 @@ def start_chase(
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        if ongoing_chase(encounter) is not None:
-            raise WrongPhase("A chase is already running.")
-        combatants = {str(c.pk): c for c in encounter.combatants.select_related("character")}
-        target = combatants.get(str(target_id))
-        if target is None:
-            raise InvalidCommand("Pick the target among the combatants.")
-        picked = []
-        for who, distance in chasers:
-            combatant = combatants.get(str(who))
-            if combatant is None:
-                raise InvalidCommand("Pick the chasers among the combatants.")
-            if combatant.pk == target.pk:
-                raise InvalidCommand(f"{combatant.character.name} cannot chase themself.")
-            if any(c.pk == combatant.pk for c, _ in picked):
-                raise InvalidCommand(f"{combatant.character.name} is picked twice.")
-            if not isinstance(distance, int) or not 1 <= distance <= MAX_DISTANCE:
-                raise InvalidCommand(
-                    f"{combatant.character.name} starts 1 to {MAX_DISTANCE} squares behind the target."
-                )
-            picked.append((combatant, distance))
-        if not picked:
-            raise InvalidCommand("Pick at least one chaser, with its distance.")
-        route = _terrains(terrains)
-        if not route:
-            raise InvalidCommand("Name the terrain the chase starts on, and what is rolled there.")
-        _check_scores([target.character, *(c.character for c, _ in picked)], route[:1])
+        combatants = list(encounter.combatants.select_related("character__owner"))
+        state = table_state(encounter, combatants=combatants)
+        obey(table.can_start_chase(state))
+        by_id = {str(c.pk): c for c in combatants}
+        target = _pick_target(by_id, target_id)
+        picked = _pick_chasers(by_id, target, chasers)
+        route = _route(terrains)
+        runners = [_starting_runner(target), *(_starting_runner(c, d) for c, d in picked)]
+        obey(table.unrollable(state, _as_terrains(route[:1]), runners))
         if escape_distance is not None and escape_distance > MAX_DISTANCE:
             raise InvalidCommand(f"The grid has at most {MAX_DISTANCE} squares.")
-        engine_target = rules.Runner(
-            id=str(target.pk),
-            fatigue=current_fatigue(target.character),
-            base_fatigue=stamina_base(target.character),
-            scores=chase_scores(target.character),
-        )
-        engine_chasers = [
-            rules.Runner(
-                id=str(c.pk),
-                fatigue=current_fatigue(c.character),
-                base_fatigue=stamina_base(c.character),
-                scores=chase_scores(c.character),
-                distance=distance,
-            )
-            for c, distance in picked
-        ]
-        try:
-            rules.start_chase(
-                engine_target,
-                engine_chasers,
-                rules.Terrain(route[0]["name"], route[0]["rolled"]),
-                escape_distance=escape_distance,
-            )
-        except RulesError as error:
-            raise InvalidCommand(str(error)) from None
-        chase = Chase.objects.create(
-            encounter=encounter,
-            number=encounter.d6_chases.count() + 1,
-            escape_distance=escape_distance,
-            stretches=[{**route[0], "starts_at": 1}],
-            route=route,
-        )
-        Runner.objects.create(
-            chase=chase,
-            combatant=target,
-            role=Runner.Role.TARGET,
-            position=0,
-            base_fatigue=engine_target.base_fatigue,
-        )
-        for position, (combatant, distance) in enumerate(picked, start=1):
-            Runner.objects.create(
-                chase=chase,
-                combatant=combatant,
-                role=Runner.Role.CHASER,
-                position=position,
-                start_distance=distance,
-                distance=distance,
-                base_fatigue=stamina_base(combatant.character),
-            )
+        terrain = rules.Terrain(route[0]["name"], route[0]["rolled"])
+        _engine(rules.start_chase, runners[0], runners[1:], terrain, escape_distance=escape_distance)
+        chase = _save_chase(encounter, target, picked, route, escape_distance)
         encounter.status = Encounter.Status.RUNNING
         log = EventLog(encounter, user)
-        log.append(
-            CHASE_STARTED,
-            {
-                "chase": chase.number,
-                "target": str(target.pk),
-                "target_name": target.character.name,
-                "chasers": [
-                    {"combatant": str(c.pk), "name": c.character.name, "distance": d} for c, d in picked
-                ],
-                "terrain": route[0],
-                "route": route,
-                "escape_distance": escape_distance,
-            },
-        )
+        log.append(CHASE_STARTED, _started_payload(chase, target, picked, route))
         log.save("status")
     return chase
+
+
+# --- an exchange ---------------------------------------------------------------------------------
+
+
+def _runner_dice(encounter: Encounter, rows: list[Runner], state: table.TableState, typed: dict) -> dict:
+    """Each running runner's dice: faces the storyguide typed, else those its player sent, else rolled."""
+    physical = encounter.saga.physical_dice
+    rolled = state.chase.terrain.rolled
+    runner_dice = {}
+    for row in rows:
+        if row.status != Runner.Status.RUNNING:
+            continue
+        who = str(row.combatant_id)
+        text = typed.get(who)
+        if text is None and row.faces:
+            text = " ".join(str(face) for face in row.faces)
+        consistency = state.chase.runner(who).score(rolled).consistency
+        runner_dice[who] = dice_for(physical, text, state.name(who), consistency)
+    return runner_dice
+
+
+def _save_runners(rows: list[Runner], after: rules.ChaseState) -> None:
+    by_id = {runner.id: runner for runner in (after.target, *after.chasers)}
+    for row in rows:
+        runner = by_id[str(row.combatant_id)]
+        save_fatigue(row.combatant.character, runner.fatigue)
+        if (row.distance, row.status, row.faces) != (runner.distance, runner.status, []):
+            row.distance, row.status, row.faces = runner.distance, runner.status, []
+            row.save(update_fields=["distance", "status", "faces"])
 
 
 def exchange(user, encounter_id: int, expected_version: int, typed: dict | None = None) -> dict:
@@ -227,54 +245,28 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        chase = _chase(encounter)
-        rows = _runners(chase)
-        state = _state(chase, rows)
-        names = {str(row.combatant_id): row.combatant.character.name for row in rows}
-        terrain = state.terrain
-        physical = encounter.saga.physical_dice
-        runner_dice = {}
-        for row in rows:
-            if row.status != Runner.Status.RUNNING:
-                continue
-            who = str(row.combatant_id)
-            runner = state.runner(who)
-            try:
-                consistency = runner.score(terrain.rolled).consistency
-            except RulesError as error:
-                raise InvalidCommand(str(error)) from None
-            text = typed.get(who)
-            if text is None and row.faces:
-                text = " ".join(str(face) for face in row.faces)
-            owner = row.combatant.character.owner
-            if physical and text is None and owner is not None and not row.combatant.character.is_npc:
-                raise InvalidCommand(
-                    f"Waiting for {names[who]}'s dice: {owner.get_username()} types them, or you do."
-                )
-            runner_dice[who] = dice_for(physical, text, names[who], consistency)
+        chase, rows, state = _chase(encounter)
+        obey(table.can_exchange(state, typed))
+        names = dict(state.names)
+        runner_dice = _runner_dice(encounter, rows, state, typed)
         move_ahead = [
             str(row.combatant_id)
             for row in rows
             if row.role == Runner.Role.CHASER and row.status == Runner.Status.RUNNING and row.moves_ahead
         ]
-        try:
-            state, record = rules.exchange(
-                state, runner_dice[state.target.id], runner_dice=runner_dice, move_ahead=move_ahead
-            )
-        except RulesError as error:
-            raise InvalidCommand(str(error)) from None
-        after = {runner.id: runner for runner in (state.target, *state.chasers)}
-        for row in rows:
-            runner = after[str(row.combatant_id)]
-            save_fatigue(row.combatant.character, runner.fatigue)
-            if (row.distance, row.status, row.faces) != (runner.distance, runner.status, []):
-                row.distance, row.status, row.faces = runner.distance, runner.status, []
-                row.save(update_fields=["distance", "status", "faces"])
+        after, record = _engine(
+            rules.exchange,
+            state.chase,
+            runner_dice[state.chase.target.id],
+            runner_dice=runner_dice,
+            move_ahead=move_ahead,
+        )
+        _save_runners(rows, after)
         payload = _exchange_payload(record, names, chase.number)
-        chase.exchanges = state.exchanges
+        chase.exchanges = after.exchanges
         chase.offered = []
-        chase.outcome = state.outcome
-        chase.caught_by_id = None if state.caught_by is None else int(state.caught_by)
+        chase.outcome = after.outcome
+        chase.caught_by_id = None if after.caught_by is None else int(after.caught_by)
         chase.acts_against_target = record.acts_against_target
         chase.last_exchange = payload
         chase.save(
@@ -289,17 +281,17 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
         )
         log = EventLog(encounter, user)
         log.append(EXCHANGE, payload)
-        if state.outcome != rules.ONGOING:
+        if after.outcome != rules.ONGOING:
             log.append(
                 CHASE_ENDED,
                 {
                     "chase": chase.number,
-                    "outcome": state.outcome,
-                    "target_name": names[state.target.id],
-                    "caught_by_name": names.get(state.caught_by or ""),
+                    "outcome": after.outcome,
+                    "target_name": names[after.target.id],
+                    "caught_by_name": names.get(after.caught_by or ""),
                     "acts_against_target": record.acts_against_target,
                     "moved_ahead": [names[who] for who in record.moved_ahead],
-                    "exchanges": state.exchanges,
+                    "exchanges": after.exchanges,
                 },
             )
         log.save()
@@ -354,21 +346,11 @@ def offer_terrain(user, encounter_id: int, expected_version: int, terrains: list
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        chase = _chase(encounter)
+        chase, rows, state = _chase(encounter)
+        obey(table.can_offer_terrain(state))
         offered = _terrains(terrains)
-        if not offered:
-            raise InvalidCommand("Offer at least one terrain.")
-        rows = _runners(chase)
-        _check_scores(
-            [row.combatant.character for row in rows if row.status == Runner.Status.RUNNING], offered
-        )
-        state = _state(chase, rows)
-        try:
-            state, offer = rules.offer_terrain(
-                state, [rules.Terrain(t["name"], t["rolled"]) for t in offered]
-            )
-        except RulesError as error:
-            raise InvalidCommand(str(error)) from None
+        obey(table.can_offer_terrain(state, _as_terrains(offered)))
+        _, offer = _engine(rules.offer_terrain, state.chase, _as_terrains(offered))
         chase.offered = offered
         chase.route = chase.route + [t for t in offered if t["name"] not in {r["name"] for r in chase.route}]
         chase.save(update_fields=["offered", "route"])
@@ -387,29 +369,16 @@ def offer_terrain(user, encounter_id: int, expected_version: int, terrains: list
     return payload
 
 
-def may_choose_terrain(user, chase: Chase, target: Runner) -> bool:
-    """The target's player chooses; the storyguide chooses for an NPC target."""
-    character = target.combatant.character
-    if character.owner_id is not None and not character.is_npc:
-        return user.is_authenticated and character.owner_id == user.pk
-    return is_storyguide(user, chase.encounter.saga)
-
-
 def choose_terrain(user, encounter_id: int, expected_version: int, name: str) -> dict:
     """d6 seed: the target takes the chase onto an offered terrain, which changes what is rolled."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_d6(encounter)
-        chase = _chase(encounter)
-        rows = _runners(chase)
+        chase, rows, state = _chase(encounter)
+        name = (name or "").strip()
+        obey(table.can_choose_terrain(state, actor(user, encounter, [r.combatant for r in rows]), name))
         target = next(row for row in rows if row.role == Runner.Role.TARGET)
-        if not may_choose_terrain(user, chase, target):
-            raise NotAllowed(f"Only {target.combatant.character.name}'s player chooses the terrain.")
-        state = _state(chase, rows)
-        try:
-            state, change = rules.change_terrain(state, (name or "").strip())
-        except RulesError as error:
-            raise InvalidCommand(str(error)) from None
+        state, change = rules.change_terrain(state.chase, name)
         after = {"name": change.after.name, "rolled": change.after.rolled}
         chase.stretches = chase.stretches + [{**after, "starts_at": state.exchanges + 1}]
         chase.offered = []
@@ -438,18 +407,10 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        chase = _chase(encounter)
-        rows = _runners(chase)
-        row = next((r for r in rows if str(r.combatant_id) == str(combatant_id)), None)
-        if row is None:
-            raise InvalidCommand("That combatant is not in the chase.")
-        state = _state(chase, rows)
-        try:
-            state, record = chase_rules.take_breather(state, str(row.combatant_id))
-        except RulesError as error:
-            raise WrongPhase(
-                f"{row.combatant.character.name} is still running: fatigue cannot be lowered during a chase."
-            ) from error
+        chase, rows, state = _chase(encounter)
+        obey(table.can_take_runner_breather(state, str(combatant_id)))
+        row = next(r for r in rows if str(r.combatant_id) == str(combatant_id))
+        _, record = chase_rules.take_breather(state.chase, str(row.combatant_id))
         character = row.combatant.character
         save_fatigue(character, record.fatigue_after)
         payload = {
@@ -465,25 +426,17 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
     return payload
 
 
-def _runner_command(user, encounter_id: int, expected_exchange: int, combatant_id):
+def _runner_command(user, encounter_id: int, expected_exchange: int, combatant_id, check):
     """A runner's own command (typed dice, the choice at the target): the storyguide or the
     runner's player. Refused as stale when the chase has rolled on since the page was drawn:
     these commands check the exchange, not the version, so that players typing at once do
     not refuse each other [ours]."""
     encounter = lock_encounter(encounter_id, None)
     require_d6(encounter)
-    chase = _chase(encounter)
-    if expected_exchange != chase.exchanges + 1:
-        raise StaleCommand(
-            f"The chase has moved on to exchange {chase.exchanges + 1}; nothing was changed. Look again."
-        )
-    rows = _runners(chase)
-    row = next((r for r in rows if str(r.combatant_id) == str(combatant_id)), None)
-    if row is None:
-        raise InvalidCommand("That combatant is not in the chase.")
-    require_player_or_storyguide(user, encounter, row.combatant.character)
-    if row.status != Runner.Status.RUNNING:
-        raise WrongPhase(f"{row.combatant.character.name} is out of the chase.")
+    chase, rows, state = _chase(encounter)
+    by = actor(user, encounter, [r.combatant for r in rows])
+    obey(check(state, by, str(combatant_id), expected_exchange))
+    row = next(r for r in rows if str(r.combatant_id) == str(combatant_id))
     return encounter, chase, rows, row
 
 
@@ -491,15 +444,12 @@ def enter_faces(user, encounter_id: int, expected_exchange: int, combatant_id, t
     """A runner's player types the dice they rolled for the next exchange (physical dice): the d6,
     then the d10s for what the current terrain calls for. The storyguide rolls the exchange."""
     with transaction.atomic():
-        encounter, chase, rows, row = _runner_command(user, encounter_id, expected_exchange, combatant_id)
-        if not encounter.saga.physical_dice:
-            raise WrongPhase("This saga's dice are rolled by the server: the storyguide rolls the exchange.")
+        encounter, chase, rows, row = _runner_command(
+            user, encounter_id, expected_exchange, combatant_id, table.can_enter_faces
+        )
         name = row.combatant.character.name
         terrain = chase.stretches[-1]
-        try:
-            consistency = chase_scores(row.combatant.character)[terrain["rolled"]].consistency
-        except KeyError:
-            raise InvalidCommand(f"{name}'s sheet has no {terrain['rolled']!r} to roll.") from None
+        consistency = chase_scores(row.combatant.character)[terrain["rolled"]].consistency
         row.faces = parse_faces(text, name, consistency)
         row.save(update_fields=["faces"])
         payload = {
@@ -520,9 +470,9 @@ def choose_at_target(user, encounter_id: int, expected_exchange: int, combatant_
     """d6 seed: on the roll where the chaser would pass the target, it acts against the target
     instead of moving ahead. The chaser's player (or the storyguide) says beforehand which [ours]."""
     with transaction.atomic():
-        encounter, chase, rows, row = _runner_command(user, encounter_id, expected_exchange, combatant_id)
-        if row.role != Runner.Role.CHASER:
-            raise InvalidCommand("Only a chaser can move ahead of the target.")
+        encounter, chase, rows, row = _runner_command(
+            user, encounter_id, expected_exchange, combatant_id, table.can_choose_at_target
+        )
         row.moves_ahead = bool(move_ahead)
         row.save(update_fields=["moves_ahead"])
         target = next(r for r in rows if r.role == Runner.Role.TARGET)

@@ -1,13 +1,11 @@
-"""Shared by the d6 services: the guard every command passes and rolls as event payloads."""
+"""Shared by the d6 services: the guard every command passes, obeying a check, the Potential asked."""
 
 from __future__ import annotations
 
-from campaign.access import is_storyguide
-from campaign.models import Character
-from combat.errors import InvalidCommand, NotAllowed, WrongPhase
+from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.models import Encounter
+from d6.rules.table import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
 
-from ..models import Chase
 from ..system import KEY
 
 
@@ -19,23 +17,13 @@ def require_d6(encounter: Encounter) -> None:
         raise WrongPhase("This encounter is over.")
 
 
-def plays(user, character: Character) -> bool:
-    """The character's own player: its owner, when it is not an NPC."""
-    return (
-        user.is_authenticated
-        and not character.is_npc
-        and character.owner_id is not None
-        and character.owner_id == user.pk
-    )
+ERRORS = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
 
 
-def require_player_or_storyguide(user, encounter: Encounter, character: Character) -> bool:
-    """The storyguide (True) or the character's own player (False); NotAllowed for anyone else."""
-    if is_storyguide(user, encounter.saga):
-        return True
-    if plays(user, character):
-        return False
-    raise NotAllowed(f"Only {character.name}'s player or the storyguide can do that.")
+def obey(refusal: Refusal | None) -> None:
+    """A command goes ahead when its `can_*` check allows it; otherwise its error, with the reason."""
+    if refusal is not None:
+        raise ERRORS[refusal.kind](str(refusal))
 
 
 POTENTIAL_LIMIT = 20
@@ -48,7 +36,3 @@ def checked_potential(potential: int | None, sheet_potential: int) -> int:
     if not -POTENTIAL_LIMIT <= potential <= POTENTIAL_LIMIT:
         raise InvalidCommand(f"Potential runs from -{POTENTIAL_LIMIT} to {POTENTIAL_LIMIT}, not {potential}.")
     return potential
-
-
-def ongoing_chase(encounter: Encounter) -> Chase | None:
-    return encounter.d6_chases.filter(outcome=Chase.Outcome.ONGOING).first()

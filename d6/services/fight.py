@@ -6,21 +6,18 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from combat.errors import InvalidCommand, NotAllowed, WrongPhase
+from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 from d6 import rules
+from d6.rules import table
 from d6.rules.fight import take_breather as take_fight_breather
 
 from ..kinds import BREATHER, FIGHT_STARTED, ROLL, TURN_ENDED, VALUE_SET
 from ..models import Fight, Fighter
-from .common import (
-    checked_potential,
-    ongoing_chase,
-    require_d6,
-    require_player_or_storyguide,
-)
+from ..state import actor, table_state
+from .common import checked_potential, obey, require_d6
 from .dice import dice_for
 from .sheet import current_fatigue, dexterity_of, save_fatigue, score_of, stamina_base
 
@@ -39,35 +36,12 @@ def _open(encounter_id: int, expected_version: int) -> Encounter:
     return encounter
 
 
-def _fight(encounter: Encounter) -> Fight:
+def _fight(encounter: Encounter) -> tuple[Fight | None, list[Fighter], table.TableState]:
+    """The fight's rows and the table's state, the fight as the engine's input."""
     fight = Fight.objects.filter(encounter=encounter).first()
-    if fight is None:
-        raise WrongPhase("The fight has not started: roll initiative first.")
-    if ongoing_chase(encounter) is not None:
-        raise WrongPhase("A chase is running: the fight waits until it ends.")
-    return fight
-
-
-def _fighters(fight: Fight) -> list[Fighter]:
-    return list(fight.fighters.select_related("combatant__character"))
-
-
-def _state(fight: Fight, fighters: list[Fighter]) -> rules.FightState:
-    return rules.FightState(
-        fighters=tuple(
-            rules.Fighter(
-                id=str(f.combatant_id),
-                base_fatigue=f.base_fatigue,
-                fatigue=current_fatigue(f.combatant.character),
-                rose_this_turn=f.rose_this_turn,
-            )
-            for f in fighters
-        ),
-        round=fight.round,
-        turn=fight.turn,
-        acted=fight.acted,
-        took_breather=fight.took_breather,
-    )
+    fighters = [] if fight is None else list(fight.fighters.select_related("combatant__character__owner"))
+    state = table_state(encounter, fight=fight, fighters=fighters, fatigue=current_fatigue)
+    return fight, fighters, state
 
 
 def _by_id(fighters: list[Fighter], who) -> Fighter:
@@ -86,13 +60,8 @@ def start_fight(user, encounter_id: int, expected_version: int, typed: dict | No
     typed = typed or {}
     with transaction.atomic():
         encounter = _command(user, encounter_id, expected_version)
-        if Fight.objects.filter(encounter=encounter).exists():
-            raise WrongPhase("The fight has already started.")
-        if ongoing_chase(encounter) is not None:
-            raise WrongPhase("A chase is running: start the fight when it ends.")
-        combatants = list(encounter.combatants.select_related("character"))
-        if len(combatants) < 2:
-            raise InvalidCommand("A fight needs at least two combatants: add them first.")
+        combatants = list(encounter.combatants.select_related("character__owner"))
+        obey(table.can_start_fight(table_state(encounter, combatants=combatants)))
         physical = encounter.saga.physical_dice
         dexterity, own_dice, recorders = [], {}, {}
         for combatant in combatants:
@@ -138,15 +107,6 @@ def start_fight(user, encounter_id: int, expected_version: int, typed: dict | No
 def _initiative_payload(roll) -> dict:
     r = roll.roll
     return {"faces": list(r.faces), "die_result": r.die_result, "result": r.result}
-
-
-def _player_may_roll(fight: Fight, state: rules.FightState, who: str, name: str) -> None:
-    """A player rolls for their character on its own turn, or to defend when its defence is awaited."""
-    defence = fight.defence or {}
-    if defence:
-        return  # only the awaited defender rolls (checked by the caller)
-    if who != state.current.id:
-        raise NotAllowed(f"{name} acts on their own turn, or defends when attacked.")
 
 
 def _defence_names(fighters: list[Fighter], defences: list[dict]) -> str:
@@ -208,41 +168,27 @@ def roll(
     result for a defence) [ours]."""
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight = _fight(encounter)
-        fighters = _fighters(fight)
-        state = _state(fight, fighters)
+        fight, fighters, state = _fight(encounter)
+        target_id = None if target_id in (None, "") else str(target_id)
+        by = actor(user, encounter, [f.combatant for f in fighters])
+        obey(table.can_roll(state, by, str(combatant_id), value_given=value is not None, target=target_id))
         roller = _by_id(fighters, combatant_id)
         who = str(roller.combatant_id)
         character = roller.combatant.character
-        storyguide = require_player_or_storyguide(user, encounter, character)
-        if not storyguide:
-            _player_may_roll(fight, state, who, character.name)
-            if value is not None:
-                raise NotAllowed("The storyguide sets the challenge value.")
-        target = _by_id(fighters, target_id) if target_id not in (None, "") else None
-        defence = dict(fight.defence or {})
-        defends_against = None
-        if defence:
-            if who != defence["defender"]:
-                waiting = _by_id(fighters, defence["defender"]).combatant.character.name
-                raise WrongPhase(f"{waiting} must defend first (or end the turn).")
-            if target is not None:
-                raise InvalidCommand("A defence has no target.")
-            defends_against = defence
-            if value is None:
-                value = defence["value"]
-        elif not storyguide:
+        target = None if target_id is None else _by_id(fighters, target_id)
+        defends_against = dict(fight.defence or {}) or None
+        if defends_against and value is None:
+            value = defends_against["value"]
+        elif not defends_against and not by.storyguide:
             value = fight.value
         score, challenge = _score_challenge(character, score_key, value, physical, potential)
         dice = dice_for(encounter.saga.physical_dice, typed, character.name, score.consistency)
         try:
-            state, record = rules.fight_roll(
-                state, dice, who, challenge, target=None if target is None else str(target.combatant_id)
-            )
+            engine, record = rules.fight_roll(state.fight, dice, who, challenge, target=target_id)
         except RulesError as error:
             raise InvalidCommand(str(error)) from None
-        _save_roller(roller, state)
-        fight.acted = state.acted
+        _save_roller(roller, engine)
+        fight.acted = engine.acted
         if defends_against:
             queue = list(fight.queue or [])
             fight.defence = queue.pop(0) if queue else {}
@@ -288,20 +234,13 @@ def cluster_attack(
     typed = typed or {}
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight = _fight(encounter)
-        fighters = _fighters(fight)
-        state = _state(fight, fighters)
+        fight, fighters, state = _fight(encounter)
+        by = actor(user, encounter, [f.combatant for f in fighters])
+        obey(table.can_cluster_attack(state, by, str(combatant_id), value_given=value is not None))
         roller = _by_id(fighters, combatant_id)
         who = str(roller.combatant_id)
         character = roller.combatant.character
-        storyguide = require_player_or_storyguide(user, encounter, character)
-        if who != state.current.id:
-            raise NotAllowed(f"{character.name} can shoot into a cluster only on their own turn.")
-        if fight.defence:
-            raise WrongPhase("Settle the defence first.")
-        if not storyguide:
-            if value is not None:
-                raise NotAllowed("The storyguide sets the challenge value.")
+        if not by.storyguide:
             value = fight.value
         targets = []
         for target_id in target_ids:
@@ -325,8 +264,8 @@ def cluster_attack(
             for t in targets
         ]
         try:
-            state, records = rules.ranged_attack_into_cluster(
-                state,
+            engine, records = rules.ranged_attack_into_cluster(
+                state.fight,
                 dice[0],
                 who,
                 [challenge] * len(targets),
@@ -335,8 +274,8 @@ def cluster_attack(
             )
         except RulesError as error:
             raise InvalidCommand(str(error)) from None
-        _save_roller(roller, state)
-        fight.acted = state.acted
+        _save_roller(roller, engine)
+        fight.acted = engine.acted
         awaited = [
             {"attacker": who, "defender": r.target, "value": r.attempt.roll.result}
             for r in records
@@ -361,11 +300,9 @@ def set_challenge_value(user, encounter_id: int, expected_version: int, value: i
     action (blank: none), or of the defence awaited (the attack's result unless changed)."""
     with transaction.atomic():
         encounter = _command(user, encounter_id, expected_version)
-        fight = _fight(encounter)
-        fighters = _fighters(fight)
+        fight, fighters, state = _fight(encounter)
+        obey(table.can_set_value(state, value_given=value is not None))
         if fight.defence:
-            if value is None:
-                raise InvalidCommand("A defence needs a challenge value: the attack's result, or yours.")
             defence = dict(fight.defence)
             defence["value"] = value
             defence["set"] = True
@@ -375,7 +312,7 @@ def set_challenge_value(user, encounter_id: int, expected_version: int, value: i
         else:
             fight.value = value
             fight.save(update_fields=["value"])
-            who = _by_id(fighters, _state(fight, fighters).current.id)
+            who = _by_id(fighters, state.fight.current.id)
         payload = {"value": value, "name": who.combatant.character.name, "defence": bool(fight.defence)}
         log = EventLog(encounter, user)
         log.append(VALUE_SET, payload)
@@ -387,19 +324,10 @@ def take_breather(user, encounter_id: int, expected_version: int) -> dict:
     """d6 seed: taking a breather is the turn's action and returns fatigue to base."""
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        if ongoing_chase(encounter) is not None:
-            raise WrongPhase("A chase is running: fatigue cannot be lowered during a chase.")
-        fight = _fight(encounter)
-        fighters = _fighters(fight)
-        state = _state(fight, fighters)
-        who = state.current.id
-        require_player_or_storyguide(user, encounter, _by_id(fighters, who).combatant.character)
-        if fight.defence:
-            raise WrongPhase("Settle the defence first: a breather is the whole turn.")
-        try:
-            state, record = take_fight_breather(state, who)
-        except RulesError as error:
-            raise InvalidCommand(str(error)) from None
+        fight, fighters, state = _fight(encounter)
+        obey(table.can_take_breather(state, actor(user, encounter, [f.combatant for f in fighters])))
+        who = state.fight.current.id
+        _, record = take_fight_breather(state.fight, who)
         fighter = _by_id(fighters, who)
         _save_fatigue(fighter, record.fatigue_after)
         fight.took_breather = True
@@ -423,14 +351,10 @@ def end_turn(user, encounter_id: int, expected_version: int) -> dict:
     The acting character's player may end their own turn once no defence is awaited."""
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight = _fight(encounter)
-        fighters = _fighters(fight)
-        state = _state(fight, fighters)
-        current = _by_id(fighters, state.current.id).combatant.character
-        if not require_player_or_storyguide(user, encounter, current) and fight.defence:
-            raise WrongPhase("A defence is awaited: it is rolled first, or the storyguide ends the turn.")
+        fight, fighters, state = _fight(encounter)
+        obey(table.can_end_turn(state, actor(user, encounter, [f.combatant for f in fighters])))
         lapsed = [d for d in [fight.defence, *(fight.queue or [])] if d]
-        state, record = rules.end_turn(state)
+        state, record = rules.end_turn(state.fight)
         following = _by_id(fighters, record.next)
         if following.rose_this_turn:
             following.rose_this_turn = False

@@ -3,9 +3,10 @@
 import pytest
 from django.urls import reverse
 
+from d6 import services
 from d6.models import Chase, Fight
 
-from .test_fight import INITIATIVE
+from .test_fight import INITIATIVE, start
 
 pytestmark = pytest.mark.django_db
 
@@ -213,3 +214,21 @@ def test_history_shows_d6_events(client, table, dice):
     html = client.get(reverse("saga_history", args=[table.saga.pk])).content.decode()
     assert "A chase!" in html
     assert "Exchange 1" in html
+
+
+def test_a_refused_breather_is_a_disabled_button_that_says_why(client, table, dice):
+    """The panel asks the check the command obeys: once Marta acted, her breather is refused."""
+    start(table, dice)
+    page = login(client, table.storyguide).get(url("d6_table", table)).content.decode()
+    assert 'data-testid="breather-why"' not in page
+    dice(4, 4, 4)
+    services.roll(table.storyguide, table.encounter.pk, table.v, table.marta.pk, "attribute:dexterity")
+    page = client.get(url("d6_table", table)).content.decode()
+    button = page[
+        page.index('data-testid="breather"') : page.index("</button>", page.index('data-testid="breather"'))
+    ]
+    assert "disabled" in button
+    assert (
+        '<p id="breather-why" class="why muted small" data-testid="breather-why">'
+        "Marta already acted this turn: a breather is the whole action</p>"
+    ) in page
