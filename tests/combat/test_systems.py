@@ -1,0 +1,72 @@
+"""The registry of rule systems and the interface it documents: every member says what a system
+provides, the core names no system, and a saga finds its system by key."""
+
+import ast
+import inspect
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from combat import systems
+from combat.events import CORE_KINDS
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM_WORDS = r"arsmagica|ars_magica|ars magica|d6|d6table|is_d6"
+
+
+def documented_members(cls) -> dict[str, bool]:
+    """Each public member of a class body, and whether a docstring says what it is."""
+    body = ast.parse(inspect.getsource(cls)).body[0].body
+    members = {}
+    for index, node in enumerate(body):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            members[node.name] = ast.get_docstring(node) is not None
+        elif isinstance(node, ast.AnnAssign | ast.Assign):
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+            after = body[index + 1] if index + 1 < len(body) else None
+            documented = isinstance(after, ast.Expr) and isinstance(
+                getattr(after, "value", None), ast.Constant
+            )
+            members[target.id] = documented
+    return {name: documented for name, documented in members.items() if not name.startswith("_")}
+
+
+def test_every_member_of_the_rule_system_interface_says_what_it_provides():
+    members = documented_members(systems.RuleSystem)
+    assert {"key", "label", "urls", "event_kinds", "sheet_forms", "encounter_page", "state_context"} <= set(
+        members
+    )
+    assert {"event_label", "players_payload", "resolve_file", "load_demo", "copy_rows"} <= set(members)
+    assert [name for name, documented in members.items() if not documented] == []
+
+
+def test_the_core_names_no_rule_system():
+    found = subprocess.run(
+        ["git", "grep", "-niwE", SYSTEM_WORDS, "--", "combat", "campaign", ":(exclude,glob)**/migrations/**"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    assert [line for line in found if not line.startswith("combat/systems.py:")] == []
+
+
+def test_a_saga_finds_its_system_by_key_and_an_unknown_key_is_refused():
+    assert systems.get("arsmagica").label == "Ars Magica 3rd edition"
+    assert systems.get("d6fatigue").create_url_name == "d6_encounter_create"
+    with pytest.raises(systems.UnknownSystem):
+        systems.get("gurps")
+    assert ("coinduel", "Coin duel") in systems.choices()  # the test settings add the toy system
+
+
+def test_the_installed_systems_read_as_one_sentence():
+    assert systems.played().startswith("Ars Magica, d6 fatigue-track and Coin duel")
+
+
+def test_each_system_declares_its_own_event_kinds_and_the_history_offers_core_and_its_own():
+    ars, d6 = systems.get("arsmagica"), systems.get("d6fatigue")
+    assert systems.event_kind("attack", ars).name == "attack"
+    assert systems.event_kind("attack", d6) is None and systems.event_kind("d6_roll", d6).name == "d6_roll"
+    offered = dict(systems.kind_choices(d6))
+    assert set(offered) == {kind.name for kind in (*CORE_KINDS, *d6.event_kinds)}
+    assert "attack" not in offered
