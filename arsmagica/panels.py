@@ -18,9 +18,22 @@ from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
 from .odds import odds_context
-from .presenters import phase_label
+from .rules.table import (
+    Table,
+    can_change_combatants,
+    can_close_declarations,
+    can_confirm_phase,
+    can_correct,
+    can_declare,
+    can_end_round,
+    can_open_declarations,
+    can_pass_time,
+    can_preview_phase,
+    step_label,
+)
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties
+from .services.table import table_of
 
 # The dice each phase asks for, where the saga types physical dice in.
 PHASE_PURPOSES = {
@@ -122,6 +135,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     sides: dict[str, list[Card]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
+    table = table_of(encounter, combatants, len(declarations))
     return {
         "encounter": encounter,
         "audience": audience,
@@ -134,7 +148,9 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "declared_count": sum(card.declared for card in cards),
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
-        "phase_label": phase_label(encounter.phase),
+        "phase_label": step_label(encounter.phase),
+        "can": refusals(table),
+        "next_command": next_command(table),
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
@@ -145,6 +161,34 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         if audience == STORYGUIDE and encounter.pending
         else [],
     }
+
+
+def refusals(table: Table) -> dict[str, str | None]:
+    """Each command's refusal from the rules (None: it may happen now), for the buttons that offer it."""
+    return {
+        "open_declarations": can_open_declarations(table),
+        "declare": can_declare(table),
+        "close_declarations": can_close_declarations(table),
+        "preview_phase": can_preview_phase(table, table.phase),
+        "confirm_phase": can_confirm_phase(table, table.pending_phase or table.phase),
+        "end_round": can_end_round(table),
+        "correct": can_correct(table),
+        "change_combatants": can_change_combatants(table),
+        "pass_time": can_pass_time(table),
+    }
+
+
+def next_command(table: Table) -> str:
+    """The storyguide's next step in the round (ArM3 p163), the one the control panel offers."""
+    if table.status == "preparing":
+        return "open_declarations"
+    if table.status != "running":
+        return ""
+    if table.phase == "declaring":
+        return "close_declarations"
+    if table.phase == "round_over":
+        return "end_round"
+    return "confirm_phase" if table.pending_phase else "preview_phase"
 
 
 def option_rows(encounter: Encounter, cards: list[Card], movement: dict | None) -> list[dict]:

@@ -23,11 +23,14 @@ def phase_name(value) -> str:
     return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
 
 
-def phase_label(phase: str) -> str:
-    """The round's step as people read it: "First Missile", "Declarations", "Not started"."""
-    from .models import Phase
+def close_declarations_label(declared: int, total: int) -> str:
+    """The storyguide's button once everyone may have declared (ArM3 p163)."""
+    return f"Close declarations, roll Initiative ({declared}/{total} declared)"
 
-    return Phase(phase).label if phase in Phase.values else phase
+
+def end_round_label(round_number: int) -> str:
+    """The storyguide's button after the Fatigue phase: this round ends, the next opens (ArM3 p163)."""
+    return f"End round {round_number}, open round {round_number + 1}"
 
 
 def event_label(event, *, in_round: bool = False) -> str:

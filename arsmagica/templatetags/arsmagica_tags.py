@@ -1,6 +1,7 @@
 """Template helpers of the Ars Magica pages: stress rolls as faces, phase names, the phase track."""
 
 from django import template
+from django.utils.safestring import mark_safe
 
 from .. import presenters
 
@@ -35,3 +36,21 @@ def phase_steps(track, current):
         (key, label, "now" if index == position else "done" if index < position else "next")
         for index, (key, label) in enumerate(track)
     ]
+
+
+@register.simple_tag
+def close_declarations_label(declared, total):
+    """The closing button's words: "Close declarations, roll Initiative (2/3 declared)"."""
+    return presenters.close_declarations_label(declared, total)
+
+
+@register.simple_tag
+def end_round_label(round_number):
+    """The round's last button: "End round 1, open round 2"."""
+    return presenters.end_round_label(round_number)
+
+
+@register.filter
+def disabled_by(refusal):
+    """` disabled` on a button whose command the rules refuse now (the reason shows beside it)."""
+    return mark_safe(" disabled") if refusal else ""
