@@ -17,6 +17,7 @@ from combat.events import CoreKind
 from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
+from . import presenters
 from .odds import odds_context
 from .rules.table import (
     Table,
@@ -95,6 +96,18 @@ class Card:
         return self.fatigue_penalty + self.wound_penalty
 
     @property
+    def css(self) -> str:
+        return presenters.card_classes(self.character)
+
+    @property
+    def advantage(self) -> str:
+        return presenters.advantage_words(self.combatant.advantage_attack, self.combatant.advantage_defense)
+
+    @property
+    def sheet_line(self) -> str:
+        return presenters.sheet_line(self.character)
+
+    @property
     def long_term(self) -> int:
         """Fatigue levels lost to long-term exertion: back only with food and sleep (ArM3 p177)."""
         return sum(1 for exertion in fatigue_state_of(self.character).lost if exertion.value == "long_term")
@@ -123,9 +136,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         declaration = declarations.get(combatant.pk)
         cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
     movement = (
-        Event.objects.filter(
-            encounter=encounter, round_number=encounter.round_number, kind=Kind.MOVEMENT
-        )
+        Event.objects.filter(encounter=encounter, round_number=encounter.round_number, kind=Kind.MOVEMENT)
         .order_by("-seq")
         .first()
         if encounter.round_number
