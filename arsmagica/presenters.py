@@ -1,28 +1,18 @@
-"""How Ars Magica log entries read, and what players see of them (ArM3 p163)."""
+"""The words of the Ars Magica pages, made in Python: log entries, previews, cards and buttons, and what
+players see of them (ArM3 p163-p177)."""
 
 from __future__ import annotations
 
 from combat.templatetags.combat_tags import signed
 
 from .events import Kind
-
-# The steps of a round by their stored value; other values read as words.
-PHASE_NAMES = {
-    "declaring": "Declarations",
-    "movement": "Movement",
-    "first_missile": "First Missile",
-    "melee": "Melee",
-    "second_missile": "Second Missile",
-    "magic": "Magic",
-    "fatigue": "Fatigue",
-    "round_over": "Round over",
-}
+from .rules.table import STEPS
 
 
 def phase_name(value) -> str:
     """melee → Melee; first_missile → First Missile; "" → ""."""
     value = str(value or "")
-    return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
+    return (STEPS.get(value) if value else "") or value.replace("_", " ").capitalize()
 
 
 def close_declarations_label(declared: int, total: int) -> str:
