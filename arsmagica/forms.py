@@ -108,6 +108,11 @@ class DeclarationForm(forms.Form):
         data["dice"] = dice
         return data
 
+    @property
+    def dice_fields(self) -> list:
+        """The typed-dice fields, one per roll the combatant may make (physical dice only)."""
+        return [self[name] for name in self.fields if name.startswith("dice_")]
+
     def values(self) -> dict:
         """The cleaned form as the `declare` service's values."""
         data = self.cleaned_data

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils.html import format_html
+
 from arsmagica.rules import stress_odds
 from combat.rules.errors import RulesError
 
@@ -40,6 +42,21 @@ class Chance:
     @property
     def title(self) -> str:
         return f"exactly {self.success} to succeed, {self.botch} to botch"
+
+    @property
+    def aim(self) -> str:
+        """The face to aim for: "needs 9+ on the stress die", or any die that does not botch (ArM3 p163)."""
+        if self.needed > 0:
+            return f"needs {self.needed}+ on the stress die"
+        return "succeeds on any stress die" + (" that does not botch" if self.botch_dice else "")
+
+    @property
+    def risk(self) -> str:
+        """The chance to botch with the botch dice rolled: "botch 2.7% (3 botch dice)" (ArM3 p163)."""
+        if not self.botch_dice:
+            return "cannot botch (no botch dice)"
+        dice = f"{self.botch_dice} botch di{'e' if self.botch_dice == 1 else 'ce'}"
+        return format_html('botch <b data-testid="odds-botch">{}</b> ({})', self.botch_text, dice)
 
 
 def percent(value: Fraction) -> str:

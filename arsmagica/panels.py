@@ -17,11 +17,25 @@ from combat.events import CoreKind
 from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
+from . import presenters
 from .models import Weapon
 from .odds import odds_context
-from .presenters import phase_label
+from .rules.table import (
+    Table,
+    can_change_combatants,
+    can_close_declarations,
+    can_confirm_phase,
+    can_correct,
+    can_declare,
+    can_end_round,
+    can_open_declarations,
+    can_pass_time,
+    can_preview_phase,
+    step_label,
+)
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties
+from .services.table import table_of
 from .sheet import carried, sheet_of
 
 # The dice each phase asks for, where the saga types physical dice in.
@@ -84,10 +98,6 @@ class Card:
         return sheet_of(self.character)
 
     @property
-    def advantage(self):
-        return carried(self.combatant)
-
-    @property
     def fatigue_label(self) -> str:
         return FatigueLevel(self.sheet.fatigue_level).label
 
@@ -98,6 +108,19 @@ class Card:
     @property
     def penalty(self) -> int:
         return self.fatigue_penalty + self.wound_penalty
+
+    @property
+    def css(self) -> str:
+        return presenters.card_classes(self.character)
+
+    @property
+    def advantage(self) -> str:
+        carries = carried(self.combatant)
+        return presenters.advantage_words(carries.advantage_attack, carries.advantage_defense)
+
+    @property
+    def sheet_line(self) -> str:
+        return presenters.sheet_line(self.character)
 
     @property
     def long_term(self) -> int:
@@ -128,9 +151,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         declaration = declarations.get(combatant.pk)
         cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
     movement = (
-        Event.objects.filter(
-            encounter=encounter, round_number=encounter.round_number, kind=Kind.MOVEMENT
-        )
+        Event.objects.filter(encounter=encounter, round_number=encounter.round_number, kind=Kind.MOVEMENT)
         .order_by("-seq")
         .first()
         if encounter.round_number
@@ -140,6 +161,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     sides: dict[str, list[Card]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
+    table = table_of(encounter, combatants, len(declarations))
     return {
         "encounter": encounter,
         "audience": audience,
@@ -152,7 +174,9 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "declared_count": sum(card.declared for card in cards),
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
-        "phase_label": phase_label(encounter.phase),
+        "phase_label": step_label(encounter.phase),
+        "can": refusals(table),
+        "next_command": next_command(table),
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
@@ -163,6 +187,34 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         if audience == STORYGUIDE and encounter.pending
         else [],
     }
+
+
+def refusals(table: Table) -> dict[str, str | None]:
+    """Each command's refusal from the rules (None: it may happen now), for the buttons that offer it."""
+    return {
+        "open_declarations": can_open_declarations(table),
+        "declare": can_declare(table),
+        "close_declarations": can_close_declarations(table),
+        "preview_phase": can_preview_phase(table, table.phase),
+        "confirm_phase": can_confirm_phase(table, table.pending_phase or table.phase),
+        "end_round": can_end_round(table),
+        "correct": can_correct(table),
+        "change_combatants": can_change_combatants(table),
+        "pass_time": can_pass_time(table),
+    }
+
+
+def next_command(table: Table) -> str:
+    """The storyguide's next step in the round (ArM3 p163), the one the control panel offers."""
+    if table.status == "preparing":
+        return "open_declarations"
+    if table.status != "running":
+        return ""
+    if table.phase == "declaring":
+        return "close_declarations"
+    if table.phase == "round_over":
+        return "end_round"
+    return "confirm_phase" if table.pending_phase else "preview_phase"
 
 
 def option_rows(encounter: Encounter, cards: list[Card], movement: dict | None) -> list[dict]:

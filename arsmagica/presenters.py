@@ -1,32 +1,24 @@
-"""How Ars Magica log entries read, and what players see of them (ArM3 p163)."""
+"""The words of the Ars Magica pages, made in Python: log entries, previews, cards and buttons, and what
+players see of them (ArM3 p163-p177)."""
 
 from __future__ import annotations
 
-from .events import Kind
+from combat.templatetags.combat_tags import signed
 
-# The steps of a round by their stored value; other values read as words.
-PHASE_NAMES = {
-    "declaring": "Declarations",
-    "movement": "Movement",
-    "first_missile": "First Missile",
-    "melee": "Melee",
-    "second_missile": "Second Missile",
-    "magic": "Magic",
-    "fatigue": "Fatigue",
-    "round_over": "Round over",
-}
+from .events import Kind
+from .rules.table import STEPS
+from .sheet import sheet_of
 
 
 def phase_name(value) -> str:
     """melee → Melee; first_missile → First Missile; "" → ""."""
     value = str(value or "")
-    return PHASE_NAMES.get(value) or value.replace("_", " ").capitalize()
+    return (STEPS.get(value) if value else "") or value.replace("_", " ").capitalize()
 
 
 def level_labels(character) -> list[tuple[str, str]]:
     """The character's current levels as the table reads them: ("Fatigue level", "Winded"), ...; ArM3 p177."""
     from .models import BodyLevel, FatigueLevel
-    from .sheet import sheet_of
 
     sheet = sheet_of(character)
     return [
@@ -35,11 +27,14 @@ def level_labels(character) -> list[tuple[str, str]]:
     ]
 
 
-def phase_label(phase: str) -> str:
-    """The round's step as people read it: "First Missile", "Declarations", "Not started"."""
-    from .models import Phase
+def close_declarations_label(declared: int, total: int) -> str:
+    """The storyguide's button once everyone may have declared (ArM3 p163)."""
+    return f"Close declarations, roll Initiative ({declared}/{total} declared)"
 
-    return Phase(phase).label if phase in Phase.values else phase
+
+def end_round_label(round_number: int) -> str:
+    """The storyguide's button after the Fatigue phase: this round ends, the next opens (ArM3 p163)."""
+    return f"End round {round_number}, open round {round_number + 1}"
 
 
 def event_label(event, *, in_round: bool = False) -> str:
@@ -71,3 +66,193 @@ def players_payload(event, own: set[str], players: set[str]) -> dict:
             ],
         }
     return payload
+
+
+# --- the words of log lines and previews ------------------------------------------------------
+
+
+def levels(count: int, track: str) -> str:
+    """3, "Body" → "3 Body levels"; 1, "Fatigue" → "1 Fatigue level" (ArM3 p177)."""
+    return f"{count} {track} level{'' if count == 1 else 's'}"
+
+
+def lost(count: int, track: str) -> str:
+    """2, "Body" → "2 Body levels lost"."""
+    return f"{levels(count, track)} lost"
+
+
+def fatigue_lost(roll: dict) -> str:
+    """A Fatigue roll that failed: "1 Fatigue level lost, now winded" (ArM3 p177)."""
+    return f"{lost(roll['levels_lost'], 'Fatigue')}, now {roll['fatigue_level']}"
+
+
+def hit_outcome(attack: dict) -> str:
+    """A hit in the preview: "Hit by 4: Damage 12 vs Soak 5 → 2 Body levels" (ArM3 p168)."""
+    harm = levels(attack["body_levels_lost"], "Body") if attack["body_levels_lost"] else "no lasting harm"
+    return f"Hit by {attack['difference']}: {damage_vs_soak(attack)} → {harm}"
+
+
+def fatigue_loses(roll: dict) -> str:
+    """A failed Fatigue roll in the preview: "loses 1 Fatigue level, now winded" (ArM3 p177)."""
+    return f"loses {levels(roll['levels_lost'], 'Fatigue')}, now {roll['fatigue_level']}"
+
+
+def nothing_happens(phase: str) -> str:
+    """A preview with no roll; in the Fatigue phase the storyguide may still call for one (ArM3 p168)."""
+    unless = " unless you call for a roll below" if phase == "fatigue" else ""
+    return f"Nothing happens in this phase{unless}."
+
+
+def options_summary(phase: str) -> str:
+    """The heading of a preview's options per combatant; the Fatigue phase also asks who else rolls."""
+    if phase == "fatigue":
+        return "Options per combatant: botch dice, modifiers, who else rolls"
+    return "Options per combatant: botch dice and modifiers"
+
+
+def weapon_at(attack: dict) -> str:
+    """The weapon and the range it was used at: "Sword at reach"; a missile's "Bow" alone."""
+    return f"{attack['weapon']} at {attack['range']}" if attack.get("range") else attack["weapon"]
+
+
+def damage_vs_soak(attack: dict) -> str:
+    """A hit's Damage Total against the defender's Soak: "Damage 12 vs Soak 5" (ArM3 p168)."""
+    return f"Damage {attack['damage_total']} vs Soak {attack['soak']}"
+
+
+def advantage_side(applied_as: str | None) -> str:
+    """Where a success taken as advantage counts next round: Attack, or Defense (ArM3 p168)."""
+    return "Defense" if applied_as == "advantage_defense" else "Attack"
+
+
+def advantage_carried(advantage: dict) -> str:
+    """What a combatant carries into the next round: " Attack +3 Defense +2" (ArM3 p168)."""
+    attack = f" Attack +{advantage['attack']}" if advantage.get("attack") else ""
+    defense = f" Defense +{advantage['defense']}" if advantage.get("defense") else ""
+    return attack + defense
+
+
+def level_change(change: dict) -> str:
+    """A combatant's levels after a phase: the new Body level, then the new Fatigue level if either moved."""
+    body_from, body_to = change["body_level"]
+    fatigue_from, fatigue_to = change["fatigue_level"]
+    body = body_to.replace("_", " ") if body_from != body_to else ""
+    fatigue = f" {fatigue_to}" if fatigue_from != fatigue_to else ""
+    return body + fatigue
+
+
+def level_changes(changes: list[dict], names: dict) -> str:
+    """Every level a phase changed: " Sir Boris: light wounds. Bandit 1: incapacitated winded."."""
+    return "".join(f" {names.get(str(c['combatant']), '')}: {level_change(c)}." for c in changes)
+
+
+def declaration_summary(summary: dict, names: dict) -> str:
+    """A declaration for the storyguide's log: "Fight hand to hand with Sword, engaging Bandit 1"."""
+    words = summary.get("action_label", "")
+    if summary.get("weapon"):
+        words += f" with {summary['weapon']}"
+    if summary.get("engage"):
+        words += ", engaging " + ", ".join(names.get(str(target), "") for target in summary["engage"])
+    return words
+
+
+def engagement_line(pair: dict, names: dict) -> str:
+    """Who engaged whom, and who won the contest: "Sir Boris ⚔ Bandit 1 at reach (Bandit 1 prevailed)"."""
+    line = f"{names.get(str(pair['a']), '')} ⚔ {names.get(str(pair['b']), '')} at {pair['range']}"
+    if pair.get("contested"):
+        line += f" ({names.get(str(pair['prevailed']), '')} prevailed)"
+    return line
+
+
+def correction_field(key: str) -> str:
+    """What a correction changed: fatigue_level → "fatigue", advantage_attack → "advantage attack"."""
+    return key.replace("_level", "").replace("_", " ")
+
+
+def after_meal(good_meal: bool) -> str:
+    """How a night's sleep went (ArM3 p177): with a good meal, or eight hours of rest [ours]."""
+    return ", after a good meal" if good_meal else ", without a good meal (eight hours of rest)"
+
+
+def resting_how(active: bool) -> str:
+    """How time passed for the resting chart (ArM3 p177)."""
+    return "staying active" if active else "resting quietly"
+
+
+def still(fatigue_level: str) -> str:
+    """A Fatigue level that rest did not change: "Winded, still"; "Fresh" (ArM3 p177)."""
+    level = fatigue_level.replace("_", " ")
+    level = level[:1].upper() + level[1:]
+    return level if fatigue_level == "fresh" else f"{level}, still"
+
+
+def stamina_outcome(stamina: dict) -> str:
+    """The rest of a Stamina roll after its die: " + 2 with penalties = 7 vs 9: half the time" (ArM3 p177)."""
+    penalties = " with penalties" if stamina["total"] != stamina["value"] + stamina["stamina"] else ""
+    outcome = "half the time" if stamina["success"] else "no help"
+    return f" + {stamina['stamina']}{penalties} = {stamina['total']} vs {stamina['ease_factor']}: {outcome}"
+
+
+def botch_label(botches: int) -> str:
+    """A botched roll, marked: BOTCH, or "3 BOTCHES" when several botch dice came up 0 (ArM3 p163)."""
+    return "BOTCH" if botches == 1 else f"{botches} BOTCHES"
+
+
+# --- a combatant's card ---------------------------------------------------------------------------
+
+
+def card_classes(character) -> str:
+    """A card's classes: NPC or not, and its levels, for the page's colours."""
+    sheet = sheet_of(character)
+    npc = " npc" if character.is_npc else ""
+    return f"card{npc} body-{sheet.body_level} fatigue-{sheet.fatigue_level}"
+
+
+def advantage_words(attack: int, defense: int) -> str:
+    """Advantage carried into this round (ArM3 p168): "Attack +3 Defense +2"; "" when none."""
+    return (f"Attack {signed(attack)} " if attack else "") + (f"Defense {signed(defense)}" if defense else "")
+
+
+def sheet_line(character) -> str:
+    """The scores the storyguide keeps at hand in a fight (ArM3 p168)."""
+    sheet = sheet_of(character)
+    return (
+        f"Soak {sheet.soak} · Dodge {sheet.dodge_defense} · Combat Fatigue {sheet.combat_fatigue}"
+        f" · Qik {sheet.quickness} · Enc {sheet.encumbrance}"
+    )
+
+
+def my_declarations_words(encounter, storyguide: bool) -> dict:
+    """The words of the declarations panel: its heading, and what it says when there is nothing to fill in."""
+    if encounter.status == "ended":
+        closed = "The encounter is over."
+    elif encounter.status == "preparing":
+        closed = "Waiting for the storyguide to open declarations."
+    else:
+        closed = f"Declarations are closed for round {encounter.round_number}; watch the round below."
+    return {
+        "heading": "Declare for NPCs" if storyguide else "Your declarations",
+        "nobody": "No NPCs in this fight." if storyguide else "None of your characters is in this fight.",
+        "closed": closed,
+    }
+
+
+# --- rest and sheets ----------------------------------------------------------------------------------
+
+
+def time_applies_to(encounter) -> str:
+    """Whom the "time passes" forms of an encounter's page rest: everyone in it, between rounds if running."""
+    when = ", between rounds" if encounter.status == "running" else ""
+    return f"Applies to everyone in this fight{when}."
+
+
+def stamina_default(physical: bool) -> str:
+    """How Stamina rolls are made by default: typed in where the table rolls physical dice."""
+    return "typed" if physical else "none"
+
+
+def missile_words(weapon) -> str:
+    """A missile weapon's reach on the sheet: "60 paces, twice"; "—" for any other weapon (ArM3 p168)."""
+    if not weapon.missile:
+        return "—"
+    return f"{weapon.paces} paces" + (", twice" if weapon.twice else "")

@@ -122,14 +122,19 @@ def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200)
         .values_list("combatants__character_id", flat=True)
     )
     chosen = {str(pk) for pk in request.POST.getlist("characters")} if request.method == "POST" else None
+    rows = fatigue_rows(characters)
+    for row in rows:
+        character = row["character"]
+        row["busy"] = character.pk in busy
+        # Ticked: what the storyguide ticked last time, else every player character.
+        row["chosen"] = str(character.pk) in chosen if chosen is not None else not character.is_npc
     return render(
         request,
         "arsmagica/_saga_time.html",
         {
             "saga": saga,
-            "rows": fatigue_rows(characters),
-            "busy": busy,
-            "chosen": chosen,
+            "rows": rows,
+            "people": characters,
             "stamina_choices": STAMINA_CHOICES,
             "error": error,
             "done": done,

@@ -79,11 +79,10 @@ class ArsMagica(RuleSystem):
         return frame_flags(events, replay=replay)
 
     def setup_refusal(self, encounter):
-        from .models import Phase
+        from .rules.table import can_change_combatants
+        from .services.table import table_of
 
-        if encounter.status == "running" and encounter.phase != Phase.DECLARING:
-            return "Combatants join or leave while declarations are open, not in the middle of a round."
-        return None
+        return can_change_combatants(table_of(encounter))
 
     def combatants_changed(self, encounter):
         from .services.round import combatants_changed

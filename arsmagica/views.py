@@ -21,6 +21,9 @@ from . import services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
 from .panels import combatants_of, state_context
+from .presenters import my_declarations_words
+from .rules.table import can_declare
+from .services.table import table_of
 from .system import KEY
 
 command = encounter_command()
@@ -98,6 +101,8 @@ def my_declarations(request, encounter_id):
             "encounter": encounter,
             "entries": _declaration_forms(request, encounter, storyguide),
             "is_storyguide": storyguide,
+            "refusal": can_declare(table_of(encounter)),
+            **my_declarations_words(encounter, storyguide),
         },
     )
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from django.db import transaction
 
 from arsmagica.events import Kind
-from combat.errors import InvalidCommand, WrongPhase
-from combat.models import Combatant, Encounter, Event
+from arsmagica.rules.table import can_correct
+from combat.errors import InvalidCommand
+from combat.models import Combatant, Event
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
 from ..models import BodyLevel, FatigueLevel
 from ..sheet import carried, carry, sheet_of, write
 from .guard import require_ars_magica
 from .sheets import fatigue_state_of, set_fatigue
+from .table import obey, table_of
 
 LEVELS = ("fatigue_level", "body_level")
 CORRECTABLE = (*LEVELS, "advantage_attack", "advantage_defense")
@@ -47,8 +49,7 @@ def correct(
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        if encounter.status == Encounter.Status.ENDED:
-            raise WrongPhase("This encounter is over.")
+        obey(can_correct(table_of(encounter)))
         try:
             combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
         except (Combatant.DoesNotExist, ValueError, TypeError):

@@ -9,8 +9,9 @@ from arsmagica.events import Kind
 from arsmagica.models import Declaration, Phase
 from arsmagica.rules import check_declaration, movement_phase
 from arsmagica.rules import declare as engine_declare
+from arsmagica.rules.table import can_close_declarations, can_declare, can_open_declarations
 from campaign.access import is_storyguide
-from combat.errors import InvalidCommand, NotAllowed, WrongPhase
+from combat.errors import InvalidCommand, NotAllowed
 from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
@@ -19,6 +20,7 @@ from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
 from .round import rebuild, snapshots, start_log
 from .sheets import declaration_of, options_from_json
+from .table import obey, table_of
 
 DECLARATION_FIELDS = (
     "action",
@@ -62,11 +64,8 @@ def open_declarations(user, encounter_id: int, expected_version: int) -> Encount
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        if encounter.status != Encounter.Status.PREPARING:
-            raise WrongPhase("The fight has already begun; declarations open at each new round.")
         combatants = combatants_for_round(encounter)
-        if len({c.side for c in combatants}) < 2:
-            raise InvalidCommand("A fight needs combatants on at least two sides.")
+        obey(can_open_declarations(table_of(encounter, combatants)))
         log = EventLog(encounter, user)
         begin_round(encounter, log, combatants)
         log.save("status", "round_number", "phase", "pending", "round_log")
@@ -84,8 +83,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
-        if encounter.phase != Phase.DECLARING:
-            raise WrongPhase("Declarations are closed.")
+        obey(can_declare(table_of(encounter)))
         try:
             combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
         except (Combatant.DoesNotExist, ValueError, TypeError):
@@ -174,16 +172,13 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        if encounter.phase != Phase.DECLARING:
-            raise WrongPhase("Declarations are not open.")
         combatants = combatants_for_round(encounter)
         declarations = list(
             Declaration.objects.filter(
                 encounter=encounter, round_number=encounter.round_number
             ).select_related("weapon", "combatant__character")
         )
-        if not declarations:
-            raise InvalidCommand("Nobody has declared yet.")
+        obey(can_close_declarations(table_of(encounter, combatants, len(declarations))))
         names = {str(c.pk): c.character.name for c in combatants}
         physical = encounter.saga.physical_dice
         typed = {str(row.combatant_id): row.dice for row in declarations}

@@ -7,21 +7,22 @@ from __future__ import annotations
 from django.db import transaction
 
 from arsmagica.events import Kind
-from arsmagica.models import Declaration, Phase
+from arsmagica.models import Declaration
 from arsmagica.rules import OnSuccess
 from arsmagica.rules import end_round as engine_end_round
-from combat.errors import InvalidCommand, WrongPhase
+from arsmagica.rules.table import NEXT_STEP, can_confirm_phase, can_end_round, can_preview_phase
+from combat.errors import InvalidCommand
 from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, require_storyguide_of
 
-from ..presenters import phase_label
 from ..sheet import carry, sheet_of, write
 from .declarations import _sentence, begin_round, combatants_for_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
-from .round import PHASE_AFTER, PHASE_FUNCTION, RESOLVABLE, rebuild
+from .round import PHASE_FUNCTION, rebuild
 from .sheets import options_from_json, set_fatigue
+from .table import obey, table_of
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")
@@ -80,18 +81,6 @@ def _context(encounter: Encounter):
     return combatants, declarations, names
 
 
-def _require_phase(encounter: Encounter, phase: str) -> None:
-    if encounter.status != Encounter.Status.RUNNING:
-        raise WrongPhase("The encounter is not running.")
-    if phase not in RESOLVABLE:
-        raise InvalidCommand(f"There is no phase called {phase!r}.")
-    if encounter.phase != phase:
-        raise WrongPhase(
-            f"The round is at {phase_label(encounter.phase)}, not {Phase(phase).label}; "
-            "nothing was done."
-        )
-
-
 def preview_phase(
     user,
     encounter_id: int,
@@ -106,7 +95,7 @@ def preview_phase(
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        _require_phase(encounter, phase)
+        obey(can_preview_phase(table_of(encounter), phase))
         combatants, declarations, names = _context(encounter)
         options_json = clean_options(options, names)
         physical = encounter.saga.physical_dice
@@ -156,12 +145,8 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        _require_phase(encounter, phase)
-        pending = encounter.pending or {}
-        if pending.get("phase") != phase or pending.get("round") != encounter.round_number:
-            raise WrongPhase(
-                f"Roll {Phase(phase).label} first, to see its totals before confirming."
-            )
+        obey(can_confirm_phase(table_of(encounter), phase))
+        pending = encounter.pending
         combatants, declarations, names = _context(encounter)
         options_json = clean_options(options, names) if options is not None else pending.get("options", {})
         physical = encounter.saga.physical_dice
@@ -199,7 +184,7 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
                 "dice": faces,
             },
         )
-        encounter.phase = PHASE_AFTER[phase]
+        encounter.phase = NEXT_STEP[phase]
         events = log.save("round_log", "pending", "phase")
     return events
 
@@ -235,8 +220,7 @@ def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        if encounter.phase != Phase.ROUND_OVER:
-            raise WrongPhase("Resolve every phase of the round before ending it.")
+        obey(can_end_round(table_of(encounter)))
         combatants, declarations, names = _context(encounter)
         state = rebuild(encounter, combatants, declarations)
         try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from django.db import transaction
 
 from arsmagica.events import Kind
-from arsmagica.models import Phase
 from arsmagica.rules import (
     Exertion,
     Recovery,
@@ -22,9 +21,10 @@ from arsmagica.rules import (
     recover,
     stamina_roll,
 )
+from arsmagica.rules.table import can_pass_time
 from campaign.access import is_storyguide
 from campaign.models import Character, Saga
-from combat.errors import InvalidCommand, NotAllowed, WrongPhase
+from combat.errors import InvalidCommand, NotAllowed
 from combat.models import Encounter, Event, SagaRecord
 from combat.rules.dice import ScriptedDice
 from combat.rules.errors import RulesError
@@ -35,11 +35,10 @@ from ..sheet import sheet_of
 from ..system import KEY
 from . import dice as dice_module
 from .sheets import fatigue_state_of, level_penalties, set_fatigue
+from .table import obey, table_of
 
 MAX_MINUTES = 7 * 24 * 60
 STAMINA_MODES = ("none", "server", "typed")
-# Between rounds or outside the fight: the round's phases are not interrupted by rest.
-RESTING_PHASES = (Phase.NONE, Phase.DECLARING, Phase.ROUND_OVER)
 
 
 class Scene:
@@ -64,8 +63,7 @@ def _encounter_scene(user, encounter_id: int, expected_version: int | None) -> S
     require_storyguide_of(user, encounter)
     if encounter.saga.rule_system != KEY:
         raise InvalidCommand("Fatigue recovery is an Ars Magica rule; this saga plays another system.")
-    if encounter.status == Encounter.Status.RUNNING and encounter.phase not in RESTING_PHASES:
-        raise WrongPhase("Finish the round first: time passes between rounds or outside the fight.")
+    obey(can_pass_time(table_of(encounter)))
     ids = encounter.combatants.values_list("character_id", flat=True)
     characters = list(
         Character.objects.select_for_update().filter(pk__in=list(ids)).order_by("is_npc", "name")

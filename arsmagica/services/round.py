@@ -20,15 +20,6 @@ from combat.rules.errors import RulesError
 from .sheets import combatant_state, declaration_of, options_from_json, sheet_snapshot, with_levels
 
 PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for function in PHASE_FUNCTIONS}
-PHASE_AFTER = {
-    "movement": Phase.FIRST_MISSILE,
-    "first_missile": Phase.MELEE,
-    "melee": Phase.SECOND_MISSILE,
-    "second_missile": Phase.MAGIC,
-    "magic": Phase.FATIGUE,
-    "fatigue": Phase.ROUND_OVER,
-}
-RESOLVABLE = tuple(PHASE_AFTER)[1:]
 
 
 def start_log(combatants: list[Combatant]) -> dict:

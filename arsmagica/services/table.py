@@ -1,0 +1,39 @@
+"""Where an encounter stands, as the rules' `Table`: made here only, for the commands and the panels."""
+
+from __future__ import annotations
+
+from arsmagica.models import Declaration
+from arsmagica.rules.table import Incomplete, Refusal, Table
+from combat.errors import InvalidCommand, WrongPhase
+from combat.models import Combatant, Encounter
+
+
+def table_of(
+    encounter: Encounter, combatants: list[Combatant] | None = None, declared: int | None = None
+) -> Table:
+    """The encounter row as a `Table`; pass the combatants and the count of this round's declarations
+    where they are already read, else they are counted here."""
+    if combatants is None:
+        sides = encounter.combatants.values("side").distinct().count()
+    else:
+        sides = len({combatant.side for combatant in combatants})
+    if declared is None:
+        this_round = Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number)
+        declared = this_round.count()
+    pending = encounter.pending or {}
+    return Table(
+        status=encounter.status,
+        phase=encounter.phase,
+        round_number=encounter.round_number,
+        pending_phase=(pending.get("phase") or "") if pending.get("round") == encounter.round_number else "",
+        sides=sides,
+        declared=declared,
+    )
+
+
+def obey(refusal: Refusal | None) -> None:
+    """Refuse the command the rules refuse: the round elsewhere is `WrongPhase`, a lack `InvalidCommand`."""
+    if isinstance(refusal, Incomplete):
+        raise InvalidCommand(refusal)
+    if refusal is not None:
+        raise WrongPhase(refusal)
