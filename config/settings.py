@@ -71,8 +71,16 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several writers (Daphne's threads) share one file: wait for the lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # Several writers (Daphne's threads) share one file. Each transaction takes the write lock when it
+    # begins (IMMEDIATE), so a second writer waits its turn (timeout) instead of failing "database is
+    # locked" when it would upgrade a read lock; WAL lets pages read while a command writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
     # Tests on a file, not in memory, so the browser tests' Daphne process opens the same test database;
     # one file per test run, so runs side by side in the same tree do not clobber each other.
     TEST_SQLITE = Path(tempfile.gettempdir()) / f"covenant-test-{os.getpid()}.sqlite3"
