@@ -104,6 +104,11 @@ class ArsMagica(RuleSystem):
 
         return players_payload(event, own, players)
 
+    def archive_rows(self, saga):
+        from .archive import archive_rows
+
+        return archive_rows(saga)
+
     def resolve_file(self, data):
         from .rules.encounter_file import resolve
 

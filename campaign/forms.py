@@ -105,3 +105,23 @@ class StampForm(forms.Form):
 def sheet_forms(saga: Saga, character: Character, data=None):
     """The sheet form and its rows for the saga's rule system."""
     return systems.of(saga).sheet_forms(saga, character, data)
+
+
+MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+
+
+class ArchiveImportForm(forms.Form):
+    """A saga archive to import (format 2, the storyguide's archive.json)."""
+
+    archive = forms.FileField(
+        label="Archive file", help_text="A saga's archive.json, as its storyguide downloaded it."
+    )
+
+    def clean_archive(self):
+        archive = self.cleaned_data["archive"]
+        if archive.size > MAX_ARCHIVE_BYTES:
+            raise forms.ValidationError(
+                f"That file is over {MAX_ARCHIVE_BYTES // (1024 * 1024)} MiB: "
+                "import it with manage.py import_saga."
+            )
+        return archive

@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("sagas/", views.saga_list, name="saga_list"),
     path("sagas/new/", views.saga_create, name="saga_create"),
+    path("sagas/import/", views.saga_import, name="saga_import"),
     path("sagas/<int:saga_id>/", views.saga_detail, name="saga_detail"),
     path("sagas/<int:saga_id>/invite/", views.invite_regenerate, name="invite_regenerate"),
     path("sagas/<int:saga_id>/characters/new/", views.character_create, name="character_create"),

@@ -11,6 +11,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from combat import systems
+from combat.archive.checks import Refused
+from combat.archive.importer import import_saga
+from combat.archive.reading_file import parsed
 
 from . import services
 from .access import (
@@ -21,7 +24,7 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import SagaForm, SignUpForm, StampForm, sheet_forms
+from .forms import ArchiveImportForm, SagaForm, SignUpForm, StampForm, sheet_forms
 from .models import Character, Membership, Saga
 
 
@@ -52,6 +55,11 @@ def signup(request):
 @require_safe
 def saga_list(request):
     """My sagas: those I run as storyguide and those I play in."""
+    return _saga_list_page(request)
+
+
+def _saga_list_page(request, import_form=None):
+    """The sagas page, with the archive upload's form (its errors when a file was refused: status 400)."""
     memberships = (
         Membership.objects.filter(user=request.user).select_related("saga", "saga__storyguide").order_by(
             "-saga__created_at"
@@ -63,8 +71,26 @@ def saga_list(request):
         {
             "guided": [m.saga for m in memberships if m.saga.storyguide_id == request.user.pk],
             "played": [m.saga for m in memberships if m.saga.storyguide_id != request.user.pk],
+            "import_form": import_form or ArchiveImportForm(),
         },
+        status=400 if import_form is not None else 200,
     )
+
+
+@login_required
+@require_POST
+def saga_import(request):
+    """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
+    form = ArchiveImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
+        except Refused as refusal:
+            form.add_error("archive", f"Refused, nothing imported: {refusal}")
+        else:
+            messages.success(request, f"“{saga.name}” is imported with all its history.")
+            return redirect("saga_detail", saga_id=saga.pk)
+    return _saga_list_page(request, import_form=form)
 
 
 @login_required

@@ -125,6 +125,14 @@ class RuleSystem(ABC):
         """An event's payload as the players see it; `own` and `players` are combatant ids as strings."""
         return event.payload
 
+    # --- the archive ---------------------------------------------------------------------------
+
+    def archive_rows(self, saga) -> dict[str, Any]:
+        """The system's own rows of a saga for its archive, as {"app_label.modelname": queryset}, in the
+        order an import makes them (a row's foreign keys point to characters, encounters, combatants,
+        people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
+        return {}
+
     # --- outside the table ---------------------------------------------------------------------
 
     @abstractmethod

@@ -1,13 +1,15 @@
-"""The core's URLs: the encounter's page, set-up and end, the saga's history."""
+"""The core's URLs: the encounter's page, set-up and end, the saga's history and its archive."""
 
 from django.urls import path
 
 from . import history, views
+from .archive import views as archive
 
 urlpatterns = [
     path("sagas/<int:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
     path("sagas/<int:saga_id>/history/", history.history_page, name="saga_history"),
     path("sagas/<int:saga_id>/history.json", history.history_json, name="saga_history_json"),
+    path("sagas/<int:saga_id>/archive.json", archive.archive_json, name="saga_archive_json"),
     path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter_page"),
     path("encounters/<int:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
     path(

@@ -79,6 +79,11 @@ class D6Fatigue(RuleSystem):
     def round_heading(self, number: int) -> str:
         return f"Round {number}" if number else "Outside a fight"
 
+    def archive_rows(self, saga):
+        from .archive import archive_rows
+
+        return archive_rows(saga)
+
     def resolve_file(self, data):
         from .rules.encounter_file import resolve
 

@@ -1,0 +1,68 @@
+"""Who reads a saga's archive, and the event log as that reader sees it (the players' version for players)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from campaign.access import get_membership, is_storyguide
+from campaign.models import Saga
+
+from .. import systems
+from ..audience import PLAYERS, STORYGUIDE
+from ..models import Combatant, Event
+from ..systems import RuleSystem
+
+
+@dataclass
+class Reader:
+    """A member reading a saga's archive: the audience, the saga's combatants, whose are whose."""
+
+    saga: Saga
+    audience: str
+    system: RuleSystem
+    user_id: int | None = None
+    combatants: list[Combatant] = field(default_factory=list)
+    own: set[str] = field(default_factory=set)
+    players: set[str] = field(default_factory=set)
+
+    @property
+    def is_storyguide(self) -> bool:
+        return self.audience == STORYGUIDE
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Every combatant's name by id (as a string): what the event lines look names up in."""
+        return {str(c.pk): c.character.name for c in self.combatants}
+
+    def events(self):
+        """The saga's events this reader may see, in the archive's order (encounters oldest first)."""
+        events = Event.objects.filter(encounter__saga=self.saga).order_by(
+            "encounter__created_at", "encounter_id", "seq"
+        )
+        return events if self.is_storyguide else events.filter(storyguide_only=False)
+
+    def shown(self, event: Event) -> Event:
+        """The event with the payload this reader sees (in memory only: the stored event is never edited)."""
+        if not self.is_storyguide:
+            event.payload = self.system.players_payload(event, self.own, self.players)
+        return event
+
+
+def reader_for(user, saga_id) -> Reader:
+    """The reader for a member of the saga (404 for anyone else), with the saga's combatants: two queries."""
+    saga = get_membership(user, saga_id).saga
+    audience = STORYGUIDE if is_storyguide(user, saga) else PLAYERS
+    combatants = list(
+        Combatant.objects.filter(encounter__saga=saga)
+        .select_related("character")
+        .order_by("encounter_id", "order", "id")
+    )
+    return Reader(
+        saga=saga,
+        audience=audience,
+        system=systems.of(saga),
+        user_id=user.pk,
+        combatants=combatants,
+        own={str(c.pk) for c in combatants if c.character.owner_id == user.pk},
+        players={str(c.pk) for c in combatants if not c.character.is_npc},
+    )

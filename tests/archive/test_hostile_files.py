@@ -1,0 +1,209 @@
+"""A bad or hostile archive is refused with the field's JSON path, and nothing at all is written."""
+
+import json
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from campaign.models import Character, Membership, Saga
+from combat.archive.checks import Refused
+from combat.archive.importer import import_saga
+from combat.archive.reading_file import parsed
+from combat.models import Combatant, Encounter, Event, SagaRecord
+
+from .conftest import archive_data
+
+pytestmark = pytest.mark.django_db
+
+MODELS = (get_user_model(), Saga, Membership, Character, Encounter, Combatant, Event, SagaRecord)
+
+
+def written() -> tuple[int, ...]:
+    return tuple(model.objects.count() for model in MODELS)
+
+
+def event_of(data, kind):
+    events = data["encounters"][0]["events"]
+    return next(index for index, event in enumerate(events) if event["kind"] == kind)
+
+
+def attacker_wrong(data):
+    index = event_of(data, "attack")
+    data["encounters"][0]["events"][index]["payload"]["attacker"] = 12
+    return f"encounters[0].events[{index}].payload.attacker"
+
+
+def seq_gap(data):
+    data["encounters"][0]["events"][3]["seq"] = 5
+    return "encounters[0].events[3].seq"
+
+
+def kind_of_another_system(data):
+    data["encounters"][0]["events"][2]["kind"] = "d6_roll"
+    return "encounters[0].events[2].kind"
+
+
+def model_not_the_systems(data):
+    data["system_rows"]["auth.user"] = [{"id": 1, "username": "root", "is_superuser": True}]
+    return "system_rows.auth.user"
+
+
+def declaration_of_a_stranger(data):
+    data["system_rows"]["arsmagica.declaration"][1]["combatant"] = 999
+    return "system_rows.arsmagica.declaration[1].combatant"
+
+
+def weapon_with_a_bad_range(data):
+    data["system_rows"]["arsmagica.weapon"][0]["optimum_range"] = "orbit"
+    return "system_rows.arsmagica.weapon[0].optimum_range"
+
+
+def a_players_archive(data):
+    data["audience"] = "players"
+    return "audience"
+
+
+def an_extra_key(data):
+    data["encounters"][0]["combatants"][0]["is_superuser"] = True
+    return "encounters[0].combatants[0].is_superuser"
+
+
+def a_bad_username(data):
+    data["members"][1]["username"] = "bad name; drop table"
+    return "members[1].username"
+
+
+def a_character_twice(data):
+    data["characters"][1]["id"] = data["characters"][0]["id"]
+    return "characters[1].id"
+
+
+def a_record_without_its_kind(data):
+    data["records"][1]["kind"] = "teleport"
+    return "records[1].kind"
+
+
+def a_huge_name(data):
+    data["saga"]["name"] = "x" * 10_000
+    return "saga.name"
+
+
+def a_time_without_offset(data):
+    data["encounters"][0]["events"][0]["created_at"] = "2026-11-24T10:00:00"
+    return "encounters[0].events[0].created_at"
+
+
+def another_version(data):
+    data["version"] = 3
+    return "version"
+
+
+def an_unknown_system(data):
+    data["saga"]["rule_system"] = "gurps"
+    return "saga.rule_system"
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        attacker_wrong,
+        seq_gap,
+        kind_of_another_system,
+        model_not_the_systems,
+        declaration_of_a_stranger,
+        weapon_with_a_bad_range,
+        a_players_archive,
+        an_extra_key,
+        a_bad_username,
+        a_character_twice,
+        a_record_without_its_kind,
+        a_huge_name,
+        a_time_without_offset,
+        another_version,
+        an_unknown_system,
+    ],
+)
+def test_a_spoiled_file_is_refused_at_its_path(ars_archive, spoil):
+    data = ars_archive
+    path = spoil(data)
+    before = written()
+    with pytest.raises(Refused) as refusal:
+        import_saga(data)
+    assert refusal.value.path == path
+    assert written() == before
+
+
+def test_ids_taken_here_are_refused_and_nothing_is_written(ars):
+    data = archive_data(ars.saga, ars.storyguide)
+    data["members"].append({"username": "newcomer", "role": "player"})
+    before = written()
+    with pytest.raises(Refused) as refusal:
+        import_saga(data)
+    assert refusal.value.path == "campaign.character" and "taken" in refusal.value.reason
+    assert written() == before and not get_user_model().objects.filter(username="newcomer").exists()
+
+
+def test_rows_that_clash_in_the_database_roll_everything_back(d6):
+    data = archive_data(d6.saga, d6.storyguide)
+    d6.saga.delete()
+    fighters = data["system_rows"]["d6table.fighter"]
+    fighters[1]["combatant"] = fighters[0]["combatant"]  # one combatant, two places in the fight
+    data["members"].append({"username": "newcomer", "role": "player"})
+    before = written()
+    with pytest.raises(Refused) as refusal:
+        import_saga(data)
+    assert refusal.value.path == "system_rows"
+    assert written() == before and not get_user_model().objects.filter(username="newcomer").exists()
+
+
+@pytest.mark.parametrize("raw", [b"", b"not json", b"[" * 100_000, b'{"format": 1}', b"[]"])
+def test_what_is_not_an_archive_is_refused(db, raw):
+    with pytest.raises(Refused):
+        import_saga(parsed(raw))
+
+
+def test_the_command_says_the_path_and_exits_2(ars_archive, tmp_path):
+    data = ars_archive
+    path = seq_gap(data)
+    spoiled = tmp_path / "saga.json"
+    spoiled.write_text(json.dumps(data))
+    with pytest.raises(CommandError) as error:
+        call_command("import_saga", str(spoiled))
+    assert error.value.returncode == 2 and path in str(error.value)
+
+
+def test_an_upload_makes_the_uploader_the_storyguide(client, ars_archive):
+    raw = json.dumps(ars_archive).encode()
+    newcomer = get_user_model().objects.create_user(username="newcomer")
+    client.force_login(newcomer)
+    response = client.post(reverse("saga_import"), {"archive": _upload(raw)})
+    saga = Saga.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("saga_detail", args=[saga.pk])
+    assert (
+        saga.storyguide == newcomer and Membership.objects.get(saga=saga, user=newcomer).role == "storyguide"
+    )
+    assert not get_user_model().objects.filter(username="sg").exists()
+    assert Event.objects.filter(encounter__saga=saga, actor=newcomer).exists()
+
+
+def test_a_refused_upload_shows_the_path_and_writes_nothing(client, ars_archive):
+    data = ars_archive
+    path = attacker_wrong(data)
+    client.force_login(get_user_model().objects.create_user(username="uploader"))
+    before = written()
+    response = client.post(reverse("saga_import"), {"archive": _upload(json.dumps(data).encode())})
+    assert response.status_code == 400 and path in response.content.decode()
+    assert written() == before
+
+
+def test_the_upload_is_posted_only(client, db):
+    client.force_login(get_user_model().objects.create_user(username="uploader"))
+    assert client.get(reverse("saga_import")).status_code == 405
+
+
+def _upload(raw: bytes):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile("saga.json", raw, content_type="application/json")
