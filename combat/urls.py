@@ -10,6 +10,8 @@ urlpatterns = [
     path("sagas/<int:saga_id>/history/", history.history_page, name="saga_history"),
     path("sagas/<int:saga_id>/history.json", history.history_json, name="saga_history_json"),
     path("sagas/<int:saga_id>/archive.json", archive.archive_json, name="saga_archive_json"),
+    path("sagas/<int:saga_id>/recap.md", archive.recap_markdown, name="saga_recap"),
+    path("encounters/<int:encounter_id>/record/", archive.encounter_record, name="encounter_record"),
     path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter_page"),
     path("encounters/<int:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
     path(

@@ -1,13 +1,17 @@
-"""The archive's downloads: thin, the reading and writing are the package's."""
+"""The archive's downloads and the print view: thin, the reading and writing are the package's."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from ..views import encounter_for
 from .export import archive_bytes
+from .filters import Filters
 from .reading import reader_for
+from .recap import recap_bytes
 from .streaming import streamed
 
 
@@ -22,4 +26,54 @@ def archive_json(request, saga_id):
     reader = reader_for(request.user, saga_id)
     return streamed(
         request, archive_bytes(reader), "application/json", _file_name(reader.saga, "archive.json")
+    )
+
+
+@login_required
+@require_GET
+def recap_markdown(request, saga_id):
+    """The session recap in Markdown, with the history's filters."""
+    reader = reader_for(request.user, saga_id)
+    encounters = set(reader.saga.encounters.values_list("pk", flat=True))
+    filters = Filters.parse(request.GET, reader, encounters)
+    return streamed(
+        request,
+        recap_bytes(reader, filters),
+        "text/markdown; charset=utf-8",
+        _file_name(reader.saga, "recap.md"),
+    )
+
+
+@login_required
+@require_GET
+def encounter_record(request, encounter_id):
+    """One encounter's whole log on a page made for paper."""
+    encounter = encounter_for(request.user, encounter_id)
+    reader = reader_for(request.user, encounter.saga_id)
+    events = [reader.shown(e) for e in reader.events().filter(encounter=encounter).select_related("actor")]
+    rounds: list[dict] = []
+    for event in events:
+        if not rounds or rounds[-1]["number"] != event.round_number:
+            rounds.append(
+                {
+                    "number": event.round_number,
+                    "heading": reader.system.round_heading(event.round_number),
+                    "events": [],
+                }
+            )
+        rounds[-1]["events"].append(event)
+    fought = [c for c in reader.combatants if c.encounter_id == encounter.pk]
+    return render(
+        request,
+        "combat/record.html",
+        {
+            "saga": reader.saga,
+            "encounter": encounter,
+            "system": reader.system,
+            "is_storyguide": reader.is_storyguide,
+            "names": reader.names,
+            "rounds": rounds,
+            "headings": reader.system.level_headings,
+            "standing": [(c, [value for _, value in reader.system.levels(c.character)]) for c in fought],
+        },
     )

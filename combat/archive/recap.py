@@ -1,0 +1,78 @@
+"""The session recap in Markdown: for each encounter, round and phase, every entry in the table's words.
+
+Each entry is its kind's line from the page (declarations, the rolls with their faces `1 → 1 → 3 = 12`,
+the results, the corrections with their reasons) as Markdown; each encounter ends with its characters'
+levels as they stand now. Players get the players' version, as everywhere in the archive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.template.loader import render_to_string
+
+from ..templatetags.combat_tags import event_template
+from .filters import Filters
+from .markdown import escaped, line
+from .reading import Reader
+
+
+def _entry(event, reader: Reader, names: dict[str, str]) -> str:
+    html = render_to_string(
+        event_template(event), {"p": event.payload, "event": event, "names": names, "system": reader.system}
+    )
+    where = reader.system.event_label(event, in_round=True)
+    return f"- {escaped(where)}: {line(html)}" if where else f"- {line(html)}"
+
+
+def _standing(encounter, reader: Reader) -> Iterator[str]:
+    """The encounter's characters and their levels now, as a Markdown table."""
+    fought = [c for c in reader.combatants if c.encounter_id == encounter.pk]
+    if not fought:
+        return
+    headings = reader.system.level_headings
+    yield ""
+    yield "**Where they stand now**"
+    yield ""
+    yield "| " + " | ".join(("Character", "Side", *headings)) + " |"
+    yield "|" + "---|" * (2 + len(headings))
+    for combatant in fought:
+        levels = [value for _, value in reader.system.levels(combatant.character)]
+        cells = [combatant.character.name, combatant.side, *levels][: 2 + len(headings)]
+        yield "| " + " | ".join(escaped(str(cell)) for cell in cells) + " |"
+
+
+def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
+    """The recap, line by line: the saga's encounters oldest first, or the ones the filters keep."""
+    names = reader.names
+    encounters = {e.pk: e for e in reader.saga.encounters.all()}
+    yield f"# {escaped(reader.saga.name)}: session recap"
+    current = None
+    round_number = None
+    for event in filters.events(reader.events(), reader).iterator(chunk_size=2000):
+        if event.encounter_id != current:
+            if current is not None:
+                yield from _standing(encounters[current], reader)
+            current, round_number = event.encounter_id, None
+            encounter = encounters[current]
+            yield ""
+            yield f"## {escaped(encounter.name)} ({encounter.get_status_display().lower()})"
+        if event.round_number != round_number:
+            round_number = event.round_number
+            yield ""
+            yield f"### {escaped(reader.system.round_heading(round_number))}"
+            yield ""
+        yield _entry(reader.shown(event), reader, names)
+    if current is not None:
+        yield from _standing(encounters[current], reader)
+
+
+def recap_bytes(reader: Reader, filters: Filters) -> Iterator[bytes]:
+    """The recap as UTF-8 in pieces of a few hundred lines."""
+    lines: list[str] = []
+    for text in recap_lines(reader, filters):
+        lines.append(text)
+        if len(lines) >= 500:
+            yield ("\n".join(lines) + "\n").encode()
+            lines = []
+    yield ("\n".join(lines) + "\n").encode()
