@@ -12,7 +12,8 @@ from .conftest import archive_data
 
 pytestmark = pytest.mark.django_db
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs/schemas/saga-archive.schema.json").read_text())
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "docs" / "schemas" / "saga-archive.schema.json").read_text())
 
 
 @pytest.fixture
@@ -33,4 +34,7 @@ def test_the_schema_refuses_an_undeclared_field(problems, ars):
     data = archive_data(ars.saga, ars.storyguide)
     data["encounters"][0]["events"][0]["hidden"] = True
     data["saga"]["rule_system"] = 7
-    assert problems(data) == ["$.saga.rule_system: not ['string']", "$.encounters[0].events[0].hidden: not allowed"]
+    assert problems(data) == [
+        "$.saga.rule_system: not ['string']",
+        "$.encounters[0].events[0].hidden: not allowed",
+    ]
