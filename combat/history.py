@@ -1,9 +1,12 @@
-"""The saga's history archive: encounters, rounds and events, read back, filtered, exported.
+"""The saga's history archive: encounters, rounds and events, read back, filtered, paged, exported.
 
 Players see the players' version: storyguide-only events are left out, and so are the events' sequence
 numbers (theirs would skip the storyguide's entries and look like missing ones); an entry says where it
 happened in its rule system's words instead. Their payloads are the live page's version too: the rule
 system's `players_payload` (old events are never edited; they are read the players' way).
+
+`history.json` is the first export, a record kept as it always was; the re-importable archive (format 2)
+and the Markdown recap are `combat.archive`'s.
 """
 
 from __future__ import annotations
@@ -13,88 +16,77 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from campaign.access import get_membership, is_storyguide
-
 from . import systems
-from .audience import PLAYERS, STORYGUIDE
-from .models import Event, SagaRecord
+from .archive.filters import Filters
+from .archive.paging import page_of, pager
+from .archive.reading import Reader, reader_for
+from .models import SagaRecord
 
 
-def _archive(request, saga_id):
-    membership = get_membership(request.user, saga_id)
-    saga = membership.saga
-    audience = STORYGUIDE if is_storyguide(request.user, saga) else PLAYERS
-    encounters = list(saga.encounters.order_by("created_at").prefetch_related("combatants__character"))
-    events = (
-        Event.objects.filter(encounter__saga=saga).select_related("actor").order_by("encounter_id", "seq")
-    )
-    if audience != STORYGUIDE:
-        events = events.filter(storyguide_only=False)
-    chosen = request.GET.get("encounter", "")
-    if chosen.isdigit():
-        events = events.filter(encounter_id=int(chosen))
-    kind = request.GET.get("kind", "")
-    if kind not in dict(systems.kind_choices(systems.of(saga))):
-        kind = ""
-    if kind:
-        events = events.filter(kind=kind)
-    events = list(events)
-    if audience != STORYGUIDE:
-        combatants = [c for encounter in encounters for c in encounter.combatants.all()]
-        players = {str(c.pk) for c in combatants if not c.character.is_npc}
-        own = {str(c.pk) for c in combatants if c.character.owner_id == request.user.pk}
-        system = systems.of(saga)
-        for event in events:  # in memory only: the stored event is never edited
-            event.payload = system.players_payload(event, own, players)
-    return saga, audience, encounters, events, chosen, kind
+def _encounters(reader: Reader) -> list:
+    """The saga's encounters, oldest first."""
+    return list(reader.saga.encounters.order_by("created_at", "id"))
 
 
-def _records(saga, chosen: str, kind: str) -> list[SagaRecord]:
+def _records(reader: Reader, filters: Filters) -> list[SagaRecord]:
     """Rest, sleep and exertion recorded outside any encounter (everyone sees them)."""
-    if chosen:
-        return []
-    records = SagaRecord.objects.filter(saga=saga).select_related("actor")
-    if kind:
-        records = records.filter(kind=kind)
-    return list(records)
+    return list(filters.records(SagaRecord.objects.filter(saga=reader.saga).select_related("actor")))
+
+
+def _rounds(reader: Reader, encounters: list, events: list) -> list[dict]:
+    """A page's events under their encounters and rounds, in the archive's order."""
+    by_id = {encounter.pk: encounter for encounter in encounters}
+    archive: list[dict] = []
+    for event in events:
+        if not archive or archive[-1]["encounter"].pk != event.encounter_id:
+            archive.append({"encounter": by_id[event.encounter_id], "rounds": []})
+        rounds = archive[-1]["rounds"]
+        if not rounds or rounds[-1]["number"] != event.round_number:
+            rounds.append(
+                {
+                    "number": event.round_number,
+                    "heading": reader.system.round_heading(event.round_number),
+                    "events": [],
+                }
+            )
+        rounds[-1]["events"].append(event)
+    return archive
+
+
+def _character_choices(reader: Reader) -> list[tuple[str, str]]:
+    """Every character who fought in the saga, by name."""
+    characters = {str(c.character_id): c.character.name for c in reader.combatants}
+    return sorted(characters.items(), key=lambda item: (item[1].casefold(), item[0]))
 
 
 @login_required
 @require_GET
 def history_page(request, saga_id):
-    saga, audience, encounters, events, chosen, kind = _archive(request, saga_id)
-    system = systems.of(saga)
-    by_encounter = {encounter.pk: {"encounter": encounter, "rounds": {}} for encounter in encounters}
-    for event in events:
-        entry = by_encounter.get(event.encounter_id)
-        if entry is not None:
-            entry["rounds"].setdefault(event.round_number, []).append(event)
-    for entry in by_encounter.values():
-        entry["rounds"] = [
-            {"heading": system.round_heading(number), "events": round_events}
-            for number, round_events in entry["rounds"].items()
-        ]
-    names = {
-        str(combatant.pk): combatant.character.name
-        for encounter in encounters
-        for combatant in encounter.combatants.all()
-    }
+    reader = reader_for(request.user, saga_id)
+    encounters = _encounters(reader)
+    filters = Filters.parse(request.GET, reader, {encounter.pk for encounter in encounters})
+    page = page_of(filters.events(reader.events().select_related("actor"), reader), request.GET.get("page"))
+    events = [reader.shown(event) for event in page.object_list]
     return render(
         request,
         "combat/history.html",
         {
-            "saga": saga,
-            "audience": audience,
-            "is_storyguide": audience == STORYGUIDE,
-            "system": system,
-            "archive": [entry for entry in by_encounter.values() if entry["rounds"] or not (chosen or kind)],
-            "encounters": encounters,
+            "saga": reader.saga,
+            "audience": reader.audience,
+            "is_storyguide": reader.is_storyguide,
+            "system": reader.system,
+            "archive": _rounds(reader, encounters, events),
             "encounter_choices": [(str(encounter.pk), encounter.name) for encounter in encounters],
-            "kinds": systems.kind_choices(system),
-            "chosen": chosen,
-            "kind": kind,
-            "names": names,
-            "records": _records(saga, chosen, kind),
+            "character_choices": _character_choices(reader),
+            "kinds": systems.kind_choices(reader.system),
+            "filters": filters,
+            "chosen": filters.encounter,
+            "kind": filters.kind,
+            "names": reader.names,
+            "page": page,
+            "pager": pager(page, filters),
+            "records": _records(reader, filters) if page.number == 1 else [],
+            "recap_query": filters.query(),
         },
     )
 
@@ -102,12 +94,15 @@ def history_page(request, saga_id):
 @login_required
 @require_GET
 def history_json(request, saga_id):
-    saga, audience, encounters, events, chosen, kind = _archive(request, saga_id)
+    reader = reader_for(request.user, saga_id)
+    encounters = _encounters(reader)
+    filters = Filters.parse(request.GET, reader, {encounter.pk for encounter in encounters})
     by_encounter: dict[int, list] = {}
-    for event in events:
+    for event in filters.events(reader.events().select_related("actor"), reader):
+        event = reader.shown(event)
         by_encounter.setdefault(event.encounter_id, []).append(
             {
-                **({"seq": event.seq} if audience == STORYGUIDE else {}),
+                **({"seq": event.seq} if reader.is_storyguide else {}),
                 "kind": event.kind,
                 "round": event.round_number,
                 "phase": event.phase,
@@ -116,10 +111,13 @@ def history_json(request, saga_id):
                 "created_at": event.created_at.isoformat(),
             }
         )
+    combatants: dict[int, list] = {}
+    for combatant in reader.combatants:
+        combatants.setdefault(combatant.encounter_id, []).append(combatant)
     return JsonResponse(
         {
-            "saga": {"id": saga.pk, "name": saga.name, "rule_system": saga.rule_system},
-            "audience": audience,
+            "saga": {"id": reader.saga.pk, "name": reader.saga.name, "rule_system": reader.saga.rule_system},
+            "audience": reader.audience,
             "encounters": [
                 {
                     "id": encounter.pk,
@@ -128,7 +126,7 @@ def history_json(request, saga_id):
                     "rounds": encounter.round_number,
                     "combatants": [
                         {"id": c.pk, "name": c.character.name, "side": c.side}
-                        for c in encounter.combatants.all()
+                        for c in combatants.get(encounter.pk, [])
                     ],
                     "events": by_encounter.get(encounter.pk, []),
                 }
@@ -141,7 +139,7 @@ def history_json(request, saga_id):
                     "actor": record.actor.get_username() if record.actor else None,
                     "created_at": record.created_at.isoformat(),
                 }
-                for record in _records(saga, chosen, kind)
+                for record in _records(reader, filters)
             ],
         },
         json_dumps_params={"indent": 1},
