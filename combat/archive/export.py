@@ -106,7 +106,7 @@ def _list(items: Iterator[str]) -> Iterator[str]:
 
 def _encounters(reader: Reader, usernames: dict[int, str]) -> Iterator[str]:
     """Each encounter with its events: one iterator over the encounters, one over the events, in chunks."""
-    encounters = reader.saga.encounters.order_by("created_at", "id")
+    encounters = reader.saga.encounters.order_by("id")  # the events' order (Reader.events)
     events = reader.events().iterator(chunk_size=CHUNK)
     pending = next(events, None)
     yield "["
