@@ -62,11 +62,11 @@ def _character_choices(reader: Reader) -> list[tuple[str, str]]:
 @login_required
 @require_GET
 def history_page(request, saga_id):
-    reader = reader_for(request.user, saga_id)
+    reader = reader_for(request.user, saga_id, sheets=False)
     encounters = _encounters(reader)
     filters = Filters.parse(request.GET, reader, {encounter.pk for encounter in encounters})
     page = page_of(filters.events(reader.events().select_related("actor"), reader), request.GET.get("page"))
-    events = [reader.shown(event) for event in page.object_list]
+    events = [reader.shown(event) for event in page.entries]
     return render(
         request,
         "combat/history.html",

@@ -1,14 +1,30 @@
-"""The history in pages: a fixed number of events a page, read in a fixed number of queries."""
+"""The history in pages: a fixed number of events a page, read in a fixed number of queries.
+
+No page counts the whole log: counting a player's entries of a long saga reads every event row (which
+ones are the storyguide's is not in an index), which cost more than the page itself. A page reads one
+entry past its end to know whether another page follows.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.paginator import Page, Paginator
-
 from .filters import Filters
 
 PER_PAGE = 100
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of entries: its number (from 1), its entries, and whether another page follows."""
+
+    number: int
+    entries: list
+    has_next: bool
+
+    @property
+    def first_index(self) -> int:
+        return (self.number - 1) * PER_PAGE + 1
 
 
 @dataclass(frozen=True)
@@ -20,36 +36,34 @@ class PageLink:
     testid: str
 
 
-def page_of(events, number) -> Page:
-    """Page `number` of the events (the last page when past the end, the first when not a number)."""
-    return Paginator(events, PER_PAGE).get_page(number)
+def page_number(value) -> int:
+    """The page asked for: a whole number from 1, or 1."""
+    text = str(value or "")
+    return int(text) if text.isdigit() and 0 < int(text) < 10**7 else 1
+
+
+def page_of(events, value) -> Page:
+    """Page `value` of the events, in one query."""
+    number = page_number(value)
+    start = (number - 1) * PER_PAGE
+    rows = list(events[start : start + PER_PAGE + 1])
+    return Page(number, rows[:PER_PAGE], len(rows) > PER_PAGE)
 
 
 def pager(page: Page, filters: Filters) -> dict:
     """What the pager shows: where this page stands in words, and the links around it."""
-    total = page.paginator.count
-    if total == 0:
+    if not page.entries:
+        summary = f"Nothing on page {page.number}." if page.number > 1 else ""
+    else:
+        summary = (
+            f"Page {page.number}: entries {page.first_index} to {page.first_index + len(page.entries) - 1}"
+        )
+    if not summary:
         return {"summary": "", "links": []}
-    summary = (
-        f"Page {page.number} of {page.paginator.num_pages}: "
-        f"entries {page.start_index()} to {page.end_index()} of {total}"
-    )
+    earlier = page.number > 1
     links = [
-        PageLink("First", f"?{filters.query(page=1)}" if page.number > 1 else "", "page-first"),
-        PageLink(
-            "Previous",
-            f"?{filters.query(page=page.previous_page_number())}" if page.has_previous() else "",
-            "page-previous",
-        ),
-        PageLink(
-            "Next", f"?{filters.query(page=page.next_page_number())}" if page.has_next() else "", "page-next"
-        ),
-        PageLink(
-            "Last",
-            f"?{filters.query(page=page.paginator.num_pages)}"
-            if page.number < page.paginator.num_pages
-            else "",
-            "page-last",
-        ),
+        PageLink("First", f"?{filters.query(page=1)}" if earlier else "", "page-first"),
+        PageLink("Previous", f"?{filters.query(page=page.number - 1)}" if earlier else "", "page-previous"),
+        PageLink("Next", f"?{filters.query(page=page.number + 1)}" if page.has_next else "", "page-next"),
     ]
     return {"summary": summary, "links": links}

@@ -21,6 +21,7 @@ class Reader:
     audience: str
     system: RuleSystem
     user_id: int | None = None
+    encounter_ids: list[int] = field(default_factory=list)
     combatants: list[Combatant] = field(default_factory=list)
     own: set[str] = field(default_factory=set)
     players: set[str] = field(default_factory=set)
@@ -37,8 +38,9 @@ class Reader:
     def events(self):
         """The saga's events this reader may see, in the archive's order: by encounter (oldest first: ids
         are handed out in order) and seq, which the log's unique index already holds, so a page of a long
-        saga is read from the index instead of sorting every event."""
-        events = Event.objects.filter(encounter__saga=self.saga).order_by("encounter_id", "seq")
+        saga is read from the index instead of sorting every event (the saga's encounters as a list of
+        ids, not a join, lets the database walk that index)."""
+        events = Event.objects.filter(encounter_id__in=self.encounter_ids).order_by("encounter_id", "seq")
         return events if self.is_storyguide else events.filter(storyguide_only=False)
 
     def shown(self, event: Event) -> Event:
@@ -48,21 +50,27 @@ class Reader:
         return event
 
 
-def reader_for(user, saga_id) -> Reader:
-    """The reader for a member of the saga (404 for anyone else), with the saga's combatants: two queries."""
+def reader_for(user, saga_id, *, sheets: bool = True) -> Reader:
+    """The reader for a member of the saga (404 for anyone else), with the saga's encounters' ids and its
+    combatants (their characters' sheets and states too unless `sheets` is False): three queries."""
     saga = get_membership(user, saga_id).saga
     audience = STORYGUIDE if is_storyguide(user, saga) else PLAYERS
-    combatants = list(
-        Combatant.objects.filter(encounter__saga=saga)
-        .select_related("character")
-        .order_by("encounter_id", "order", "id")
-    )
+    combatants = Combatant.objects.filter(encounter__saga=saga).select_related("character")
+    if not sheets:
+        combatants = combatants.only(*LIGHT)
+    combatants = list(combatants.order_by("encounter_id", "order", "id"))
     return Reader(
         saga=saga,
         audience=audience,
         system=systems.of(saga),
         user_id=user.pk,
+        encounter_ids=list(saga.encounters.order_by("id").values_list("pk", flat=True)),
         combatants=combatants,
         own={str(c.pk) for c in combatants if c.character.owner_id == user.pk},
         players={str(c.pk) for c in combatants if not c.character.is_npc},
     )
+
+
+# What the history page reads of a combatant: who, where, on which side; not the sheets.
+LIGHT = ("id", "encounter_id", "character_id", "side", "order", "character__name", "character__owner_id")
+LIGHT += ("character__is_npc",)

@@ -50,17 +50,19 @@ def test_a_player_filters_pages_and_downloads_on_a_phone(table, settings):
     pages = -(-total // PER_PAGE)
     assert pages >= 3
     pager = page.get_by_test_id("pager").first
-    expect(pager.get_by_test_id("pager-summary")).to_have_text(
-        f"Page 1 of {pages}: entries 1 to {PER_PAGE} of {total}"
-    )
+    expect(pager.get_by_test_id("pager-summary")).to_have_text(f"Page 1: entries 1 to {PER_PAGE}")
     expect(page.locator("li.event")).to_have_count(PER_PAGE)
     no_sideways_scroll(page)
 
     pager.get_by_test_id("page-next").click()
-    expect(page.get_by_test_id("pager-summary").first).to_contain_text(f"Page 2 of {pages}")
+    summary = page.get_by_test_id("pager-summary").first
+    expect(summary).to_have_text(f"Page 2: entries {PER_PAGE + 1} to {2 * PER_PAGE}")
     expect(page.locator("li.event")).to_have_count(PER_PAGE)
-    page.get_by_test_id("pager").first.get_by_test_id("page-last").click()
-    expect(page.get_by_test_id("pager-summary").first).to_contain_text(f"Page {pages} of {pages}")
+    for number in range(3, pages + 1):
+        page.get_by_test_id("pager").first.get_by_test_id("page-next").click()
+        expect(page.get_by_test_id("pager-summary").first).to_contain_text(f"Page {number}: ")
+    expect(page.locator("li.event")).to_have_count(total - (pages - 1) * PER_PAGE)
+    expect(page.get_by_test_id("pager").first.get_by_test_id("page-next")).to_have_count(0)
     no_sideways_scroll(page)
 
     filters = page.get_by_test_id("history-filters")
@@ -70,9 +72,7 @@ def test_a_player_filters_pages_and_downloads_on_a_phone(table, settings):
     lines = page.locator("li.event")
     expect(lines).to_have_count(FILLERS + 1)
     expect(lines.filter(has_text="Wren joins the fight")).to_have_count(FILLERS + 1)
-    expect(page.get_by_test_id("pager-summary").first).to_have_text(
-        f"Page 1 of 1: entries 1 to {FILLERS + 1} of {FILLERS + 1}"
-    )
+    expect(page.get_by_test_id("pager-summary").first).to_have_text(f"Page 1: entries 1 to {FILLERS + 1}")
     expect(filters.locator("select[name=character]")).to_have_value(str(wren.pk))
     no_sideways_scroll(page)
 
