@@ -19,6 +19,7 @@ from campaign.models import Character
 from combat import answers
 from combat.errors import CombatError
 from combat.models import Encounter, SagaRecord
+from combat.services.log import new_command_key
 from combat.views import encounter_command, posted_version
 
 from . import services
@@ -138,6 +139,7 @@ def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200)
             "stamina_choices": STAMINA_CHOICES,
             "error": error,
             "done": done,
+            "command_key": new_command_key(),
             "latest": SagaRecord.objects.filter(saga=saga).order_by("-created_at", "-id").first(),
         },
         status=status,
@@ -170,6 +172,7 @@ def saga_pass_time(request, saga_id):
             request.user,
             saga_id=saga.pk,
             character_ids=request.POST.getlist("characters"),
+            command_key=request.POST.get("command_key", ""),
             **_pass_time_args(request.POST),
         ),
     )
@@ -185,6 +188,7 @@ def saga_sleep(request, saga_id):
             request.user,
             saga_id=saga.pk,
             character_ids=request.POST.getlist("characters"),
+            command_key=request.POST.get("command_key", ""),
             good_meal=request.POST.get("good_meal") == "on",
         ),
     )
@@ -202,5 +206,6 @@ def saga_exertion(request, saga_id):
             request.POST.get("levels", ""),
             request.POST.get("what", ""),
             saga_id=saga.pk,
+            command_key=request.POST.get("command_key", ""),
         ),
     )

@@ -4,6 +4,7 @@ events with gapless sequence numbers, bump the version, broadcast after commit."
 from __future__ import annotations
 
 import logging
+import uuid
 
 from django.db import transaction
 from django.db.models import Max
@@ -11,9 +12,9 @@ from django.db.models import Max
 from campaign.access import is_storyguide
 
 from .. import systems
-from ..errors import NotAllowed, StaleCommand
+from ..errors import InvalidCommand, NotAllowed, StaleCommand
 from ..events import PayloadMismatch, check_payload
-from ..models import Encounter, Event, SagaRecord
+from ..models import CommandKey, Encounter, Event, SagaRecord
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +32,26 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
     if expected_version is not None and encounter.version != expected_version:
         raise StaleCommand()
     return encounter
+
+
+def claim_command(key: str | None) -> None:
+    """A page's one-time command key: the first post that carries it applies, a repeat is stale.
+
+    Call it under the lock that serialises the command (the saga's row); None is a call from code,
+    which needs no key."""
+    if key is None:
+        return
+    key = key.strip()
+    if not 16 <= len(key) <= 40 or not key.isascii() or not key.isalnum():
+        raise InvalidCommand("The page sent no command key; reload it.")
+    if CommandKey.objects.filter(key=key).exists():
+        raise StaleCommand("That was done already; nothing was done twice.")
+    CommandKey.objects.create(key=key)
+
+
+def new_command_key() -> str:
+    """A fresh key for a form that carries no version."""
+    return uuid.uuid4().hex
 
 
 def require_storyguide_of(user, encounter: Encounter) -> None:

@@ -8,7 +8,8 @@ from django.db import connection
 
 from arsmagica import services
 from combat.errors import StaleCommand
-from combat.models import Encounter
+from combat.models import Encounter, SagaRecord
+from combat.services.log import new_command_key
 
 from .conftest import Table
 
@@ -30,7 +31,7 @@ def run_together(command, count=WRITERS) -> list:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=one, args=(index,)) for index in range(WRITERS)]
+    threads = [threading.Thread(target=one, args=(index,)) for index in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -55,3 +56,21 @@ def test_the_same_click_twice_at_once_applies_once_and_the_rest_are_stale():
         isinstance(result, StaleCommand) for result in results if result not in applied
     )
     assert table.refresh().events.filter(kind="declarations_opened").count() == 1
+
+
+def test_twenty_identical_saga_time_commands_at_once_apply_once():
+    table = Table()
+    services.end_encounter(table.storyguide, table.encounter.pk, table.v)
+    command_key = new_command_key()
+    results = run_together(
+        lambda _: services.sleep_night(
+            table.storyguide,
+            saga_id=table.saga.pk,
+            character_ids=[table.boris_character.pk],
+            command_key=command_key,
+        ),
+        count=20,
+    )
+    assert sum(isinstance(result, SagaRecord) for result in results) == 1
+    assert all(isinstance(result, StaleCommand) for result in results if not isinstance(result, SagaRecord))
+    assert SagaRecord.objects.filter(saga=table.saga).count() == 1
