@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
+
 from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.live import last_seq
@@ -13,6 +16,7 @@ from combat.models import Combatant, Encounter
 from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
 
+from . import presenters
 from .kinds import ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
@@ -120,12 +124,56 @@ def token_labels(names: list[str]) -> list[str]:
 
 @dataclass
 class Lane:
+    """A chaser's lane on the grid: its squares, its token, and the target's token at its right end."""
+
     runner: Runner
     y: int
     column: int
     x: int
     squares: list[dict]
     token: str
+    label: str = ""
+    target_x: int = 0
+    target_out: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.runner.combatant.character.name
+
+    @property
+    def label_y(self) -> int:
+        return self.y - 5
+
+    @property
+    def cy(self) -> int:
+        return self.y + CELL // 2
+
+    @property
+    def text_y(self) -> int:
+        return self.cy + 5
+
+    @property
+    def cx(self) -> int:
+        return self.x + CELL // 2
+
+    @property
+    def cross(self) -> str:
+        """The cross drawn over a runner who dropped out (empty otherwise)."""
+        return cross_path(self.x, self.y) if self.runner.status == Runner.Status.DROPPED_OUT else ""
+
+    @property
+    def target_cross(self) -> str:
+        return cross_path(self.target_x, self.y) if self.target_out == Runner.Status.DROPPED_OUT else ""
+
+    @property
+    def target_cx(self) -> int:
+        return self.target_x + CELL // 2
+
+
+def cross_path(x: int, y: int) -> str:
+    """An X across one square of the grid, as an SVG path."""
+    side = CELL - 12
+    return f"M{x + 6} {y + 6} l{side} {side} m0 -{side} l-{side} {side}"
 
 
 CELL = 34
@@ -148,6 +196,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     squares_per_lane = columns + 1 + (1 if ahead else 0)
     width = PAD * 2 + squares_per_lane * (CELL + GAP)
     colour = terrain_colour(chase.stretches[-1]["name"])
+    target_name = target.combatant.character.name
     target_token, *chaser_tokens = token_labels(
         [target.combatant.character.name] + [chaser.combatant.character.name for chaser in chasers]
     )
@@ -165,23 +214,43 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
             }
             for c in range(squares_per_lane)
         ]
-        lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares, chaser_tokens[index]))
+        for square in squares:
+            square["fill"] = colour if square["between"] else "#e8e2da" if square["edge"] else "#fff"
+        label = presenters.lane_label(
+            chaser.combatant.character.name, chaser.status, chaser.distance, target_name
+        )
+        lanes.append(
+            Lane(
+                chaser,
+                y,
+                column,
+                PAD + column * (CELL + GAP),
+                squares,
+                chaser_tokens[index],
+                label,
+                target_x=PAD + target_column * (CELL + GAP),
+                target_out=target.status,
+            )
+        )
     height = PAD * 2 + STRIP + GAP + len(chasers) * (CELL + LABEL + GAP * 2)
     strip = []
     stretches = chase.stretches
     share = (width - PAD * 2) / max(len(stretches), 1)
     for index, stretch in enumerate(stretches):
         last = stretches[index + 1]["starts_at"] - 1 if index + 1 < len(stretches) else chase.exchanges
-        strip.append(
-            {
-                **stretch,
-                "until": last,
-                "count": max(last - stretch["starts_at"] + 1, 0),
-                "colour": terrain_colour(stretch["name"]),
-                "x": round(PAD + index * share, 1),
-                "width": round(share - 3, 1),
-            }
-        )
+        entry = {
+            **stretch,
+            "until": last,
+            "count": max(last - stretch["starts_at"] + 1, 0),
+            "colour": terrain_colour(stretch["name"]),
+            "x": round(PAD + index * share, 1),
+            "width": round(share - 3, 1),
+        }
+        entry["exchanges"] = presenters.stretch_exchanges(entry)
+        entry["rect_width"] = (
+            int(floatformat(entry["width"], 0)) - 1
+        )  # the rectangle inside its half-pixel border
+        strip.append(entry)
     return {
         "width": width,
         "height": height,
@@ -191,6 +260,12 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
         "columns": columns,
         "target": target,
         "target_token": target_token,
+        "target_name": target_name,
+        "title": presenters.grid_title(
+            [(lane.runner.combatant.character.name, lane.runner.distance) for lane in lanes], target_name
+        ),
+        "radius": CELL // 2 - 4,
+        "rect_height": STRIP - 1,
         "target_x": PAD + target_column * (CELL + GAP),
         "lanes": lanes,
         "strip": strip,
@@ -232,6 +307,76 @@ def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
             )
         )
     return runs
+
+
+def chase_texts(chase: Chase, runners: list[Runner], target: Runner, *, physical_dice: bool) -> dict:
+    """The chase panel's wording: its heading, its outcome, the terrain now, each chaser's place."""
+    chasers = [r for r in runners if r.role == Runner.Role.CHASER]
+    target_name = target.combatant.character.name
+    texts = {
+        "heading": presenters.chase_heading(
+            chase.number, [r.combatant.character.name for r in chasers], target_name
+        ),
+        "exchanges_text": presenters.plural(chase.exchanges, "exchange"),
+        "next_exchange": chase.exchanges + 1,
+        "terrain": chase.stretches[-1],
+        "offered_text": presenters.terrains_text(chase.offered),
+        "distances": [distance_row(r, target_name, chase.ongoing, physical_dice) for r in chasers],
+        "target_dice": "",
+    }
+    if not chase.ongoing:
+        texts["outcome"] = presenters.chase_outcome(
+            chase.outcome,
+            target_name,
+            chase.caught_by.character.name if chase.caught_by else "",
+            acts_against_target=chase.acts_against_target,
+            ahead=[r.combatant.character.name for r in chasers if r.status == Runner.Status.AHEAD],
+        )
+    elif physical_dice and target.status == Runner.Status.RUNNING:
+        texts["target_dice"] = dice_note(target)
+    return texts
+
+
+def dice_note(runner: Runner, *, testid: bool = False) -> str:
+    """Physical dice: "dice in" or "no dice yet" for a runner's next exchange."""
+    tone = "dice-in" if runner.faces else "muted"
+    if testid:
+        return format_html(
+            '<span class="small nowrap {}" data-testid="dice-in-{}">{}</span>',
+            tone,
+            runner.combatant_id,
+            presenters.dice_in(runner.faces),
+        )
+    return format_html('<span class="small nowrap {}">{}</span>', tone, presenters.dice_in(runner.faces))
+
+
+def distance_row(runner: Runner, target_name: str, ongoing: bool, physical_dice: bool) -> dict:
+    """One chaser's line under the grid: how far behind, why out or the choice at the target, dice in."""
+    running = runner.status == Runner.Status.RUNNING
+    return {
+        "runner": runner,
+        "where": presenters.distance_text(runner.status, runner.distance),
+        "note": runner_note(runner, target_name, ongoing),
+        "dice": format_html("&nbsp;· {}", dice_note(runner, testid=True))
+        if physical_dice and ongoing and running
+        else "",
+    }
+
+
+def runner_note(runner: Runner, target_name: str, ongoing: bool) -> str:
+    """Why a chaser is out, or, one square behind, what it does if its roll would pass the target."""
+    out = presenters.out_text(runner.status)
+    if out:
+        return format_html(' · <span class="out">{}</span>', out)
+    if runner.status == Runner.Status.RUNNING and runner.distance == 1 and ongoing:
+        return format_html(
+            ' · <span class="at-target" data-testid="at-target-{}" data-choice="{}">'
+            "if the roll would pass: {}</span>",
+            runner.combatant_id,
+            "move_ahead" if runner.moves_ahead else "act",
+            presenters.at_target_choice(runner.moves_ahead, target_name),
+        )
+    return ""
 
 
 def refusals(state: table.TableState, current: FighterCard | None) -> dict:
@@ -293,6 +438,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         owner = target.combatant.character.owner
         chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None
         chase_context = {
+            **chase_texts(chase, runners, target, physical_dice=encounter.saga.physical_dice),
             "chase": chase,
             "runners": runners,
             "target": target,

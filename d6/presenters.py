@@ -413,3 +413,80 @@ def value_set_line(p: dict) -> str:
         "defence" if p.get("defence") else "action",
         value,
     )
+
+
+# --- the chase panel ---------------------------------------------------------------------------
+
+
+def chase_heading(number: int, chaser_names, target_name: str) -> str:
+    """ "Chase 2: Bandit 1, Bandit 2 after Marta" (the first chase has no number)."""
+    title = f"Chase {number}" if number > 1 else "Chase"
+    return format_html("{}: {} after <b>{}</b>", title, names_list(chaser_names), target_name)
+
+
+def chase_outcome(outcome: str, target: str, caught_by: str, *, acts_against_target: bool, ahead=()) -> str:
+    """d6 seed: how the chase ended, on the panel: caught, overtaken or escaped."""
+    if outcome == "caught":
+        if acts_against_target:
+            return format_html(
+                "<b>Caught!</b> {} reaches {} and acts against them instead of passing.", caught_by, target
+            )
+        return format_html("<b>Caught!</b> {} is spent and {} catches up.", target, caught_by)
+    if outcome == "overtaken":
+        return format_html(
+            "<b>Overtaken!</b> {}ran past {} instead of acting; no chaser is left behind them.",
+            "".join(f"{name} " for name in ahead),
+            target,
+        )
+    return format_html("<b>Escaped!</b> {} gets away: no chaser is left in the chase.", target)
+
+
+def stretch_exchanges(stretch: dict) -> str:
+    """Which exchanges a terrain stretch lasted: "exchanges 1–3", "exchange 4", "from exchange 5"."""
+    if not stretch["count"]:
+        return f"from exchange {stretch['starts_at']}"
+    until = f"–{stretch['until']}" if stretch["until"] != stretch["starts_at"] else ""
+    return f"exchange{'' if stretch['count'] == 1 else 's'} {stretch['starts_at']}{until}"
+
+
+def distance_text(status: str, distance) -> str:
+    """d6 seed: a chaser's place on the grid, counted in squares behind the target."""
+    if status == "ahead":
+        return "moved ahead of the target"
+    if distance == 0:
+        return "reached the target"
+    return f"{plural(distance, 'square')} behind"
+
+
+def out_text(status: str) -> str:
+    """Why a runner is out of the chase, or nothing."""
+    return {"dropped_out": "dropped out (fatigue)", "lost_sight": "lost sight"}.get(status, "")
+
+
+def lane_label(name: str, status: str, distance, target_name: str) -> str:
+    """A lane's label on the grid: "Bandit 1: 2 behind · dropped out"."""
+    if status == "ahead":
+        where = f"moved ahead of {target_name}"
+    elif distance == 0:
+        where = f"reached {target_name}"
+    else:
+        where = f"{distance} behind"
+    out = {"dropped_out": " · dropped out", "lost_sight": " · lost sight"}.get(status, "")
+    return f"{name}: {where}{out}"
+
+
+def grid_title(lanes, target_name: str) -> str:
+    """The grid's title for a screen reader: each chaser's distance behind the target."""
+    return "The chase grid: " + "; ".join(
+        f"{name} {plural(distance, 'square')} behind {target_name}" for name, distance in lanes
+    )
+
+
+def at_target_choice(moves_ahead: bool, target_name: str) -> str:
+    """d6 seed: what a chaser one square behind does if the roll would pass the target."""
+    return "moves ahead" if moves_ahead else f"acts against {target_name}"
+
+
+def dice_in(faces) -> str:
+    """Physical dice: whether a runner's dice for the next exchange are in."""
+    return "dice in" if faces else "no dice yet"

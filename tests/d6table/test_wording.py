@@ -213,3 +213,61 @@ def test_a_pass_choice_and_typed_dice_read_in_the_log():
     ) == ("Wren, if the roll would pass Marta: moves ahead of them.")
     faces = {"name": "Wren", "rolled": "Running", "exchange": 2, "faces": [3, 9]}
     assert text(presenters.faces_in_line(faces)) == "Wren rolled Running for exchange 2: 39"
+
+
+def test_a_caught_target_reads_caught_by_the_chaser():
+    caught = presenters.chase_outcome("caught", "Marta", "Bandit 1", acts_against_target=False)
+    assert text(caught) == "Caught! Marta is spent and Bandit 1 catches up."
+    acted = presenters.chase_outcome("caught", "Marta", "Bandit 1", acts_against_target=True)
+    assert text(acted) == "Caught! Bandit 1 reaches Marta and acts against them instead of passing."
+
+
+def test_an_overtaken_target_names_who_ran_past_and_an_escape_says_nobody_is_left():
+    overtaken = presenters.chase_outcome(
+        "overtaken", "Marta", "", acts_against_target=False, ahead=["Bandit 1"]
+    )
+    assert (
+        text(overtaken)
+        == "Overtaken! Bandit 1 ran past Marta instead of acting; no chaser is left behind them."
+    )
+    escaped = presenters.chase_outcome("escaped", "Marta", "", acts_against_target=False)
+    assert text(escaped) == "Escaped! Marta gets away: no chaser is left in the chase."
+
+
+def test_the_chase_heading_numbers_only_a_second_chase():
+    assert (
+        text(presenters.chase_heading(1, ["Bandit 1", "Bandit 2"], "Marta"))
+        == "Chase: Bandit 1, Bandit 2 after Marta"
+    )
+    assert text(presenters.chase_heading(2, ["Bandit 1"], "Marta")) == "Chase 2: Bandit 1 after Marta"
+
+
+def test_a_stretch_reads_the_exchanges_run_on_it():
+    assert presenters.stretch_exchanges({"starts_at": 1, "until": 3, "count": 3}) == "exchanges 1–3"
+    assert presenters.stretch_exchanges({"starts_at": 4, "until": 4, "count": 1}) == "exchange 4"
+    assert presenters.stretch_exchanges({"starts_at": 5, "until": 4, "count": 0}) == "from exchange 5"
+
+
+def test_a_chasers_distance_reads_squares_behind_reached_or_ahead():
+    assert presenters.distance_text("running", 1) == "1 square behind"
+    assert presenters.distance_text("running", 3) == "3 squares behind"
+    assert presenters.distance_text("running", 0) == "reached the target"
+    assert presenters.distance_text("ahead", -1) == "moved ahead of the target"
+    assert presenters.out_text("dropped_out") == "dropped out (fatigue)"
+    assert presenters.out_text("running") == ""
+
+
+def test_a_lane_label_names_the_target_and_why_the_chaser_is_out():
+    assert presenters.lane_label("Bandit 1", "dropped_out", 2, "Marta") == "Bandit 1: 2 behind · dropped out"
+    assert presenters.lane_label("Bandit 1", "running", 0, "Marta") == "Bandit 1: reached Marta"
+    assert presenters.lane_label("Bandit 1", "ahead", -1, "Marta") == "Bandit 1: moved ahead of Marta"
+    assert presenters.grid_title([("Bandit 1", 1), ("Bandit 2", 2)], "Marta") == (
+        "The chase grid: Bandit 1 1 square behind Marta; Bandit 2 2 squares behind Marta"
+    )
+
+
+def test_a_chaser_one_square_behind_acts_or_moves_ahead_and_dice_read_in_or_not():
+    assert presenters.at_target_choice(False, "Marta") == "acts against Marta"
+    assert presenters.at_target_choice(True, "Marta") == "moves ahead"
+    assert presenters.dice_in([3, 4]) == "dice in"
+    assert presenters.dice_in([]) == "no dice yet"
