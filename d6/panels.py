@@ -283,6 +283,8 @@ class OwnRun:
     rolled: str
     dice: int
     at_target: bool
+    faces_refusal: str | None = None
+    at_target_refusal: str | None = None
 
     @property
     def typed(self) -> str:
@@ -357,6 +359,7 @@ def distance_row(runner: Runner, target_name: str, ongoing: bool, physical_dice:
         "runner": runner,
         "where": presenters.distance_text(runner.status, runner.distance),
         "note": runner_note(runner, target_name, ongoing),
+        "at_target": running and runner.distance == 1 and ongoing,
         "dice": format_html("&nbsp;· {}", dice_note(runner, testid=True))
         if physical_dice and ongoing and running
         else "",
@@ -379,17 +382,51 @@ def runner_note(runner: Runner, target_name: str, ongoing: bool) -> str:
     return ""
 
 
-def refusals(state: table.TableState, current: FighterCard | None) -> dict:
+def player_for(*combatant_ids) -> table.Actor:
+    """The player who plays these combatants, as the checks see them."""
+    return table.Actor(
+        storyguide=False, plays=frozenset(str(who) for who in combatant_ids if who is not None)
+    )
+
+
+def refusals(state: table.TableState, current: FighterCard | None, defence: dict | None = None) -> dict:
     """Why each button is disabled (None: enabled), from the checks the commands obey: the
     storyguide's, and the acting character's player's (`player_*`)."""
-    player = table.Actor(storyguide=False, plays=frozenset({str(current.id)} if current else ()))
-    return {
+    player = player_for(current.id if current else None)
+    found = {
+        "start_fight": table.can_start_fight(state),
+        "set_value": table.can_set_value(state) if state.fight is not None else None,
         "breather": table.can_take_breather(state, table.STORYGUIDE),
         "end_turn": table.can_end_turn(state, table.STORYGUIDE),
         "player_breather": table.can_take_breather(state, player),
         "player_end_turn": table.can_end_turn(state, player),
         "exchange": table.can_exchange(state),
+        "offer_terrain": table.can_offer_terrain(state),
     }
+    if state.fight is not None and current is not None:
+        roller = str(defence["defender"].id if defence and defence["defender"] else current.id)
+        found["roll"] = table.can_roll(state, table.STORYGUIDE, roller)
+        found["player_roll"] = table.can_roll(state, player_for(roller), roller)
+    if state.chase is not None:
+        target = state.chase.target.id
+        found["choose_terrain"] = table.can_choose_terrain(state, table.STORYGUIDE)
+        found["player_choose_terrain"] = table.can_choose_terrain(state, player_for(target))
+    return found
+
+
+def runner_refusals(state: table.TableState, chase_context: dict) -> None:
+    """Each runner's own buttons ask the checks their commands obey: dice typed in by its player,
+    and the choice at the target (the storyguide's and the player's)."""
+    if state.chase is None:
+        return
+    exchange = state.chase.exchanges + 1
+    for own in chase_context["yours"]:
+        who = str(own.runner.combatant_id)
+        own.faces_refusal = table.can_enter_faces(state, player_for(who), who, exchange)
+        own.at_target_refusal = table.can_choose_at_target(state, player_for(who), who, exchange)
+    for row in chase_context["distances"]:
+        who = str(row["runner"].combatant_id)
+        row["at_target_refusal"] = table.can_choose_at_target(state, table.STORYGUIDE, who, exchange)
 
 
 def state_context(encounter: Encounter, audience: str) -> dict:
@@ -475,6 +512,8 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         chase=chase if chase_ongoing else None,
         runners=runners,
     )
+    if chase_context is not None:
+        runner_refusals(state, chase_context)
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
@@ -500,7 +539,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "mode": mode,
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
         "last_seq": last_seq(encounter),
-        "refusals": refusals(state, current),
+        "refusals": refusals(state, current, defence),
         "always_rises": ALWAYS_RISES,
         "terrain_rows": range(TERRAIN_ROWS),
     }
