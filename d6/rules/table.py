@@ -100,9 +100,7 @@ def _permission(state: TableState, actor: Actor, who: str) -> Refusal | None:
 def can_change_combatants(state: TableState) -> Refusal | None:
     """Combatants join or leave before the fight or chase is under way [ours]."""
     if state.status == RUNNING:
-        return _no(
-            "Combatants join or leave while declarations are open, not in the middle of a round.", WRONG_TIME
-        )
+        return _no("Combatants join or leave before the fight or the chase starts.", WRONG_TIME)
     return None
 
 
