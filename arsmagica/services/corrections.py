@@ -8,13 +8,13 @@ from arsmagica.events import Kind
 from arsmagica.rules.table import can_correct
 from combat.errors import InvalidCommand
 from combat.models import Combatant, Event
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from ..models import BodyLevel, FatigueLevel
 from ..sheet import carried, carry, sheet_of, write
 from .guard import require_ars_magica
 from .sheets import fatigue_state_of, set_fatigue
-from .table import obey, table_of
+from .table import table_of
 
 LEVELS = ("fatigue_level", "body_level")
 CORRECTABLE = (*LEVELS, "advantage_attack", "advantage_defense")

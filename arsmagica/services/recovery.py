@@ -32,6 +32,7 @@ from combat.services.log import (
     EventLog,
     claim_command,
     lock_encounter,
+    obey,
     record_for_saga,
     require_storyguide_of,
 )
@@ -41,7 +42,7 @@ from ..sheet import sheet_of
 from ..system import KEY
 from . import dice as dice_module
 from .sheets import fatigue_state_of, level_penalties, set_fatigue
-from .table import obey, table_of
+from .table import table_of
 
 MAX_MINUTES = 7 * 24 * 60
 STAMINA_MODES = ("none", "server", "typed")

@@ -12,11 +12,14 @@ from django.db.models import Max
 from campaign.access import is_storyguide
 
 from .. import systems
-from ..errors import InvalidCommand, NotAllowed, StaleCommand
+from ..errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import CommandKey, Encounter, Event, SagaRecord
+from ..rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
 
 logger = logging.getLogger(__name__)
+# The error each kind of refusal is answered with (its status: combat.errors).
+REFUSED = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
 
 
 def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter:
@@ -32,6 +35,12 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
     if expected_version is not None and encounter.version != expected_version:
         raise StaleCommand()
     return encounter
+
+
+def obey(refusal: Refusal | None) -> None:
+    """A command goes ahead when its system's `can_*` allows it; otherwise its error, with the reason."""
+    if refusal is not None:
+        raise REFUSED[refusal.kind](str(refusal))
 
 
 def claim_command(key: str | None) -> None:

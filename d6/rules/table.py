@@ -9,28 +9,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from combat.rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
+
 from . import chase as chase_rules
 from . import fight as fight_rules
 from .chase import ChaseState, Terrain
 from .fight import FightState
 
-WRONG_TIME = "wrong_time"
-BAD_INPUT = "bad_input"
-NOT_YOURS = "not_yours"
-STALE = "stale"
-
 RUNNING = "running"
-
-
-class Refusal(str):
-    """Why a command may not happen now; `kind` says what kind of no (WRONG_TIME, BAD_INPUT ...)."""
-
-    kind: str
-
-    def __new__(cls, text: str, kind: str = WRONG_TIME) -> Refusal:
-        refusal = super().__new__(cls, text)
-        refusal.kind = kind
-        return refusal
 
 
 @dataclass(frozen=True)
