@@ -13,6 +13,7 @@ from combat.services.log import EventLog, lock_encounter, obey, require_storygui
 from ..models import BodyLevel, FatigueLevel
 from ..sheet import carried, carry, sheet_of, write
 from .guard import require_ars_magica
+from .round import restarted
 from .sheets import fatigue_state_of, set_fatigue
 from .table import table_of
 
@@ -83,5 +84,5 @@ def correct(
                 "reason": reason[:500],
             },
         )
-        log.save()
+        log.save(*restarted(encounter, combatant))
     return event
