@@ -8,34 +8,55 @@ import sys
 from pathlib import Path
 
 from channels_redis.core import RedisChannelLayer
-from channels_redis.utils import create_pool, decode_hosts
 
 BASE_DIR = Path(__file__).resolve().parents[1]
+# Made in a fresh process, since config.settings reads REDIS_URL once: the redis-py options that the
+# layer's connection pool gets from channels-redis's own create_pool.
+POOL_OPTIONS = """
+import json
+from channels_redis.utils import create_pool, decode_hosts
+from config import settings
+layer = settings.CHANNEL_LAYERS["default"]
+options = {"backend": layer["BACKEND"]}
+if "CONFIG" in layer:
+    [host] = decode_hosts(layer["CONFIG"]["hosts"])
+    kwargs = create_pool(host).connection_kwargs
+    options.update({key: kwargs[key] for key in (
+        "host", "port", "db", "socket_timeout", "socket_connect_timeout", "socket_keepalive",
+        "health_check_interval")})
+    options["retries"] = kwargs["retry"].get_retries()
+    options["retry_on_error"] = [error.__name__ for error in kwargs["retry_on_error"]]
+print(json.dumps(options))
+"""
 
 
-def layer_settings(redis_url: str | None) -> dict:
-    """CHANNEL_LAYERS as config.settings makes it in a fresh process, with REDIS_URL set or not."""
+def pool_options(redis_url: str | None) -> dict:
+    """The channel layer's backend and connection options, with REDIS_URL set or not."""
     env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     if redis_url:
         env["REDIS_URL"] = redis_url
-    code = "import json; from config import settings; print(json.dumps(settings.CHANNEL_LAYERS))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env, check=True, capture_output=True)
+    out = subprocess.run(
+        [sys.executable, "-c", POOL_OPTIONS], cwd=BASE_DIR, env=env, check=True, capture_output=True
+    )
     return json.loads(out.stdout)
 
 
 def test_the_redis_layer_reads_longer_than_channels_redis_blocks():
-    config = layer_settings("redis://redis.example:6390/2")["default"]
-    assert config["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    [host] = decode_hosts(config["CONFIG"]["hosts"])
-    pool = create_pool(host)
-    kwargs = pool.connection_kwargs
-    assert (kwargs["host"], kwargs["port"], kwargs["db"]) == ("redis.example", 6390, 2)
-    assert kwargs["socket_timeout"] > RedisChannelLayer.brpop_timeout
-    assert kwargs["socket_timeout"] == 15
-    assert kwargs["socket_connect_timeout"] == 2
-    assert kwargs["socket_keepalive"] is True
-    assert kwargs["health_check_interval"] == 30
+    options = pool_options("redis://redis.example:6390/2")
+    assert options["backend"] == "channels_redis.core.RedisChannelLayer"
+    assert (options["host"], options["port"], options["db"]) == ("redis.example", 6390, 2)
+    assert options["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    assert options["socket_timeout"] == 15
+    assert options["socket_connect_timeout"] == 2
+    assert options["socket_keepalive"] is True
+    assert options["health_check_interval"] == 30
+
+
+def test_after_a_redis_restart_a_dead_pooled_connection_is_replaced_once():
+    options = pool_options("redis://127.0.0.1:6379/0")
+    assert options["retries"] == 1
+    assert options["retry_on_error"] == ["ConnectionError"]
 
 
 def test_without_redis_url_the_layer_is_in_memory():
-    assert layer_settings(None) == {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    assert pool_options(None) == {"backend": "channels.layers.InMemoryChannelLayer"}
