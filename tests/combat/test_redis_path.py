@@ -37,7 +37,7 @@ from .live_socket import Closed, LiveSocket
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
-IDLE_SECONDS = 20
+IDLE_SECONDS = int(os.environ.get("COVENANT_IDLE_SECONDS", "20"))  # longer to measure a longer hold
 FRAME_SECONDS = 10
 CSRF = "redispathcsrftoken0123456789abcd"  # 32 letters and digits: a CSRF secret Django accepts as is
 SEQ = re.compile(r'id="live-seq"[^>]*data-first-seq="(\d+)" data-last-seq="(\d+)"')
