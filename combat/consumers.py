@@ -6,7 +6,9 @@ a rule and never holds game state beyond the last sequence number it sent.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -16,6 +18,12 @@ from .audience import audience_for
 from .models import Encounter
 
 CLOSE_FORBIDDEN = 4403
+# The channel layer (Redis) is down: try again later. Daphne lets an application close only with 1000 or
+# 3000-4999, so not RFC 6455's 1013; live.js reconnects after any code but 4403, with its own backoff.
+CLOSE_UNAVAILABLE = 4503
+LAYER_DOWN = "Live updates are paused: the server cannot reach Redis. Reconnecting…"
+
+logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
@@ -49,6 +57,33 @@ def parse_resume(text: str | None) -> int:
 class EncounterConsumer(AsyncWebsocketConsumer):
     """One connection of one page: storyguide or players audience."""
 
+    async def __call__(self, scope, receive, send) -> None:
+        """Serve the socket; when the channel layer fails, close with 4503 instead of crashing."""
+        self.accepted = self.closed = False
+        try:
+            await super().__call__(scope, receive, send)
+        except live.LAYER_ERRORS as error:
+            await self.layer_down(error)
+
+    async def layer_down(self, error: Exception) -> None:
+        """One short log line; the client gets an error frame and 4503, and replays from the log later."""
+        encounter_id = self.scope["url_route"]["kwargs"].get("encounter_id")
+        logger.warning("encounter %s socket closed with 4503: channel layer down (%s)", encounter_id, error)
+        if self.closed:
+            return
+        if not self.accepted:
+            await self.accept()
+        await self.send(text_data=answers.error_frame(LAYER_DOWN))
+        await self.close(code=CLOSE_UNAVAILABLE)
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        await super().accept(subprotocol, headers)
+        self.accepted = True
+
+    async def close(self, code=None, reason=None) -> None:
+        await super().close(code, reason)
+        self.closed = True
+
     async def connect(self) -> None:
         self.encounter_id = int(self.scope["url_route"]["kwargs"]["encounter_id"])
         self.audience = None
@@ -70,7 +105,9 @@ class EncounterConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # With Redis down the membership cannot be dropped now; it expires with the group (a day).
+            with contextlib.suppress(*live.LAYER_ERRORS):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:

@@ -12,12 +12,15 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db.models import Max
 from django.template.loader import render_to_string
+from redis.exceptions import RedisError
 
 from . import systems
 from .audience import AUDIENCES, visible_to
 from .models import Encounter, Event
 
 FRAME_TYPE = "encounter.frame"
+# What the channel layer raises while its Redis is unreachable (refused, reset, timed out).
+LAYER_ERRORS = (RedisError, OSError)
 
 
 def last_seq(encounter: Encounter) -> int:

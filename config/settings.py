@@ -88,10 +88,33 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    # redis-py's connection options, set here rather than left to its defaults (docs/reliability.md).
+    # redis-py 8 cuts every read at 5 s, the very time channels-redis blocks in BZPOPMIN waiting for
+    # a message: each idle websocket died with 1011 every ~5 s (channels_redis #422, redis-py #4091).
+    # A read may now wait 15 s, three times the blocking pop, so an idle wait is never an error and a
+    # dead peer is still found; connecting gives up after 2 s, so while Redis is down a handshake is
+    # refused and a command's push fails quickly (the command itself is committed already). After
+    # Redis restarts, a pooled connection is dead: a command that meets one reconnects once at once.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 15,
+                        "socket_connect_timeout": 2,
+                        "socket_keepalive": True,
+                        "health_check_interval": 30,
+                        "retry": Retry(NoBackoff(), retries=1),
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ]
+            },
         }
     }
 else:

@@ -130,6 +130,12 @@ class EventLog:
 
             try:
                 live.broadcast(encounter_id, first_seq, last_seq)
+            except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
+                logger.warning(
+                    "push of encounter %s, events %s..%s not sent (channel layer down: %s); "
+                    "clients replay them on reconnect",
+                    encounter_id, first_seq, last_seq, error,
+                )
             except Exception:  # the command is committed; clients catch up by replay on reconnect
                 logger.exception("push of encounter %s, events %s..%s", encounter_id, first_seq, last_seq)
 
