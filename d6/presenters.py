@@ -490,3 +490,12 @@ def at_target_choice(moves_ahead: bool, target_name: str) -> str:
 def dice_in(faces) -> str:
     """Physical dice: whether a runner's dice for the next exchange are in."""
     return "dice in" if faces else "no dice yet"
+
+
+def swatch(colour: str) -> str:
+    """A terrain's colour as a small square beside its name, drawn as SVG."""
+    return format_html(
+        '<svg class="swatch" viewBox="0 0 1 1" aria-hidden="true">'
+        '<rect width="1" height="1" fill="{}"></rect></svg>',
+        colour,
+    )

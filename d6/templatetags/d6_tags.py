@@ -26,6 +26,12 @@ for _name in (
     register.filter(_name, getattr(presenters, _name))
 
 
+@register.simple_tag
+def swatch(colour: str) -> str:
+    """A terrain's colour as a small square, drawn as SVG (no style attribute: the CSP allows none)."""
+    return presenters.swatch(colour)
+
+
 @register.filter
 def exchange_roll(r: dict, p: dict) -> str:
     """One runner's roll in the exchange `p`."""

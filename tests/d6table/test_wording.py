@@ -271,3 +271,8 @@ def test_a_chaser_one_square_behind_acts_or_moves_ahead_and_dice_read_in_or_not(
     assert presenters.at_target_choice(True, "Marta") == "moves ahead"
     assert presenters.dice_in([3, 4]) == "dice in"
     assert presenters.dice_in([]) == "no dice yet"
+
+
+def test_a_terrains_swatch_is_drawn_without_a_style_attribute():
+    square = presenters.swatch("#d9e8c9")
+    assert 'fill="#d9e8c9"' in square and "style" not in square and square.startswith('<svg class="swatch"')
