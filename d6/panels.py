@@ -36,6 +36,21 @@ class Cell:
     base: bool
     always_rises: bool
 
+    @property
+    def css_class(self) -> str:
+        """The cell's classes: in the fail zone, the fatigue now, the base, where fatigue always rises."""
+        marks = ("fails", self.fails), ("now", self.now), ("base", self.base), ("rises", self.always_rises)
+        return " ".join(["cell"] + [name for name, marked in marks if marked])
+
+    @property
+    def testid(self) -> str:
+        return "track-now" if self.now else "track-base" if self.base else ""
+
+    @property
+    def shown(self) -> str:
+        """The number written in the cell: only the ends, the base and the fatigue now."""
+        return str(self.number) if self.now or self.base or self.number in (1, FATIGUE_MAX) else ""
+
 
 @dataclass
 class Track:
@@ -51,6 +66,11 @@ class Track:
             Cell(n, n < fatigue, n == fatigue, n == base, n > ALWAYS_RISES) for n in range(1, FATIGUE_MAX + 1)
         ]
         return cls(fatigue, base, cells)
+
+    @property
+    def text(self) -> str:
+        """What the fatigue does now: which die results fail, whether every physical roll raises it."""
+        return presenters.track_text(self.fatigue, ALWAYS_RISES)
 
 
 @dataclass
@@ -283,6 +303,7 @@ class OwnRun:
     rolled: str
     dice: int
     at_target: bool
+    prompt: str
     faces_refusal: str | None = None
     at_target_refusal: str | None = None
 
@@ -299,13 +320,15 @@ def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
         if player is None or runner.status != Runner.Status.RUNNING:
             continue
         score = next((s for s in scores_of(runner.combatant.character) if s.name == rolled), None)
+        dice = abs(score.consistency) if score else 0
         runs.append(
             OwnRun(
                 runner=runner,
                 player_id=player,
                 rolled=rolled,
-                dice=abs(score.consistency) if score else 0,
+                dice=dice,
                 at_target=runner.role == Runner.Role.CHASER and runner.distance == 1,
+                prompt=presenters.faces_prompt(chase.exchanges + 1, rolled, dice),
             )
         )
     return runs
@@ -322,6 +345,12 @@ def chase_texts(chase: Chase, runners: list[Runner], target: Runner, *, physical
         "exchanges_text": presenters.plural(chase.exchanges, "exchange"),
         "next_exchange": chase.exchanges + 1,
         "terrain": chase.stretches[-1],
+        "exchange_button": presenters.roll_exchange_text(chase.exchanges + 1, chase.stretches[-1]),
+        "not_sent_yet": presenters.not_sent_yet(
+            [r.combatant.character.name for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
+        )
+        if chase.ongoing
+        else "",
         "offered_text": presenters.terrains_text(chase.offered),
         "distances": [distance_row(r, target_name, chase.ongoing, physical_dice) for r in chasers],
         "target_dice": "",
@@ -380,6 +409,42 @@ def runner_note(runner: Runner, target_name: str, ongoing: bool) -> str:
             presenters.at_target_choice(runner.moves_ahead, target_name),
         )
     return ""
+
+
+@dataclass(frozen=True)
+class ChallengeValue:
+    """A challenge value as the forms show it: the number (None: not set) and where it comes from."""
+
+    value: int | None
+    note: str
+
+
+def fight_texts(fight: Fight | None, current: FighterCard | None, defence: dict | None) -> dict:
+    """The fight panel's wording: the challenge values with their notes, the set-value field's label,
+    the roller's challenge, the defence awaited and the defenders queued behind it."""
+    value = fight.value if fight is not None else None
+    roll_note = presenters.value_note(defence=False, set_by_storyguide=value is not None)
+    texts = {
+        "challenge": {"roll": ChallengeValue(value, roll_note)},
+        "challenge_word": presenters.challenge_word(acted=bool(fight and fight.acted)),
+        "set_value_label": "",
+        "queued_defences": "",
+        "awaiting_defence": "",
+    }
+    if defence:
+        defender = defence["defender"].character.name
+        defence_note = presenters.value_note(defence=True, set_by_storyguide=defence["set"])
+        texts["challenge"]["defence"] = ChallengeValue(defence["value"], defence_note)
+        texts["set_value_label"] = presenters.set_value_label(defender, defence=True)
+        texts["queued_defences"] = presenters.queued_defences([c.character.name for c in defence["more"]])
+        texts["awaiting_defence"] = presenters.awaiting_defence(
+            defender, defence["attacker"].character.name, defence["value"]
+        )
+    elif current is not None:
+        texts["set_value_label"] = presenters.set_value_label(
+            current.character.name, defence=False, player_rolls=current.player_id is not None
+        )
+    return texts
 
 
 def player_for(*combatant_ids) -> table.Actor:
@@ -487,9 +552,6 @@ def state_context(encounter: Encounter, audience: str) -> dict:
             "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
             "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
             "yours": _own_runs(chase, runners) if chase.ongoing else [],
-            "waiting_for_dice": [r for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
-            if chase.ongoing
-            else [],
         }
     chase_ongoing = chase is not None and chase.ongoing
     if chase_ongoing:
@@ -540,6 +602,6 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
         "last_seq": last_seq(encounter),
         "refusals": refusals(state, current, defence),
-        "always_rises": ALWAYS_RISES,
+        **fight_texts(fight, current, defence),
         "terrain_rows": range(TERRAIN_ROWS),
     }

@@ -86,6 +86,16 @@ def terrains_text(terrains) -> str:
     return names_list(f"{terrain['name']} ({terrain['rolled']})" for terrain in terrains)
 
 
+def terrain_html(terrain) -> str:
+    """A terrain offered on the route: its name in bold, then what is rolled there."""
+    return format_html('<b>{}</b> <span class="muted">({})</span>', terrain["name"], terrain["rolled"])
+
+
+def terrain_choice(terrain) -> str:
+    """A terrain the target may choose: its name, then what is rolled there."""
+    return format_html('{} <span class="small">({})</span>', terrain["name"], terrain["rolled"])
+
+
 def faces_html(faces) -> str:
     """Typed or rolled dice, the d6 first, then the d10s, each in its own box."""
     dice = format_html_join(
@@ -499,3 +509,100 @@ def swatch(colour: str) -> str:
         '<rect width="1" height="1" fill="{}"></rect></svg>',
         colour,
     )
+
+
+def faces_prompt(exchange: int, rolled: str, dice: int) -> str:
+    """Physical dice: what a runner's player rolls and types for the next exchange."""
+    return format_html(
+        "Exchange {}: roll <b>{}</b>, one d6 and {} d10{}, and type them (the d6 first)",
+        exchange,
+        rolled,
+        dice,
+        "" if dice == 1 else "s",
+    )
+
+
+def sent_note(faces) -> str:
+    """Physical dice: a player's dice as sent, and that the storyguide rolls when all are in."""
+    return format_html(
+        "Sent: {}. The storyguide rolls the exchange when everyone’s dice are in.", faces_html(faces)
+    )
+
+
+def roll_exchange_text(number: int, terrain: dict) -> str:
+    """The storyguide's button: "Roll exchange 3 (Dexterity on Rooftops)"."""
+    return f"Roll exchange {number} ({terrain['rolled']} on {terrain['name']})"
+
+
+def not_sent_yet(names) -> str:
+    """Physical dice: the runners whose players have not sent their dice, or nothing."""
+    return f" Not sent yet: {names_list(names)}." if names else ""
+
+
+# --- the fight panel ---------------------------------------------------------------------------
+
+
+def value_note(*, defence: bool, set_by_storyguide: bool) -> str:
+    """RULES.md Part 2: where the challenge value on a player's form comes from: the storyguide, the
+    attack's result for a defence, or, for an action without one, the storyguide's judgement."""
+    if set_by_storyguide:
+        return "set by the storyguide"
+    if defence:
+        return "the attack’s result"
+    return "none set: the storyguide judges your result; an attack’s result is what the defender must meet"
+
+
+def set_value_label(name: str, *, defence: bool, player_rolls: bool = False) -> str:
+    """The storyguide's set-value field: a defence's value, or an action's (which its player may roll)."""
+    if defence:
+        return f"Challenge value of {name}’s defence"
+    their_player = " (their player rolls against it)" if player_rolls else ""
+    return f"Challenge value for {name}’s action{their_player}"
+
+
+def awaiting_defence(defender: str, attacker: str, value) -> str:
+    """The turn waits for a defence: "<b>Wren</b> must defend against Bandit 1’s attack (result 7)."."""
+    return format_html("<b>{}</b> must defend against {}’s attack (result {}).", defender, attacker, value)
+
+
+def challenge_word(*, acted: bool) -> str:
+    """The turn's first challenge is its action; after it, its next challenge."""
+    return "next challenge" if acted else "action"
+
+
+def queued_defences(names) -> str:
+    """The defenders waiting behind the current one: "Then: Bandit 2 defends against the same shot."."""
+    if not names:
+        return ""
+    verb = "defends" if len(names) == 1 else "defend"
+    return f"Then: {names_list(names)} {verb} against the same shot."
+
+
+def track_text(fatigue: int, always_rises: int) -> str:
+    """d6 seed: a die result below fatigue fails outright; above `always_rises` every physical roll
+    raises fatigue."""
+    if fatigue > 1:
+        text = format_html('<span class="fails-text">die results below {} fail outright</span>', fatigue)
+    else:
+        text = "no roll fails on fatigue"
+    if fatigue > always_rises:
+        return format_html('{} · <span class="rises-text">every physical roll raises it</span>', text)
+    return text
+
+
+def score_option(score) -> str:
+    """A score in a roll's select: "Dexterity (C2 P1, physical)"."""
+    potential = f" P{score.potential}" if score.potential else ""
+    physical = ", physical" if score.physical else ""
+    return f"{score.label} (C{score.consistency}{potential}{physical})"
+
+
+def scores_html(scores) -> str:
+    """A fighter's scores on the storyguide's card: "Dexterity <b>C2</b> P1 phys · Brawl <b>C1</b>"."""
+    return format_html_join(" · ", '<span class="score">{} <b>C{}</b>{}{}</span>', map(_score_parts, scores))
+
+
+def _score_parts(score) -> tuple:
+    potential = f" P{score.potential}" if score.potential else ""
+    physical = mark_safe(' <span class="muted">phys</span>') if score.physical else ""
+    return score.label, score.consistency, potential, physical

@@ -1,6 +1,8 @@
 """The d6 table's wording for templates: each filter hands a payload to its presenter and prints."""
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from d6 import presenters
 
@@ -21,7 +23,12 @@ for _name in (
     "turn_ended_line",
     "value_set_line",
     "terrains_text",
+    "terrain_html",
+    "terrain_choice",
     "names_list",
+    "score_option",
+    "scores_html",
+    "sent_note",
 ):
     register.filter(_name, getattr(presenters, _name))
 
@@ -36,3 +43,9 @@ def swatch(colour: str) -> str:
 def exchange_roll(r: dict, p: dict) -> str:
     """One runner's roll in the exchange `p`."""
     return presenters.exchange_roll(r, p)
+
+
+@register.filter
+def prefill(value) -> str:
+    """A number field's attribute: the value set, or the placeholder "none" when there is none."""
+    return mark_safe('placeholder="none"') if value is None else format_html('value="{}"', value)

@@ -4,6 +4,9 @@ exchange, the log's entries. Given these payloads, the table reads this."""
 import re
 
 from d6 import presenters
+from d6.panels import Track
+from d6.services.sheet import SheetScore
+from d6.templatetags import d6_tags
 
 
 def text(html) -> str:
@@ -276,3 +279,117 @@ def test_a_chaser_one_square_behind_acts_or_moves_ahead_and_dice_read_in_or_not(
 def test_a_terrains_swatch_is_drawn_without_a_style_attribute():
     square = presenters.swatch("#d9e8c9")
     assert 'fill="#d9e8c9"' in square and "style" not in square and square.startswith('<svg class="swatch"')
+
+
+# --- the chase panel's forms ----------------------------------------------------------------------
+
+
+def test_a_player_is_told_which_dice_to_roll_and_type_for_the_next_exchange():
+    assert text(presenters.faces_prompt(3, "Dexterity", 2)) == (
+        "Exchange 3: roll Dexterity, one d6 and 2 d10s, and type them (the d6 first)"
+    )
+    assert "one d6 and 1 d10," in presenters.faces_prompt(1, "Stamina", 1)
+
+
+def test_dice_sent_by_a_player_wait_for_the_storyguide_to_roll_the_exchange():
+    assert text(presenters.sent_note([5, 8])) == (
+        "Sent: 58. The storyguide rolls the exchange when everyone’s dice are in."
+    )
+
+
+def test_the_exchange_button_names_the_next_exchange_and_the_terrains_roll():
+    terrain = {"name": "Rooftops", "rolled": "Climbing"}
+    assert presenters.roll_exchange_text(4, terrain) == "Roll exchange 4 (Climbing on Rooftops)"
+
+
+def test_runners_whose_dice_are_not_sent_are_named_and_none_reads_nothing():
+    assert presenters.not_sent_yet(["Marta", "Bandit 1"]) == " Not sent yet: Marta, Bandit 1."
+    assert presenters.not_sent_yet([]) == ""
+
+
+def test_a_terrain_reads_its_name_then_what_is_rolled_there():
+    river = {"name": "The river", "rolled": "Swimming"}
+    assert presenters.terrain_html(river) == '<b>The river</b> <span class="muted">(Swimming)</span>'
+    assert presenters.terrain_choice(river) == 'The river <span class="small">(Swimming)</span>'
+
+
+# --- the fight panel ------------------------------------------------------------------------------
+
+
+def test_a_players_value_is_the_storyguides_the_attacks_result_or_none_set():
+    assert presenters.value_note(defence=True, set_by_storyguide=True) == "set by the storyguide"
+    assert presenters.value_note(defence=False, set_by_storyguide=True) == "set by the storyguide"
+    assert presenters.value_note(defence=True, set_by_storyguide=False) == "the attack’s result"
+    assert presenters.value_note(defence=False, set_by_storyguide=False) == (
+        "none set: the storyguide judges your result; an attack’s result is what the defender must meet"
+    )
+
+
+def test_the_set_value_field_names_the_defence_or_the_action_and_a_player_who_rolls_it():
+    assert presenters.set_value_label("Wren", defence=True) == "Challenge value of Wren’s defence"
+    assert presenters.set_value_label("Marta", defence=False, player_rolls=True) == (
+        "Challenge value for Marta’s action (their player rolls against it)"
+    )
+    assert presenters.set_value_label("Bandit 1", defence=False) == "Challenge value for Bandit 1’s action"
+
+
+def test_the_first_challenge_is_the_action_and_later_ones_the_next_challenge():
+    assert presenters.challenge_word(acted=False) == "action"
+    assert presenters.challenge_word(acted=True) == "next challenge"
+
+
+def test_queued_defenders_defend_against_the_same_shot():
+    assert presenters.queued_defences(["Wren"]) == "Then: Wren defends against the same shot."
+    assert presenters.queued_defences(["Wren", "Hale"]) == "Then: Wren, Hale defend against the same shot."
+    assert presenters.queued_defences([]) == ""
+
+
+def test_an_awaited_defence_names_the_defender_the_attacker_and_the_result():
+    line = presenters.awaiting_defence("Wren", "Bandit 1", 7)
+    assert line.startswith("<b>Wren</b>")
+    assert text(line) == "Wren must defend against Bandit 1’s attack (result 7)."
+
+
+def test_a_number_field_shows_the_value_set_or_the_placeholder_none():
+    assert d6_tags.prefill(6) == 'value="6"'
+    assert d6_tags.prefill(0) == 'value="0"'
+    assert d6_tags.prefill(None) == 'placeholder="none"'
+
+
+# --- fatigue tracks and scores --------------------------------------------------------------------
+
+
+def test_fatigue_above_one_fails_die_results_below_it_and_above_six_every_physical_roll_raises_it():
+    assert text(presenters.track_text(1, 6)) == "no roll fails on fatigue"
+    assert presenters.track_text(4, 6) == '<span class="fails-text">die results below 4 fail outright</span>'
+    rising = presenters.track_text(7, 6)
+    assert text(rising) == "die results below 7 fail outright · every physical roll raises it"
+    assert '<span class="rises-text">every physical roll raises it</span>' in rising
+
+
+def test_a_track_marks_the_fail_zone_the_fatigue_now_the_base_and_where_fatigue_always_rises():
+    track = Track.of(fatigue=8, base=3)
+    cells = {cell.number: cell for cell in track.cells}
+    assert cells[1].css_class == "cell fails"
+    assert cells[3].css_class == "cell fails base"
+    assert cells[7].css_class == "cell fails rises"
+    assert cells[8].css_class == "cell now rises"
+    assert cells[9].css_class == "cell rises"
+    assert (cells[8].testid, cells[3].testid, cells[9].testid) == ("track-now", "track-base", "")
+    assert text(track.text) == "die results below 8 fail outright · every physical roll raises it"
+
+
+def test_a_track_numbers_only_its_ends_its_base_and_the_fatigue_now():
+    track = Track.of(fatigue=5, base=2)
+    assert [cell.shown for cell in track.cells if cell.shown] == ["1", "2", "5", "20"]
+
+
+def test_a_score_reads_its_consistency_then_potential_and_physical():
+    dexterity = SheetScore("attribute", "dexterity", 2, 1, True)
+    swordplay = SheetScore("ability", "Swordplay", 3, 0, False)
+    assert presenters.score_option(dexterity) == "Dexterity (C2 P1, physical)"
+    assert presenters.score_option(swordplay) == "Swordplay (C3)"
+    assert presenters.scores_html([dexterity, swordplay]) == (
+        '<span class="score">Dexterity <b>C2</b> P1 <span class="muted">phys</span></span> · '
+        '<span class="score">Swordplay <b>C3</b></span>'
+    )
