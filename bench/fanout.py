@@ -243,6 +243,8 @@ def figures(tables, stats: load.Stats, window: load.Window) -> dict:
         "p99_ms": percentile(latencies, 0.99),
         "max_ms": max(latencies, default=float("nan")),
         "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
+        "answer_p50_ms": percentile(stats.answer_ms, 0.50),
+        "answer_p99_ms": percentile(stats.answer_ms, 0.99),
         "expected": expected,
         "lost": lost,
         "gaps_resumed": stats.gaps,
@@ -306,7 +308,8 @@ def report(args, app: dict, floor: dict | None) -> str:
         f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s",
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
-        f"  http: {app['http']}  5xx: {app['http_5xx']}  no answer: {app['http_errors'] or 0}",
+        f"  http: {app['http']}  5xx: {app['http_5xx']}  no answer: {app['http_errors'] or 0};"
+        f" post -> answer p50 {app['answer_p50_ms']:.1f}  p99 {app['answer_p99_ms']:.1f} ms",
         f"  latency post -> frame at every socket (ms): p50 {app['p50_ms']:.1f}  p90 {app['p90_ms']:.1f}"
         f"  p99 {app['p99_ms']:.1f}  max {app['max_ms']:.1f}",
         f"  frames: {app['expected']} expected, {app['lost']} lost, {app['gaps_resumed']} gaps resumed,"

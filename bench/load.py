@@ -126,6 +126,7 @@ class Stats:
     error_frames: int = 0
     gaps: int = 0
     done: int = 0
+    answer_ms: list = field(default_factory=list)
     frame_bytes: Counter = field(default_factory=Counter)
     frame_count: Counter = field(default_factory=Counter)
 
@@ -375,6 +376,7 @@ async def correct_once(table: Table, stats: Stats) -> None:
         await resync(table, stats)
         return
     stats.statuses[answer.status] += 1
+    stats.answer_ms.append((time.monotonic() - table.sent[seq]) * 1000)
     if answer.status != 200:
         del table.sent[seq]
         await resync(table, stats)
