@@ -423,12 +423,15 @@ def asked(rate: float, offsets: list[float], start: float, until: float) -> int:
 
 
 async def connect_all(tables: list[Table], timeout: float) -> None:
-    """Start every socket and wait until each has had its replay."""
-    for table in tables:
-        for listener in table.listeners:
+    """Open every socket, a few at a time as people arrive, each once it has had its replay."""
+    gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+    async def arrive(listener: Listener) -> None:
+        async with gate:
             listener.task = asyncio.create_task(listener.run())
-    everyone = [listener.resumed.wait() for table in tables for listener in table.listeners]
-    await asyncio.wait_for(asyncio.gather(*everyone), timeout)
+            await asyncio.wait_for(listener.resumed.wait(), timeout)
+
+    await asyncio.gather(*(arrive(listener) for table in tables for listener in table.listeners))
 
 
 async def drain(tables: list[Table], timeout: float) -> None:
@@ -494,7 +497,7 @@ async def run_app(layout, password, bases, window: Window, stats: Stats) -> list
     """The app's run: log everyone in, connect, command, drain, close."""
     tables = await app_tables(layout, password, bases, stats)
     try:
-        await connect_all(tables, timeout=300)
+        await connect_all(tables, timeout=120)
         await warm_up(tables)
         await measure(tables, window, lambda table: lambda: correct_once(table, stats))
     finally:
