@@ -41,6 +41,7 @@ lint: venv
 
 bench: venv
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/fanout.py --tables 3 --players 8 --seconds 10
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .coverage
