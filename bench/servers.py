@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -192,6 +193,19 @@ class Redis:
         stop(self.process)
 
 
+STATIC_ROOT = Path(tempfile.gettempdir()) / "covenant-bench-static"
+
+
+_COLLECTED: set[str] = set()
+
+
+def collect_static(env: dict) -> None:
+    """DEBUG off serves hashed static files: collect them once a run (the command is incremental)."""
+    if env["STATIC_ROOT"] not in _COLLECTED:
+        manage(env, "collectstatic", "--noinput")
+        _COLLECTED.add(env["STATIC_ROOT"])
+
+
 def server_env(database_url: str, redis_url: str | None) -> dict:
     """The environment of every Django process of a run: DEBUG off, the bench's settings."""
     env = dict(
@@ -199,8 +213,13 @@ def server_env(database_url: str, redis_url: str | None) -> dict:
         DATABASE_URL=database_url,
         DJANGO_SETTINGS_MODULE="bench.settings",
         DEBUG="false",
-        SECRET_KEY="bench-fanout-not-secret",
+        SECRET_KEY="bench-fanout-not-secret-" + "x" * 40,
         PYTHONPATH=str(BASE_DIR),
+        # Plain HTTP on loopback: the production profile's HTTPS switches off, static files collected here.
+        SSL_REDIRECT="false",
+        SECURE_COOKIES="false",
+        HSTS_SECONDS="0",
+        STATIC_ROOT=str(STATIC_ROOT),
     )
     env.pop("REDIS_URL", None)
     if redis_url:
@@ -232,6 +251,7 @@ class Daphne:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        collect_static(self.env)
         with open(self.log, "ab") as out:
             self.process = subprocess.Popen(
                 [
