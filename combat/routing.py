@@ -5,5 +5,5 @@ from django.urls import path
 from .consumers import EncounterConsumer
 
 websocket_urlpatterns = [
-    path("ws/encounters/<int:encounter_id>/", EncounterConsumer.as_asgi()),
+    path("ws/encounters/<id:encounter_id>/", EncounterConsumer.as_asgi()),
 ]
