@@ -15,6 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import answers, live
 from .audience import audience_for
 from .models import Encounter
+from .rules.limits import nesting
 
 CLOSE_FORBIDDEN = 4403
 
@@ -37,23 +38,6 @@ MAX_FRAME = 4096  # characters: a resume frame is some thirty
 MAX_DEPTH = 4  # nesting of JSON objects and arrays
 RATE_LIMIT = 20  # messages a second per connection
 MAX_SEQ = 2**63 - 1
-
-
-def nesting(text: str) -> int:
-    """How deep the JSON text's objects and arrays nest, read without parsing it."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 def read_message(text: str | None, bytes_data: bytes | None = None) -> dict:
