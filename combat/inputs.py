@@ -13,6 +13,7 @@ from .errors import InvalidCommand
 
 MAX_ID = 2**63 - 1  # a 64-bit primary key: anything longer is no record of ours
 _WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: '٣' and '²' are not numbers here
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL and the other C0 controls, DEL
 _LINE_BREAK = re.compile(r"[\n\r\t]")
 
@@ -20,11 +21,12 @@ _LINE_BREAK = re.compile(r"[\n\r\t]")
 def whole_number(text, what: str, low: int, high: int) -> int:
     """`text` as a whole number from `low` to `high`, or InvalidCommand saying so, for a person."""
     text = text.strip() if isinstance(text, str) else ""
-    if not _WHOLE.fullmatch(text):
+    if not _DIGITS.fullmatch(text):
         raise InvalidCommand(f"{what} must be a whole number (digits 0 to 9).")
-    number = int(text)
-    if not low <= number <= high:
-        raise InvalidCommand(f"{what} goes from {low} to {high}, not {number}.")
+    number = int(text) if _WHOLE.fullmatch(text) else None  # past nine digits: out of any bound here
+    if number is None or not low <= number <= high:
+        shown = text if len(text) <= 12 else f"{text[:12]}…"
+        raise InvalidCommand(f"{what} goes from {low} to {high}, not {shown}.")
     return number
 
 

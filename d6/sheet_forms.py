@@ -139,6 +139,12 @@ class AbilityForm(RefusesControlCharacters, forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["attribute"].choices = [(name, name.title()) for name in attribute_names]
 
+    def has_changed(self) -> bool:
+        """A new row with no name typed is no ability: its attribute select's default is not a change."""
+        if not self.initial and not (self.data.get(self.add_prefix("name")) or "").strip():
+            return False
+        return super().has_changed()
+
 
 class BaseAbilityFormSet(BaseFormSet):
     def add_fields(self, form, index):
