@@ -17,5 +17,5 @@ urlpatterns = [
     path("characters/<id:character_id>/", views.character_detail, name="character_detail"),
     path("characters/<id:character_id>/edit/", views.character_edit, name="character_edit"),
     path("characters/<id:character_id>/stamp/", views.npc_stamp, name="npc_stamp"),
-    path("join/<str:token>/", views.join, name="join"),
+    path("join/<invite:token>/", views.join, name="join"),
 ]

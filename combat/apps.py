@@ -9,6 +9,7 @@ class CombatConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from .inputs import RecordIdConverter
+        from .inputs import InviteTokenConverter, RecordIdConverter
 
         register_converter(RecordIdConverter, "id")
+        register_converter(InviteTokenConverter, "invite")

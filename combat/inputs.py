@@ -99,3 +99,15 @@ class RecordIdConverter:
 
     def to_url(self, value) -> str:
         return str(int(value))
+
+
+class InviteTokenConverter:
+    """An invite token in a URL: URL-safe characters only, so no NUL or other byte reaches a query."""
+
+    regex = "[A-Za-z0-9_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value) -> str:
+        return str(value)

@@ -140,9 +140,9 @@ class AbilityForm(RefusesControlCharacters, forms.Form):
         self.fields["attribute"].choices = [(name, name.title()) for name in attribute_names]
 
     def has_changed(self) -> bool:
-        """A new row with no name typed is no ability: its attribute select's default is not a change."""
-        if not self.initial and not (self.data.get(self.add_prefix("name")) or "").strip():
-            return False
+        """A new row where only the attribute select shows its default is no ability: not a change."""
+        if not self.initial:
+            return any(name != "attribute" for name in self.changed_data)
         return super().has_changed()
 
 

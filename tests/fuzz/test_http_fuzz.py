@@ -231,10 +231,15 @@ class EndpointSweep(FuzzBase):
         for endpoint in self.endpoints:
             exempt = endpoint.name in JOINING
             real = self.real_paths(endpoint)[:1]
-            hostile = [endpoint.path({key: bad for key in endpoint.keywords}) for bad in HOSTILE_IDS[2:4]]
+            hostile = [endpoint.path({key: bad for key in endpoint.keywords}) for bad in HOSTILE_IDS[2:3]]
             for persona in PERSONAS:
                 for path in real:
                     self.send(persona, "GET", path, [], exempt)
+            for path in real:  # every query parameter any page names, with hostile values
+                self.send("storyguide", "GET", path, [(name, "²") for name in sorted(self.names)], exempt)
+                self.send(
+                    "storyguide", "GET", path, [("encounter", "٣"), ("kind", "a\x00b"), ("next", "٣")], exempt
+                )
             for path in dict.fromkeys(hostile):
                 self.send("storyguide", "GET", path, [], exempt)
             for path, fields in self.forms.get(endpoint.name, [])[:1] or [((real or hostile)[0], [])]:

@@ -127,3 +127,13 @@ def test_the_runner_breather_error_names_the_runner_not_an_id(world):
     message = post(client_for(world.storyguide), url, fields).content.decode()
     assert "Marta is still running" in message
     assert str(marta.pk) not in message.split("Marta", 1)[1]
+
+
+def test_a_superscript_two_as_the_history_filter_is_no_encounter(world):
+    url = f"/sagas/{world.ars_saga.pk}/history/"
+    response = client_for(world.storyguide).get(url, {"encounter": "²", "kind": "a\x00b"})
+    assert response.status_code == 200
+
+
+def test_an_invite_token_with_a_nul_answers_404(world):
+    assert client_for(world.stranger).get("/join/abc%00def/").status_code == 404
