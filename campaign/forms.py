@@ -4,16 +4,18 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from combat import systems
+from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .models import Character, Saga
 from .services import MAX_STAMPED_COPIES
 
 SCORE_MIN, SCORE_MAX = -10, 40
+MAX_NOTES = 10_000
 
 
-def score_field(label: str, help_text: str = "", **kwargs) -> forms.IntegerField:
+def score_field(label: str, help_text: str = "", **kwargs) -> WholeNumberField:
     """An integer score with sane bounds and a plain-words error."""
-    return forms.IntegerField(
+    return WholeNumberField(
         label=label,
         min_value=kwargs.pop("min_value", SCORE_MIN),
         max_value=kwargs.pop("max_value", SCORE_MAX),
@@ -29,12 +31,12 @@ def score_field(label: str, help_text: str = "", **kwargs) -> forms.IntegerField
     )
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(RefusesControlCharacters, UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
 
-class SagaForm(forms.ModelForm):
+class SagaForm(RefusesControlCharacters, forms.ModelForm):
     physical_dice = forms.TypedChoiceField(
         label="Dice",
         choices=[("False", "The server rolls"), ("True", "Physical dice: players type the faces in")],
@@ -62,7 +64,7 @@ class SagaForm(forms.ModelForm):
         return name
 
 
-class CharacterBaseForm(forms.ModelForm):
+class CharacterBaseForm(RefusesControlCharacters, forms.ModelForm):
     # Current levels: during a fight they change only through the encounter's events.
     LIVE_FIELDS: tuple[str, ...] = ()
 
@@ -83,9 +85,15 @@ class CharacterBaseForm(forms.ModelForm):
             raise forms.ValidationError("Every character needs a name.")
         return name
 
+    def clean_notes(self):
+        notes = self.cleaned_data.get("notes", "")
+        if len(notes) > MAX_NOTES:
+            raise forms.ValidationError(f"Notes are at most {MAX_NOTES} characters.")
+        return notes
 
-class StampForm(forms.Form):
-    count = forms.IntegerField(
+
+class StampForm(RefusesControlCharacters, forms.Form):
+    count = WholeNumberField(
         label="How many",
         min_value=1,
         max_value=MAX_STAMPED_COPIES,

@@ -35,7 +35,9 @@ def home(request):
 def signup(request):
     """Create an account and log in; then go on to `next` (an invite link) or "My sagas"."""
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}
+    ):
         next_url = ""
     if request.user.is_authenticated:
         return redirect(next_url or "saga_list")

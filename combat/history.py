@@ -17,6 +17,7 @@ from campaign.access import get_membership, is_storyguide
 
 from . import systems
 from .audience import PLAYERS, STORYGUIDE
+from .inputs import is_digits
 from .models import Event, SagaRecord
 
 
@@ -31,7 +32,7 @@ def _archive(request, saga_id):
     if audience != STORYGUIDE:
         events = events.filter(storyguide_only=False)
     chosen = request.GET.get("encounter", "")
-    if chosen.isdigit():
+    if is_digits(chosen, 18):  # ASCII only: '²' and '٣' are no encounter
         events = events.filter(encounter_id=int(chosen))
     kind = request.GET.get("kind", "")
     if kind not in dict(systems.kind_choices(systems.of(saga))):

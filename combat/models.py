@@ -101,6 +101,7 @@ class CommandKey(models.Model):
 
     For commands that have no encounter version to check (the saga page's time passing)."""
 
+    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=40, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -5,15 +5,15 @@ from django.urls import path
 from . import history, views
 
 urlpatterns = [
-    path("sagas/<int:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
-    path("sagas/<int:saga_id>/history/", history.history_page, name="saga_history"),
-    path("sagas/<int:saga_id>/history.json", history.history_json, name="saga_history_json"),
-    path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter_page"),
-    path("encounters/<int:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
+    path("sagas/<id:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
+    path("sagas/<id:saga_id>/history/", history.history_page, name="saga_history"),
+    path("sagas/<id:saga_id>/history.json", history.history_json, name="saga_history_json"),
+    path("encounters/<id:encounter_id>/", views.encounter_page, name="encounter_page"),
+    path("encounters/<id:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
     path(
-        "encounters/<int:encounter_id>/combatants/<int:combatant_id>/remove/",
+        "encounters/<id:encounter_id>/combatants/<id:combatant_id>/remove/",
         views.remove_combatant,
         name="remove_combatant",
     ),
-    path("encounters/<int:encounter_id>/end/", views.end_encounter, name="end_encounter"),
+    path("encounters/<id:encounter_id>/end/", views.end_encounter, name="end_encounter"),
 ]

@@ -23,6 +23,7 @@ from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand
 from .forms import EncounterForm
+from .inputs import MAX_ID, plain_text, record_ids, whole_number
 from .models import Encounter
 
 
@@ -60,8 +61,8 @@ def encounter_command(*, storyguide_only: bool = True, rule_system: str | None =
 def posted_version(request) -> int:
     """The encounter version the page was drawn at, posted with every command."""
     try:
-        return int(request.POST.get("expected_version", ""))
-    except ValueError:
+        return whole_number(request.POST.get("expected_version", ""), "The version", 0, MAX_ID)
+    except InvalidCommand:
         raise InvalidCommand("The page sent no version; reload it.") from None
 
 
@@ -107,8 +108,8 @@ def add_combatants(request, encounter):
         request.user,
         encounter.pk,
         posted_version(request),
-        request.POST.getlist("characters"),
-        request.POST.get("side", ""),
+        record_ids(request.POST.getlist("characters")),
+        plain_text(request.POST.get("side", ""), "The side", 60),
     )
     return HttpResponseClientRedirect(reverse("encounter_page", args=[encounter.pk]))
 

@@ -85,7 +85,7 @@ def _saga_scene(user, saga_id: int, character_ids, command_key: str | None) -> S
         raise NotAllowed("There is no such saga.") from None
     if not is_storyguide(user, saga):
         raise NotAllowed("Only the storyguide can let time pass.")
-    claim_command(command_key)
+    claim_command(saga, command_key)
     if saga.rule_system != KEY:
         raise InvalidCommand("Fatigue recovery is an Ars Magica rule; this saga plays another system.")
     try:

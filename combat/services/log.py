@@ -43,7 +43,7 @@ def obey(refusal: Refusal | None) -> None:
         raise REFUSED[refusal.kind](str(refusal))
 
 
-def claim_command(key: str | None) -> None:
+def claim_command(saga, key: str | None) -> None:
     """A page's one-time command key: the first post that carries it applies, a repeat is stale.
 
     Call it under the lock that serialises the command (the saga's row); None is a call from code,
@@ -55,7 +55,7 @@ def claim_command(key: str | None) -> None:
         raise InvalidCommand("The page sent no command key; reload it.")
     if CommandKey.objects.filter(key=key).exists():
         raise StaleCommand("That was done already; nothing was done twice.")
-    CommandKey.objects.create(key=key)
+    CommandKey.objects.create(saga=saga, key=key)
 
 
 def new_command_key() -> str:
