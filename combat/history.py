@@ -3,7 +3,8 @@
 Players see the players' version: storyguide-only events are left out, and so are the events' sequence
 numbers (theirs would skip the storyguide's entries and look like missing ones); an entry says where it
 happened in its rule system's words instead. Their payloads are the live page's version too: the rule
-system's `players_payload` (old events are never edited; they are read the players' way).
+system's `players_payload` at the saga's setting for NPC rolls (old events are never edited; they are read the
+players' way).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_GET
 from campaign.access import get_membership, is_storyguide
 
 from . import systems
-from .audience import PLAYERS, STORYGUIDE
+from .audience import PLAYERS, STORYGUIDE, as_players_see
 from .models import Event, SagaRecord
 
 
@@ -43,9 +44,7 @@ def _archive(request, saga_id):
         combatants = [c for encounter in encounters for c in encounter.combatants.all()]
         players = {str(c.pk) for c in combatants if not c.character.is_npc}
         own = {str(c.pk) for c in combatants if c.character.owner_id == request.user.pk}
-        system = systems.of(saga)
-        for event in events:  # in memory only: the stored event is never edited
-            event.payload = system.players_payload(event, own, players)
+        events = as_players_see(saga, events, players, own)
     return saga, audience, encounters, events, chosen, kind
 
 

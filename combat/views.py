@@ -23,6 +23,7 @@ from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand
 from .forms import EncounterForm
+from .live import shown_to
 from .models import Encounter
 
 
@@ -67,10 +68,7 @@ def posted_version(request) -> int:
 
 def visible_log(encounter: Encounter, audience: str) -> list:
     """The encounter's log as the audience sees it on its page."""
-    events = encounter.events.order_by("seq")
-    if audience != STORYGUIDE:
-        events = events.filter(storyguide_only=False)
-    return list(events)
+    return shown_to(encounter, list(encounter.events.order_by("seq")), audience)
 
 
 @login_required
