@@ -3,7 +3,7 @@ players see of them (ArM3 p163-p177)."""
 
 from __future__ import annotations
 
-from campaign.models import NpcRolls
+from combat.audience import behind_the_screen, without
 from combat.templatetags.combat_tags import signed
 
 from .events import Kind
@@ -68,24 +68,6 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
     if event.kind == Kind.FATIGUE_ROLL:
         return players_fatigue_roll(payload, players, npc_rolls)
     return payload
-
-
-# What a player may not see of an NPC's roll at each setting: the storyguide rolls behind a screen.
-SCREENED = {
-    NpcRolls.RESULTS: ("dice", "scores", "totals"),
-    NpcRolls.TOTALS: ("dice", "scores"),
-    NpcRolls.EVERYTHING: (),
-}
-
-
-def behind_the_screen(npc_rolls: str, **fields: tuple[str, ...]) -> set[str]:
-    """The fields kept from players at the saga's setting, from an NPC roll's dice, scores and totals."""
-    return {name for part in SCREENED[NpcRolls(npc_rolls)] for name in fields.get(part, ())}
-
-
-def without(record: dict, hidden: set[str]) -> dict:
-    """The record without the hidden fields (a copy when any is hidden)."""
-    return {key: value for key, value in record.items() if key not in hidden} if hidden else record
 
 
 def players_initiative(row: dict, players: set[str], npc_rolls: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from campaign.models import Membership
+from campaign.models import Membership, NpcRolls
 
 from . import systems
 from .models import Combatant, Encounter
@@ -30,6 +30,25 @@ def visible_to(events, audience: str) -> list:
     if audience == STORYGUIDE:
         return list(events)
     return [event for event in events if not event.storyguide_only]
+
+
+# What players may not see of an NPC's roll at each saga setting: the storyguide rolls behind a screen.
+SCREENED = {
+    NpcRolls.RESULTS: ("dice", "scores", "totals"),
+    NpcRolls.TOTALS: ("dice", "scores"),
+    NpcRolls.EVERYTHING: (),
+}
+
+
+def behind_the_screen(npc_rolls: str, **fields: tuple[str, ...]) -> set[str]:
+    """The fields of an NPC's roll kept from players at the saga's setting, given which are its dice, its
+    scores and its totals (each rule system says which of its fields are which)."""
+    return {name for part in SCREENED[NpcRolls(npc_rolls)] for name in fields.get(part, ())}
+
+
+def without(record: dict, hidden: set[str]) -> dict:
+    """The record without the hidden fields (a copy when any is hidden)."""
+    return {key: value for key, value in record.items() if key not in hidden} if hidden else record
 
 
 def player_combatants(encounter: Encounter) -> set[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from combat.audience import behind_the_screen, without
+
 from . import kinds
 
 TURN_KINDS = (kinds.ROLL, kinds.TURN_ENDED, kinds.VALUE_SET)
@@ -113,6 +115,51 @@ def _signed(number: int) -> str:
     return f"{number:+d}"
 
 
+# --- what players see of an NPC's challenges ---------------------------------------------------
+
+# A challenge's fields: its dice, the NPC's scores, and its totals (d6 seed).
+DICE = ("faces", "d6", "d10s", "die_result")
+SCORES = ("consistency", "potential", "physical", "exertion", "dexterity")
+TOTALS = ("result", "value", "attack_result", "margin")
+SCREENED_WORDS = "(behind the screen)"
+
+
+def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+    """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed)."""
+    return players_record(event.kind, event.payload, players, npc_rolls)
+
+
+def players_record(kind: str, payload: dict, players: set[str], npc_rolls: str) -> dict:
+    """An entry's payload with each NPC's challenges as much as the saga's `npc_rolls` lets players see;
+    `players` holds the player characters' combatant ids (as strings)."""
+    if kind == kinds.ROLL:
+        return players_challenge(payload, payload.get("combatant"), players, npc_rolls)
+    if kind == kinds.FIGHT_STARTED:
+        order = [players_challenge(row, row.get("combatant"), players, npc_rolls) for row in payload["order"]]
+        return {**payload, "order": order}
+    if kind == kinds.EXCHANGE:
+        return players_exchange(payload, players, npc_rolls)
+    return payload
+
+
+def players_challenge(challenge: dict, combatant, players: set[str], npc_rolls: str) -> dict:
+    """One challenge: a player character's whole, an NPC's outcome and fatigue with what the setting shows."""
+    if str(combatant) in players:
+        return challenge
+    return without(challenge, behind_the_screen(npc_rolls, dice=DICE, scores=SCORES, totals=TOTALS))
+
+
+def players_exchange(exchange: dict, players: set[str], npc_rolls: str) -> dict:
+    """A chase exchange: each NPC runner's roll at the setting; a margin goes with an NPC target's result,
+    which it would give away; the moves and distances stay (d6 seed)."""
+    target = next((r.get("runner") for r in exchange["rolls"] if r.get("role") == "target"), None)
+    margin = set() if str(target) in players else behind_the_screen(npc_rolls, totals=("margin",))
+    rolls = [
+        without(players_challenge(r, r.get("runner"), players, npc_rolls), margin) for r in exchange["rolls"]
+    ]
+    return {**exchange, "rolls": rolls}
+
+
 # --- a fight challenge -------------------------------------------------------------------------
 
 
@@ -121,15 +168,13 @@ def roll_line(p: dict) -> str:
     and the result against the value, the outcome, and what it did to fatigue."""
     tone = " ok" if p.get("success") else " failed" if p.get("success") is False else ""
     return format_html(
-        '<span class="roll-line{}" data-testid="roll-line"> <b>{}</b>{}{}: {} ({}) {} → {}: {}{} {}</span>',
+        '<span class="roll-line{}" data-testid="roll-line"> <b>{}</b>{}{}: {}{}: {}{} {}</span>',
         tone,
         p.get("name", ""),
         _cluster_note(p),
         _roll_against(p),
         p.get("rolled", ""),
-        roll_score(p),
-        faces_html(p.get("faces") or ()),
-        _roll_numbers(p),
+        roll_workings(p),
         roll_outcome(p),
         _roll_consequence(p),
         _roll_fatigue(p),
@@ -163,9 +208,21 @@ def roll_score(p: dict) -> str:
     return ", ".join(parts)
 
 
+def roll_workings(p: dict) -> str:
+    """A challenge's score, dice and numbers: " (C2, P1) [4][7] → die result 4, result 7 vs 6"; less of an
+    NPC's, as the saga's setting for NPC rolls says."""
+    score = format_html(" ({})", roll_score(p)) if "consistency" in p else ""
+    dice = format_html(" {}", faces_html(p["faces"])) if p.get("faces") else ""
+    numbers = _roll_numbers(p)
+    return format_html("{}{}{}", score, dice, format_html(" → {}", numbers) if numbers else "")
+
+
 def _roll_numbers(p: dict) -> str:
-    numbers = format_html('die result <b data-testid="die-result">{}</b>', p.get("die_result", ""))
-    if p.get("potential"):
+    if "die_result" not in p:
+        numbers = format_html("result <b>{}</b>", p["result"]) if "result" in p else ""
+    else:
+        numbers = format_html('die result <b data-testid="die-result">{}</b>', p["die_result"])
+    if p.get("potential") and "die_result" in p:
         numbers = format_html("{}, result <b>{}</b>", numbers, p.get("result", ""))
     if p.get("value") is not None:
         numbers = format_html("{} vs <b>{}</b>", numbers, p["value"])
@@ -184,7 +241,9 @@ def roll_outcome(p: dict) -> str:
         return mark_safe('<strong class="success" data-testid="success">success</strong>')
     if p.get("success") is False:
         return mark_safe('<strong class="failure" data-testid="failure">failure</strong>')
-    return format_html("result <b>{}</b>", p.get("result", ""))
+    if "result" not in p:
+        return SCREENED_WORDS
+    return format_html("result <b>{}</b>", p["result"])
 
 
 def _roll_consequence(p: dict) -> str:
@@ -218,20 +277,10 @@ def _roll_fatigue(p: dict) -> str:
 def exchange_roll(r: dict, p: dict) -> str:
     """d6 seed: one runner's roll in an exchange: the dice, the result, what the margin does (three
     or more ahead closes a square, three or more behind falls back), and fatigue."""
-    line = format_html(
-        '<b>{}</b> <span class="muted">({})</span> {} → <b>{}</b>',
-        r.get("name", ""),
-        r.get("role", ""),
-        faces_html(r.get("faces") or ()),
-        r.get("result", ""),
-    )
+    name, role = r.get("name", ""), r.get("role", "")
+    line = format_html('<b>{}</b> <span class="muted">({})</span>{}', name, role, exchange_workings(r))
     if r.get("dropped_out"):
-        line = format_html(
-            '{} · <strong class="auto-fail">die result {} below fatigue {}: drops out</strong>',
-            line,
-            r.get("die_result", ""),
-            r.get("fatigue_before", ""),
-        )
+        line = format_html('{} · <strong class="auto-fail">{}</strong>', line, drops_out(r))
     elif r.get("margin") is not None:
         line = format_html("{} · {}", line, margin_effect(r, p))
     if r.get("fatigue_rose"):
@@ -242,6 +291,19 @@ def exchange_roll(r: dict, p: dict) -> str:
             r.get("fatigue_after", ""),
         )
     return line
+
+
+def exchange_workings(r: dict) -> str:
+    """A runner's dice and result: " [4][7] → <b>9</b>"; the result alone, or nothing, of an NPC's."""
+    if r.get("faces"):
+        return format_html(" {} → <b>{}</b>", faces_html(r["faces"]), r.get("result", ""))
+    return format_html(" <b>{}</b>", r["result"]) if "result" in r else ""
+
+
+def drops_out(r: dict) -> str:
+    """d6 seed: a die result below fatigue drops the runner out of the chase."""
+    die = f" {r['die_result']}" if "die_result" in r else ""
+    return f"die result{die} below fatigue {r.get('fatigue_before', '')}: drops out"
 
 
 def margin_effect(r: dict, p: dict) -> str:
@@ -351,15 +413,19 @@ def fight_started_line(p: dict) -> str:
     """d6 seed: initiative is a Dexterity challenge; the order, each with its dice and result."""
     rows = format_html_join(
         ", ",
-        '<span data-testid="init-row">{}. {} {} = {}</span>',
-        (
-            (n, row["name"], faces_html(row.get("faces") or ()), row["result"])
-            for n, row in enumerate(p["order"], 1)
-        ),
+        '<span data-testid="init-row">{}. {}{}</span>',
+        ((n, row["name"], initiative_workings(row)) for n, row in enumerate(p["order"], 1)),
     )
     return format_html(
         "<b>The fight begins.</b> Initiative (Dexterity): {}. {} acts first.", rows, p.get("first", "")
     )
+
+
+def initiative_workings(row: dict) -> str:
+    """An initiative roll's dice and result: " [4][7] = 9"; the result alone, or nothing, of an NPC's."""
+    if row.get("faces"):
+        return format_html(" {} = {}", faces_html(row["faces"]), row.get("result", ""))
+    return format_html(" {}", row["result"]) if "result" in row else ""
 
 
 def pass_choice_line(p: dict) -> str:
