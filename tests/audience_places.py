@@ -51,7 +51,12 @@ def exported(user, encounter: Encounter) -> list[dict]:
 
 
 def line_of(html: str, seq: int) -> str:
-    """One event's line in a page or a frame, by its sequence number (up to the next event's)."""
-    match = re.search(rf'<li id="event-{seq}" .*?(?=<li id="event-|\Z)', html, re.S)
-    assert match, f"event {seq} is not in the page"
-    return match.group(0)
+    """One event's line in a page or a frame, by its sequence number: its `<li>` to the matching `</li>`."""
+    start = html.find(f'<li id="event-{seq}" ')
+    assert start >= 0, f"event {seq} is not in the page"
+    depth = 0
+    for tag in re.finditer(r"<li\b|</li>", html[start:]):
+        depth += 1 if tag.group(0) == "<li" else -1
+        if depth == 0:
+            return html[start : start + tag.end()]
+    raise AssertionError(f"event {seq}'s line is not closed")

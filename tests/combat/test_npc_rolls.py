@@ -104,8 +104,20 @@ def test_the_export_keeps_an_npcs_outcomes_only_by_default(round_one):
     ids = round_one.ids()
     attack = exported_payload(round_one, Kind.ATTACK, attacker=ids["bandit1"], defender=ids["boris"])
     assert set(attack) == {
-        "phase", "attacker", "defender", "weapon", "range", "defense_total", "defense_parts", "defense_roll",
-        "defense_with", "result", "applied_as", "soak", "body_levels_lost", "damage_prevented",
+        "phase",
+        "attacker",
+        "defender",
+        "weapon",
+        "range",
+        "defense_total",
+        "defense_parts",
+        "defense_roll",
+        "defense_with",
+        "result",
+        "applied_as",
+        "soak",
+        "body_levels_lost",
+        "damage_prevented",
     }
     fatigue = exported_payload(round_one, Kind.FATIGUE_ROLL, combatant=ids["bandit1"])
     assert set(fatigue) == {"combatant", "kind", "botch", "levels_lost", "fatigue_level"}
