@@ -151,13 +151,18 @@ def players_challenge(challenge: dict, combatant, players: set[str], npc_rolls: 
 
 def players_exchange(exchange: dict, players: set[str], npc_rolls: str) -> dict:
     """A chase exchange: each NPC runner's roll at the setting; a margin goes with an NPC target's result,
-    which it would give away; the moves and distances stay (d6 seed)."""
+    which it would give away, and leaves its step (closes, falls behind, holds); the moves stay (d6 seed)."""
     target = next((r.get("runner") for r in exchange["rolls"] if r.get("role") == "target"), None)
     margin = set() if str(target) in players else behind_the_screen(npc_rolls, totals=("margin",))
-    rolls = [
-        without(players_challenge(r, r.get("runner"), players, npc_rolls), margin) for r in exchange["rolls"]
-    ]
-    return {**exchange, "rolls": rolls}
+    return {**exchange, "rolls": [players_runner(r, players, npc_rolls, margin) for r in exchange["rolls"]]}
+
+
+def players_runner(r: dict, players: set[str], npc_rolls: str, margin: set[str]) -> dict:
+    """One runner's roll in an exchange as players see it; a hidden margin leaves its step."""
+    shown = without(players_challenge(r, r.get("runner"), players, npc_rolls), margin)
+    if r.get("margin") is not None and "margin" not in shown:
+        shown = {**shown, "step": margin_step(r["margin"])}
+    return shown
 
 
 # --- a fight challenge -------------------------------------------------------------------------
@@ -281,7 +286,7 @@ def exchange_roll(r: dict, p: dict) -> str:
     line = format_html('<b>{}</b> <span class="muted">({})</span>{}', name, role, exchange_workings(r))
     if r.get("dropped_out"):
         line = format_html('{} · <strong class="auto-fail">{}</strong>', line, drops_out(r))
-    elif r.get("margin") is not None:
+    elif r.get("margin") is not None or r.get("step"):
         line = format_html("{} · {}", line, margin_effect(r, p))
     if r.get("fatigue_rose"):
         line = format_html(
@@ -308,13 +313,21 @@ def drops_out(r: dict) -> str:
 
 def margin_effect(r: dict, p: dict) -> str:
     """d6 seed: a margin of +3 or more closes a square (or reaches or passes the target), -3 or less
-    falls a square behind, anything between moves nobody."""
-    margin = r["margin"]
-    if margin >= 3:
-        return format_html('<span class="success">{}: {}</span>', _signed(margin), _closing(r, p))
-    if margin <= -3:
-        return format_html('<span class="failure">{}: falls a square behind</span>', margin)
-    return format_html('<span class="muted">{}: nobody moves</span>', _signed(margin))
+    falls a square behind, anything between moves nobody; the step alone when the margin is behind the
+    screen."""
+    margin = r.get("margin")
+    step = margin_step(margin) if margin is not None else r["step"]
+    number = f"{_signed(margin)}: " if margin is not None else ""
+    if step == "closes":
+        return format_html('<span class="success">{}{}</span>', number, _closing(r, p))
+    if step == "falls":
+        return format_html('<span class="failure">{}falls a square behind</span>', number)
+    return format_html('<span class="muted">{}nobody moves</span>', number)
+
+
+def margin_step(margin: int) -> str:
+    """d6 seed: a chaser's margin of +3 or more closes, -3 or less falls behind, anything between holds."""
+    return "closes" if margin >= 3 else "falls" if margin <= -3 else "holds"
 
 
 def _closing(r: dict, p: dict) -> str:

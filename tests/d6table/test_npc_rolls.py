@@ -6,7 +6,7 @@ import pytest
 from campaign.models import NpcRolls
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Event
-from d6 import kinds, services
+from d6 import kinds, presenters, services
 from tests.audience_places import encounter_page, exported, history_page, line_of, pushed, replayed
 
 from .test_fight import INITIATIVE
@@ -131,4 +131,31 @@ def test_the_storyguide_sees_every_die_at_results_only(fight):
     assert (
         exported_entry(fight, fight.storyguide, kinds.ROLL, combatant=str(fight.bandits[1].pk))
         == defence.payload
+    )
+
+
+NPC_TARGET_EXCHANGE = {
+    "rolls": [
+        {"runner": "1", "name": "Watchman", "role": "target", "faces": [3, 4], "result": 7},
+        {"runner": "2", "name": "Tobias", "role": "chaser", "faces": [6, 0], "result": 10, "margin": 3},
+    ],
+    "moved_ahead": [],
+}
+
+
+@pytest.mark.parametrize(
+    "npc_rolls, words",
+    [
+        (NpcRolls.RESULTS, 'Tobias</b> <span class="muted">(chaser)</span>'),
+        (NpcRolls.TOTALS, '<b>10</b> · <span class="success">+3: closes a square</span>'),
+    ],
+)
+def test_a_player_chasers_step_stays_when_an_npc_targets_margin_is_hidden(npc_rolls, words):
+    shown = presenters.players_record(kinds.EXCHANGE, NPC_TARGET_EXCHANGE, {"2"}, npc_rolls)
+    target, tobias = shown["rolls"]
+    assert "faces" not in target and ("result" in target) == (npc_rolls == NpcRolls.TOTALS)
+    line = presenters.exchange_roll(tobias, shown)
+    assert words in line and "closes a square" in line
+    assert ("margin" in tobias, tobias.get("step")) == (
+        (False, "closes") if npc_rolls == NpcRolls.RESULTS else (True, None)
     )
