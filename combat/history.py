@@ -3,8 +3,7 @@
 Players see the players' version: storyguide-only events are left out, and so are the events' sequence
 numbers (theirs would skip the storyguide's entries and look like missing ones); an entry says where it
 happened in its rule system's words instead. Their payloads are the live page's version too: the rule
-system's `players_payload` at the saga's setting for NPC rolls (old events are never edited; they are read the
-players' way).
+system's `players_payload` (old events are never edited; they are read the players' way).
 """
 
 from __future__ import annotations
