@@ -6,7 +6,7 @@ from django.contrib.auth.forms import UserCreationForm
 from combat import systems
 from combat.inputs import RefusesControlCharacters, WholeNumberField
 
-from .models import Character, Saga
+from .models import Character, NpcRolls, Saga
 from .services import MAX_STAMPED_COPIES
 
 SCORE_MIN, SCORE_MAX = -10, 40
@@ -47,8 +47,9 @@ class SagaForm(RefusesControlCharacters, forms.ModelForm):
 
     class Meta:
         model = Saga
-        fields = ("name", "rule_system", "physical_dice")
+        fields = ("name", "rule_system", "physical_dice", "npc_rolls")
         labels = {"name": "Saga name", "rule_system": "Rule system"}
+        widgets = {"npc_rolls": forms.RadioSelect}
         error_messages = {"name": {"required": "Give the saga a name."}}
 
     def __init__(self, *args, **kwargs):
@@ -56,12 +57,26 @@ class SagaForm(RefusesControlCharacters, forms.ModelForm):
         self.fields["rule_system"] = forms.ChoiceField(
             label="Rule system", choices=systems.choices(), initial=systems.all_systems()[0].key
         )
+        self.fields["npc_rolls"].required = False
+
+    def clean_npc_rolls(self):
+        """Left out, the default: players see an NPC's results only."""
+        return self.cleaned_data["npc_rolls"] or NpcRolls.RESULTS
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError("Give the saga a name.")
         return name
+
+
+class NpcRollsForm(forms.ModelForm):
+    """The storyguide's choice, on the saga page, of how much of an NPC's rolls the players see."""
+
+    class Meta:
+        model = Saga
+        fields = ("npc_rolls",)
+        widgets = {"npc_rolls": forms.RadioSelect}
 
 
 class CharacterBaseForm(RefusesControlCharacters, forms.ModelForm):

@@ -21,7 +21,7 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import SagaForm, SignUpForm, StampForm, sheet_forms
+from .forms import NpcRollsForm, SagaForm, SignUpForm, StampForm, sheet_forms
 from .models import Character, Membership, Saga
 
 
@@ -100,6 +100,7 @@ def saga_detail(request, saga_id):
         "npcs": [c for c in characters if c.is_npc] if guide else [],
     }
     if guide:
+        context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
 
@@ -111,6 +112,20 @@ def invite_regenerate(request, saga_id):
     services.regenerate_invite(saga)
     messages.success(request, "A new invite link is ready; the old one no longer works.")
     return redirect("saga_detail", saga_id=saga.pk)
+
+
+@login_required
+@require_POST
+def saga_npc_rolls(request, saga_id):
+    """The storyguide sets how much of an NPC's rolls the players see."""
+    saga = require_storyguide(request.user, saga_id)
+    form = NpcRollsForm(request.POST, instance=saga)
+    if form.is_valid():
+        services.set_npc_rolls(saga, form.cleaned_data["npc_rolls"])
+        messages.success(request, f"Players now see: {saga.get_npc_rolls_display()}.")
+    else:
+        messages.error(request, "Choose one of the settings for NPC rolls.")
+    return redirect("saga_detail", saga_id=saga_id)
 
 
 @require_http_methods(["GET", "POST"])

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from campaign.access import get_membership, is_storyguide
 
 from . import systems
-from .audience import PLAYERS, STORYGUIDE
+from .audience import PLAYERS, STORYGUIDE, as_players_see
 from .inputs import is_digits
 from .models import Event, SagaRecord
 
@@ -44,9 +44,7 @@ def _archive(request, saga_id):
         combatants = [c for encounter in encounters for c in encounter.combatants.all()]
         players = {str(c.pk) for c in combatants if not c.character.is_npc}
         own = {str(c.pk) for c in combatants if c.character.owner_id == request.user.pk}
-        system = systems.of(saga)
-        for event in events:  # in memory only: the stored event is never edited
-            event.payload = system.players_payload(event, own, players)
+        events = as_players_see(saga, events, players, own)
     return saga, audience, encounters, events, chosen, kind
 
 

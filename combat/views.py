@@ -24,6 +24,7 @@ from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand
 from .forms import EncounterForm
 from .inputs import MAX_ID, plain_text, record_ids, whole_number
+from .live import shown_to
 from .models import Encounter
 
 
@@ -68,10 +69,7 @@ def posted_version(request) -> int:
 
 def visible_log(encounter: Encounter, audience: str) -> list:
     """The encounter's log as the audience sees it on its page."""
-    events = encounter.events.order_by("seq")
-    if audience != STORYGUIDE:
-        events = events.filter(storyguide_only=False)
-    return list(events)
+    return shown_to(encounter, list(encounter.events.order_by("seq")), audience)
 
 
 @login_required

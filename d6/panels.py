@@ -17,7 +17,7 @@ from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
 
 from . import presenters
-from .kinds import ROLL, TURN_ENDED
+from .kinds import EXCHANGE, ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 from .sheet import sheet_of
@@ -494,10 +494,30 @@ def runner_refusals(state: table.TableState, chase_context: dict) -> None:
         row["at_target_refusal"] = table.can_choose_at_target(state, table.STORYGUIDE, who, exchange)
 
 
+FIGHT_STARTED_ROW = "initiative"  # one fighter's initiative roll, as the fighter's row keeps it
+
+
+def players_view(encounter: Encounter, audience: str, combatants: list[Combatant]):
+    """How a panel shows an entry's payload to the audience: whole for the storyguide, the players' version
+    (`presenters.players_record`) for the players; a fighter's initiative as one row of the fight's start."""
+    if audience == STORYGUIDE:
+        return lambda payload, kind, combatant=None: payload
+    players = {str(c.pk) for c in combatants if not c.character.is_npc}
+    npc_rolls = encounter.saga.npc_rolls
+
+    def players_see(payload: dict, kind: str, combatant=None) -> dict:
+        if kind == FIGHT_STARTED_ROW:
+            return presenters.players_challenge(payload, combatant, players, npc_rolls)
+        return presenters.players_record(kind, payload, players, npc_rolls)
+
+    return players_see
+
+
 def state_context(encounter: Encounter, audience: str) -> dict:
     """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
     combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))
+    shown = players_view(encounter, audience, combatants)
     fight = Fight.objects.filter(encounter=encounter).first()
     cards: list[FighterCard] = []
     current = None
@@ -510,7 +530,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         for fighter in fighters:
             card = _card(fighter.combatant, fighter.base_fatigue)
             card.position = fighter.position + 1
-            card.initiative = fighter.initiative
+            card.initiative = shown(fighter.initiative, FIGHT_STARTED_ROW, fighter.combatant_id)
             card.current = fighter.position == fight.turn
             card.rose_this_turn = fighter.rose_this_turn
             cards.append(card)
@@ -548,7 +568,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
             "grid": chase_grid(chase, runners),
             "chooser_id": chooser_id,
             "chooser_name": owner.get_username() if chooser_id else "the storyguide",
-            "last": chase.last_exchange or None,
+            "last": shown(chase.last_exchange, EXCHANGE) if chase.last_exchange else None,
             "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
             "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
             "yours": _own_runs(chase, runners) if chase.ongoing else [],
@@ -565,7 +585,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     last_roll = None
     if fight is not None:
         event = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq").first()
-        last_roll = event.payload if event is not None and event.kind == ROLL else None
+        last_roll = shown(event.payload, ROLL) if event is not None and event.kind == ROLL else None
     state = table_state(
         encounter,
         combatants=combatants,

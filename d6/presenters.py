@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from combat.audience import behind_the_screen, without
+
 from . import kinds
 
 TURN_KINDS = (kinds.ROLL, kinds.TURN_ENDED, kinds.VALUE_SET)
@@ -113,6 +115,56 @@ def _signed(number: int) -> str:
     return f"{number:+d}"
 
 
+# --- what players see of an NPC's challenges ---------------------------------------------------
+
+# A challenge's fields: its dice, the NPC's scores, and its totals (d6 seed).
+DICE = ("faces", "d6", "d10s", "die_result")
+SCORES = ("consistency", "potential", "physical", "exertion", "dexterity")
+TOTALS = ("result", "value", "attack_result", "margin")
+SCREENED_WORDS = "(behind the screen)"
+
+
+def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+    """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed)."""
+    return players_record(event.kind, event.payload, players, npc_rolls)
+
+
+def players_record(kind: str, payload: dict, players: set[str], npc_rolls: str) -> dict:
+    """An entry's payload with each NPC's challenges as much as the saga's `npc_rolls` lets players see;
+    `players` holds the player characters' combatant ids (as strings)."""
+    if kind == kinds.ROLL:
+        return players_challenge(payload, payload.get("combatant"), players, npc_rolls)
+    if kind == kinds.FIGHT_STARTED:
+        order = [players_challenge(row, row.get("combatant"), players, npc_rolls) for row in payload["order"]]
+        return {**payload, "order": order}
+    if kind == kinds.EXCHANGE:
+        return players_exchange(payload, players, npc_rolls)
+    return payload
+
+
+def players_challenge(challenge: dict, combatant, players: set[str], npc_rolls: str) -> dict:
+    """One challenge: a player character's whole, an NPC's outcome and fatigue with what the setting shows."""
+    if str(combatant) in players:
+        return challenge
+    return without(challenge, behind_the_screen(npc_rolls, dice=DICE, scores=SCORES, totals=TOTALS))
+
+
+def players_exchange(exchange: dict, players: set[str], npc_rolls: str) -> dict:
+    """A chase exchange: each NPC runner's roll at the setting; a margin goes with an NPC target's result,
+    which it would give away, and leaves its step (closes, falls behind, holds); the moves stay (d6 seed)."""
+    target = next((r.get("runner") for r in exchange["rolls"] if r.get("role") == "target"), None)
+    margin = set() if str(target) in players else behind_the_screen(npc_rolls, totals=("margin",))
+    return {**exchange, "rolls": [players_runner(r, players, npc_rolls, margin) for r in exchange["rolls"]]}
+
+
+def players_runner(r: dict, players: set[str], npc_rolls: str, margin: set[str]) -> dict:
+    """One runner's roll in an exchange as players see it; a hidden margin leaves its step."""
+    shown = without(players_challenge(r, r.get("runner"), players, npc_rolls), margin)
+    if r.get("margin") is not None and "margin" not in shown:
+        shown = {**shown, "step": margin_step(r["margin"])}
+    return shown
+
+
 # --- a fight challenge -------------------------------------------------------------------------
 
 
@@ -121,15 +173,13 @@ def roll_line(p: dict) -> str:
     and the result against the value, the outcome, and what it did to fatigue."""
     tone = " ok" if p.get("success") else " failed" if p.get("success") is False else ""
     return format_html(
-        '<span class="roll-line{}" data-testid="roll-line"> <b>{}</b>{}{}: {} ({}) {} → {}: {}{} {}</span>',
+        '<span class="roll-line{}" data-testid="roll-line"> <b>{}</b>{}{}: {}{}: {}{} {}</span>',
         tone,
         p.get("name", ""),
         _cluster_note(p),
         _roll_against(p),
         p.get("rolled", ""),
-        roll_score(p),
-        faces_html(p.get("faces") or ()),
-        _roll_numbers(p),
+        roll_workings(p),
         roll_outcome(p),
         _roll_consequence(p),
         _roll_fatigue(p),
@@ -163,9 +213,21 @@ def roll_score(p: dict) -> str:
     return ", ".join(parts)
 
 
+def roll_workings(p: dict) -> str:
+    """A challenge's score, dice and numbers: " (C2, P1) [4][7] → die result 4, result 7 vs 6"; less of an
+    NPC's, as the saga's setting for NPC rolls says."""
+    score = format_html(" ({})", roll_score(p)) if "consistency" in p else ""
+    dice = format_html(" {}", faces_html(p["faces"])) if p.get("faces") else ""
+    numbers = _roll_numbers(p)
+    return format_html("{}{}{}", score, dice, format_html(" → {}", numbers) if numbers else "")
+
+
 def _roll_numbers(p: dict) -> str:
-    numbers = format_html('die result <b data-testid="die-result">{}</b>', p.get("die_result", ""))
-    if p.get("potential"):
+    if "die_result" not in p:
+        numbers = format_html("result <b>{}</b>", p["result"]) if "result" in p else ""
+    else:
+        numbers = format_html('die result <b data-testid="die-result">{}</b>', p["die_result"])
+    if p.get("potential") and "die_result" in p:
         numbers = format_html("{}, result <b>{}</b>", numbers, p.get("result", ""))
     if p.get("value") is not None:
         numbers = format_html("{} vs <b>{}</b>", numbers, p["value"])
@@ -184,7 +246,9 @@ def roll_outcome(p: dict) -> str:
         return mark_safe('<strong class="success" data-testid="success">success</strong>')
     if p.get("success") is False:
         return mark_safe('<strong class="failure" data-testid="failure">failure</strong>')
-    return format_html("result <b>{}</b>", p.get("result", ""))
+    if "result" not in p:
+        return SCREENED_WORDS
+    return format_html("result <b>{}</b>", p["result"])
 
 
 def _roll_consequence(p: dict) -> str:
@@ -218,21 +282,11 @@ def _roll_fatigue(p: dict) -> str:
 def exchange_roll(r: dict, p: dict) -> str:
     """d6 seed: one runner's roll in an exchange: the dice, the result, what the margin does (three
     or more ahead closes a square, three or more behind falls back), and fatigue."""
-    line = format_html(
-        '<b>{}</b> <span class="muted">({})</span> {} → <b>{}</b>',
-        r.get("name", ""),
-        r.get("role", ""),
-        faces_html(r.get("faces") or ()),
-        r.get("result", ""),
-    )
+    name, role = r.get("name", ""), r.get("role", "")
+    line = format_html('<b>{}</b> <span class="muted">({})</span>{}', name, role, exchange_workings(r))
     if r.get("dropped_out"):
-        line = format_html(
-            '{} · <strong class="auto-fail">die result {} below fatigue {}: drops out</strong>',
-            line,
-            r.get("die_result", ""),
-            r.get("fatigue_before", ""),
-        )
-    elif r.get("margin") is not None:
+        line = format_html('{} · <strong class="auto-fail">{}</strong>', line, drops_out(r))
+    elif r.get("margin") is not None or r.get("step"):
         line = format_html("{} · {}", line, margin_effect(r, p))
     if r.get("fatigue_rose"):
         line = format_html(
@@ -244,15 +298,36 @@ def exchange_roll(r: dict, p: dict) -> str:
     return line
 
 
+def exchange_workings(r: dict) -> str:
+    """A runner's dice and result: " [4][7] → <b>9</b>"; the result alone, or nothing, of an NPC's."""
+    if r.get("faces"):
+        return format_html(" {} → <b>{}</b>", faces_html(r["faces"]), r.get("result", ""))
+    return format_html(" <b>{}</b>", r["result"]) if "result" in r else ""
+
+
+def drops_out(r: dict) -> str:
+    """d6 seed: a die result below fatigue drops the runner out of the chase."""
+    die = f" {r['die_result']}" if "die_result" in r else ""
+    return f"die result{die} below fatigue {r.get('fatigue_before', '')}: drops out"
+
+
 def margin_effect(r: dict, p: dict) -> str:
     """d6 seed: a margin of +3 or more closes a square (or reaches or passes the target), -3 or less
-    falls a square behind, anything between moves nobody."""
-    margin = r["margin"]
-    if margin >= 3:
-        return format_html('<span class="success">{}: {}</span>', _signed(margin), _closing(r, p))
-    if margin <= -3:
-        return format_html('<span class="failure">{}: falls a square behind</span>', margin)
-    return format_html('<span class="muted">{}: nobody moves</span>', _signed(margin))
+    falls a square behind, anything between moves nobody; the step alone when the margin is behind the
+    screen."""
+    margin = r.get("margin")
+    step = margin_step(margin) if margin is not None else r["step"]
+    number = f"{_signed(margin)}: " if margin is not None else ""
+    if step == "closes":
+        return format_html('<span class="success">{}{}</span>', number, _closing(r, p))
+    if step == "falls":
+        return format_html('<span class="failure">{}falls a square behind</span>', number)
+    return format_html('<span class="muted">{}nobody moves</span>', number)
+
+
+def margin_step(margin: int) -> str:
+    """d6 seed: a chaser's margin of +3 or more closes, -3 or less falls behind, anything between holds."""
+    return "closes" if margin >= 3 else "falls" if margin <= -3 else "holds"
 
 
 def _closing(r: dict, p: dict) -> str:
@@ -351,15 +426,19 @@ def fight_started_line(p: dict) -> str:
     """d6 seed: initiative is a Dexterity challenge; the order, each with its dice and result."""
     rows = format_html_join(
         ", ",
-        '<span data-testid="init-row">{}. {} {} = {}</span>',
-        (
-            (n, row["name"], faces_html(row.get("faces") or ()), row["result"])
-            for n, row in enumerate(p["order"], 1)
-        ),
+        '<span data-testid="init-row">{}. {}{}</span>',
+        ((n, row["name"], initiative_workings(row)) for n, row in enumerate(p["order"], 1)),
     )
     return format_html(
         "<b>The fight begins.</b> Initiative (Dexterity): {}. {} acts first.", rows, p.get("first", "")
     )
+
+
+def initiative_workings(row: dict) -> str:
+    """An initiative roll's dice and result: " [4][7] = 9"; the result alone, or nothing, of an NPC's."""
+    if row.get("faces"):
+        return format_html(" {} = {}", faces_html(row["faces"]), row.get("result", ""))
+    return format_html(" {}", row["result"]) if "result" in row else ""
 
 
 def pass_choice_line(p: dict) -> str:

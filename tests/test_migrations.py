@@ -202,6 +202,7 @@ def as_before_the_split(table: str, row: dict) -> dict:
     if table == "campaign_saga":
         row = dict(row)
         options = row.pop("options")
+        row.pop("npc_rolls")
         return {**row, "d6_attributes": options.get("attributes", list(DEFAULT_ATTRIBUTES))}
     return row
 

@@ -29,6 +29,7 @@ for _name in (
     "score_option",
     "scores_html",
     "sent_note",
+    "initiative_workings",
 ):
     register.filter(_name, getattr(presenters, _name))
 
