@@ -5,15 +5,27 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test venv lint bench clean
+UV_VERSION := 0.13.9
 
-$(BIN)/.installed: pyproject.toml
+.PHONY: run test venv lint lock bench clean
+
+# uv, pinned, from PyPI into the venv; it installs exactly what uv.lock says (versions and hashes).
+$(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet uv==$(UV_VERSION)
+
+# --locked: refuse a uv.lock that no longer matches pyproject.toml (run `make lock`); --inexact: keep
+# pip and uv. Then Covenant itself, editable, with no dependencies of its own choosing.
+$(BIN)/.installed: pyproject.toml uv.lock $(BIN)/uv
+	$(BIN)/uv sync --quiet --locked --inexact --extra test --no-install-project
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 venv: $(BIN)/.installed
+
+# Re-resolve every dependency to the newest versions pyproject.toml allows; commit the new uv.lock.
+lock: $(BIN)/uv
+	$(BIN)/uv lock --upgrade
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
@@ -29,6 +41,7 @@ lint: venv
 
 bench: venv
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/fanout.py --tables 3 --players 8 --seconds 10
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .coverage

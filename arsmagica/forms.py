@@ -6,6 +6,7 @@ from django import forms
 
 from arsmagica.models import Declaration
 from combat.errors import InvalidCommand
+from combat.inputs import RefusesControlCharacters, WholeNumberField
 from combat.models import Combatant
 
 from .models import BodyLevel, FatigueLevel, Range
@@ -14,7 +15,7 @@ from .services.dice import PURPOSE_LABELS, faces_text, parse_faces
 DICE_PURPOSES = ("initiative", "combat", "missile", "missile_second", "magic", "fatigue")
 
 
-class DeclarationForm(forms.Form):
+class DeclarationForm(RefusesControlCharacters, forms.Form):
     """One combatant's declaration for the round (ArM3 p163)."""
 
     action = forms.ChoiceField(choices=Declaration.Action.choices, initial=Declaration.Action.ATTACK)
@@ -32,17 +33,17 @@ class DeclarationForm(forms.Form):
     missile_phase = forms.ChoiceField(
         choices=Declaration.MissilePhase.choices, initial=Declaration.MissilePhase.FIRST, label="Shoot in"
     )
-    distance = forms.IntegerField(
+    distance = WholeNumberField(
         required=False, min_value=0, max_value=10000, label="Target distance (paces)"
     )
     charging = forms.BooleanField(required=False)
     high_ground = forms.BooleanField(required=False, label="High ground")
     mounted = forms.BooleanField(required=False, label="On horseback")
     routing = forms.BooleanField(required=False)
-    modifier = forms.IntegerField(required=False, min_value=-30, max_value=30, label="Initiative modifier")
+    modifier = WholeNumberField(required=False, min_value=-30, max_value=30, label="Initiative modifier")
     spell_kind = forms.ChoiceField(choices=[("", "—"), *Declaration.SpellKind.choices], required=False)
     spell_name = forms.CharField(required=False, max_length=80, label="Spell")
-    casting_score = forms.IntegerField(required=False, min_value=-30, max_value=100)
+    casting_score = WholeNumberField(required=False, min_value=-30, max_value=100)
     fast_cast_phase = forms.ChoiceField(
         choices=[
             ("", "No"),
@@ -162,12 +163,12 @@ def initial_from(declaration: Declaration) -> dict:
     }
 
 
-class CorrectionForm(forms.Form):
+class CorrectionForm(RefusesControlCharacters, forms.Form):
     combatant = forms.TypedChoiceField(coerce=int)
     fatigue_level = forms.ChoiceField(choices=[("", "— unchanged —"), *FatigueLevel.choices], required=False)
     body_level = forms.ChoiceField(choices=[("", "— unchanged —"), *BodyLevel.choices], required=False)
-    advantage_attack = forms.IntegerField(required=False, min_value=0, max_value=100)
-    advantage_defense = forms.IntegerField(required=False, min_value=0, max_value=100)
+    advantage_attack = WholeNumberField(required=False, min_value=0, max_value=100)
+    advantage_defense = WholeNumberField(required=False, min_value=0, max_value=100)
     reason = forms.CharField(
         max_length=500, widget=forms.TextInput(attrs={"placeholder": "Why, for everyone"})
     )

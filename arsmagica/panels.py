@@ -169,7 +169,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "cards": cards,
         "sides": sides,
         "names": names,
-        "movement": movement.payload if movement else None,
+        "movement": acting_order(movement, audience, encounter.saga, combatants),
         "declaring": encounter.phase == Phase.DECLARING,
         "declared_count": sum(card.declared for card in cards),
         "pending": encounter.pending or None,
@@ -187,6 +187,14 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         if audience == STORYGUIDE and encounter.pending
         else [],
     }
+
+
+def acting_order(movement: Event | None, audience: str, saga, combatants) -> dict | None:
+    """The round's Movement event for the acting order: for the players, their version (ArM3 p163)."""
+    if movement is None or audience == STORYGUIDE:
+        return movement.payload if movement else None
+    players = {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
+    return presenters.players_payload(movement, set(), players, saga.npc_rolls)
 
 
 def refusals(table: Table) -> dict[str, str | None]:

@@ -3,6 +3,7 @@ players see of them (ArM3 p163-p177)."""
 
 from __future__ import annotations
 
+from combat.audience import behind_the_screen, without
 from combat.templatetags.combat_tags import signed
 
 from .events import Kind
@@ -47,25 +48,94 @@ def event_label(event, *, in_round: bool = False) -> str:
     return f"{where} · {phase}" if phase else where
 
 
-def players_payload(event, own: set[str], players: set[str]) -> dict:
-    """An event's payload as the players see it on the live page.
+def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+    """An event's payload as the players see it, in the log, the frames, the history and the exports.
 
     `own` holds the viewer's combatant ids, `players` every player character's (as strings). Another
     character's `declared` event says only who declared; a Movement event's declarations keep the viewer's
-    own in full, another player character's as who declared, and no NPC's (or a removed combatant's).
+    own in full, another player character's as who declared, and no NPC's (or a removed combatant's). An
+    NPC's rolls show as much as the saga's `npc_rolls` lets players see (`behind_the_screen`).
     """
     payload = event.payload
     if event.kind == Kind.DECLARED and payload.get("combatant") not in own:
         return {"combatant": payload.get("combatant"), "name": payload.get("name", "")}
-    if event.kind == Kind.MOVEMENT and "declarations" in payload:
-        rows = [row for row in payload["declarations"] if row.get("combatant") in players]
-        return {
-            **payload,
-            "declarations": [
-                row if row["combatant"] in own else {"combatant": row["combatant"]} for row in rows
-            ],
-        }
+    if event.kind == Kind.MOVEMENT:
+        return players_movement(payload, own, players, npc_rolls)
+    if event.kind == Kind.ATTACK:
+        return players_attack(payload, players, npc_rolls)
+    if event.kind == Kind.SPELL:
+        return players_spell(payload, players, npc_rolls)
+    if event.kind == Kind.FATIGUE_ROLL:
+        return players_fatigue_roll(payload, players, npc_rolls)
     return payload
+
+
+def players_initiative(row: dict, players: set[str], npc_rolls: str) -> dict:
+    """One Initiative row: an NPC's keeps its place and its paces (ArM3 p163)."""
+    if row.get("combatant") in players:
+        return row
+    scores = ("parts", "initiative_score")
+    return without(row, behind_the_screen(npc_rolls, dice=("roll",), scores=scores, totals=("total",)))
+
+
+def players_movement(payload: dict, own: set[str], players: set[str], npc_rolls: str) -> dict:
+    """A Movement event: the player characters' declarations (the viewer's own in full), every Initiative
+    row at the saga's setting, engagements and escapes as they are (ArM3 p163-p164)."""
+    shown = dict(payload)
+    if "initiative" in payload:
+        shown["initiative"] = [players_initiative(row, players, npc_rolls) for row in payload["initiative"]]
+    if "declarations" in payload:
+        rows = [row for row in payload["declarations"] if row.get("combatant") in players]
+        shown["declarations"] = [
+            row if row["combatant"] in own else {"combatant": row["combatant"]} for row in rows
+        ]
+    return shown
+
+
+def players_attack(attack: dict, players: set[str], npc_rolls: str) -> dict:
+    """An attack: an NPC side's roll, parts and total at the saga's setting; the margin and the Damage Total
+    go with either side's total (they would give it away); the result and the wound stay (ArM3 p168)."""
+    hidden = set()
+    if attack.get("attacker") not in players:
+        hidden |= behind_the_screen(
+            npc_rolls,
+            dice=("attack_roll",),
+            scores=("attack_parts",),
+            totals=("attack_total", "difference", "damage_total"),
+        )
+    if attack.get("defender") not in players:
+        hidden |= behind_the_screen(
+            npc_rolls,
+            dice=("defense_roll",),
+            scores=("defense_parts", "soak"),
+            totals=("defense_total", "difference", "damage_total"),
+        )
+    return without(attack, hidden)
+
+
+def screened_fatigue(roll: dict, npc_rolls: str) -> dict:
+    """An NPC's Fatigue roll: the levels lost, the new level and a botch stay (ArM3 p177)."""
+    return without(
+        roll, behind_the_screen(npc_rolls, dice=("roll",), scores=("parts", "ease_factor"), totals=("total",))
+    )
+
+
+def players_fatigue_roll(roll: dict, players: set[str], npc_rolls: str) -> dict:
+    """A Fatigue roll, an NPC's at the saga's setting (ArM3 p177)."""
+    return roll if roll.get("combatant") in players else screened_fatigue(roll, npc_rolls)
+
+
+def players_spell(spell: dict, players: set[str], npc_rolls: str) -> dict:
+    """A spell, an NPC caster's casting total and Fatigue test at the saga's setting (ArM3 p168)."""
+    if spell.get("caster") in players:
+        return spell
+    hidden = behind_the_screen(
+        npc_rolls, dice=("roll",), scores=("parts", "casting_speed"), totals=("casting_total",)
+    )
+    shown = without(spell, hidden)
+    if spell.get("fatigue_test"):
+        shown = {**shown, "fatigue_test": screened_fatigue(spell["fatigue_test"], npc_rolls)}
+    return shown
 
 
 # --- the words of log lines and previews ------------------------------------------------------
@@ -113,6 +183,34 @@ def options_summary(phase: str) -> str:
 def weapon_at(attack: dict) -> str:
     """The weapon and the range it was used at: "Sword at reach"; a missile's "Bow" alone."""
     return f"{attack['weapon']} at {attack['range']}" if attack.get("range") else attack["weapon"]
+
+
+SCREENED_WORDS = "(behind the screen)"
+
+
+def hit_words(attack: dict) -> str:
+    """A hit in the log: "Hit by 4", or "Hit" when the margin would give an NPC's total away (ArM3 p168)."""
+    return f"Hit by {attack['difference']}" if "difference" in attack else "Hit"
+
+
+def damage_words(attack: dict) -> str:
+    """After a hit: ": Damage 12 vs Soak 5", ": Damage 12" without an NPC's Soak, nothing without the Damage
+    Total (ArM3 p168)."""
+    if attack.get("damage_total") is None:
+        return ""
+    if "soak" not in attack:
+        return f": Damage {attack['damage_total']}"
+    return f": {damage_vs_soak(attack)}"
+
+
+def advantage_won(attack: dict) -> str:
+    """A success taken as advantage: "Advantage +3", or "Advantage" when the margin is behind the screen."""
+    return f"Advantage +{attack['difference']}" if "difference" in attack else "Advantage"
+
+
+def versus(ease_factor) -> str:
+    """ " vs 9" after a roll's total; nothing when an NPC's Ease Factor is behind the screen (ArM3 p177)."""
+    return "" if ease_factor in ("", None) else f" vs {ease_factor}"
 
 
 def damage_vs_soak(attack: dict) -> str:

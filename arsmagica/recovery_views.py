@@ -18,12 +18,14 @@ from campaign.access import get_membership, is_storyguide
 from campaign.models import Character
 from combat import answers
 from combat.errors import CombatError
+from combat.inputs import plain_text, record_ids, whole_number
 from combat.models import Encounter, SagaRecord
+from combat.services.log import new_command_key
 from combat.views import encounter_command, posted_version
 
 from . import services
 from .presenters import level_labels
-from .services.recovery import STAMINA_MODES
+from .services.recovery import MAX_MINUTES, STAMINA_MODES
 from .services.sheets import fatigue_state_of
 from .system import KEY
 
@@ -36,14 +38,24 @@ STAMINA_CHOICES = (
 )
 
 
+def _exertion_args(post) -> tuple:
+    """The exertion form: who (an id from the list), how many levels (1 to 5), what tired them."""
+    return (
+        post.get("character", ""),
+        whole_number(post.get("levels", ""), "Fatigue levels", 1, 5),
+        plain_text(post.get("what", ""), "What tired them", 200),
+    )
+
+
 def _typed_stamina(post) -> dict:
     return {key.removeprefix("stamina-"): value for key, value in post.items() if key.startswith("stamina-")}
 
 
 def _pass_time_args(post) -> dict:
+    """The pass-time form: minutes (1 to a week, ASCII digits), the Stamina mode, typed faces."""
     stamina = post.get("stamina", "none")
     return {
-        "minutes": post.get("minutes", ""),
+        "minutes": whole_number(post.get("minutes", ""), "Minutes", 1, MAX_MINUTES),
         "active": post.get("active") == "on",
         "stamina": stamina if stamina in STAMINA_MODES else "",
         "typed_faces": _typed_stamina(post),
@@ -77,9 +89,7 @@ def encounter_sleep(request, encounter):
 def encounter_exertion(request, encounter):
     services.record_exertion(
         request.user,
-        request.POST.get("character", ""),
-        request.POST.get("levels", ""),
-        request.POST.get("what", ""),
+        *_exertion_args(request.POST),
         encounter_id=encounter.pk,
         expected_version=posted_version(request),
     )
@@ -138,6 +148,7 @@ def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200)
             "stamina_choices": STAMINA_CHOICES,
             "error": error,
             "done": done,
+            "command_key": new_command_key(),
             "latest": SagaRecord.objects.filter(saga=saga).order_by("-created_at", "-id").first(),
         },
         status=status,
@@ -169,7 +180,8 @@ def saga_pass_time(request, saga_id):
         lambda saga: services.pass_time(
             request.user,
             saga_id=saga.pk,
-            character_ids=request.POST.getlist("characters"),
+            character_ids=record_ids(request.POST.getlist("characters"), "Choose characters"),
+            command_key=request.POST.get("command_key", ""),
             **_pass_time_args(request.POST),
         ),
     )
@@ -184,7 +196,8 @@ def saga_sleep(request, saga_id):
         lambda saga: services.sleep_night(
             request.user,
             saga_id=saga.pk,
-            character_ids=request.POST.getlist("characters"),
+            character_ids=record_ids(request.POST.getlist("characters"), "Choose characters"),
+            command_key=request.POST.get("command_key", ""),
             good_meal=request.POST.get("good_meal") == "on",
         ),
     )
@@ -198,9 +211,8 @@ def saga_exertion(request, saga_id):
         saga_id,
         lambda saga: services.record_exertion(
             request.user,
-            request.POST.get("character", ""),
-            request.POST.get("levels", ""),
-            request.POST.get("what", ""),
+            *_exertion_args(request.POST),
             saga_id=saga.pk,
+            command_key=request.POST.get("command_key", ""),
         ),
     )

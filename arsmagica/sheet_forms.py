@@ -5,6 +5,7 @@ from django.forms import BaseInlineFormSet, inlineformset_factory
 
 from campaign.forms import CharacterBaseForm, score_field
 from campaign.models import Character
+from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .models import BodyLevel, FatigueLevel, Weapon
 from .sheet import SCORES, sheet_of, write
@@ -50,12 +51,12 @@ class ArsMagicaCharacterForm(CharacterBaseForm):
         return [self[score.name] for score in SCORES]
 
 
-class WeaponForm(forms.ModelForm):
+class WeaponForm(RefusesControlCharacters, forms.ModelForm):
     initiative = score_field("Initiative", "Initiative Total = stress die + this + modifiers.")
     attack = score_field("Attack", "Attack Total = stress die + this + modifiers.")
     defense = score_field("Defense", "Defense Total = stress die + this + modifiers.")
     damage = score_field("Damage", "Damage Total = this + (Attack Total - Defense Total).")
-    paces = forms.IntegerField(
+    paces = WholeNumberField(
         label="Paces",
         required=False,
         min_value=1,

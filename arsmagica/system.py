@@ -99,10 +99,10 @@ class ArsMagica(RuleSystem):
 
         return event_label(event, in_round=in_round)
 
-    def players_payload(self, event, own, players):
+    def players_payload(self, event, own, players, npc_rolls):
         from .presenters import players_payload
 
-        return players_payload(event, own, players)
+        return players_payload(event, own, players, npc_rolls)
 
     def archive_rows(self, saga):
         from .archive import archive_rows

@@ -14,6 +14,7 @@ from campaign.access import is_storyguide
 from combat import answers, systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
+from combat.inputs import optional_whole_number
 from combat.models import Encounter
 from combat.views import encounter_command, encounter_for, posted_version, visible_log
 
@@ -23,6 +24,7 @@ from .models import Declaration
 from .panels import combatants_of, state_context
 from .presenters import my_declarations_words
 from .rules.table import can_declare
+from .services.dice import PURPOSE_LABELS, parse_faces
 from .services.table import table_of
 from .system import KEY
 
@@ -162,13 +164,20 @@ def close_declarations(request, encounter):
     services.close_declarations(request.user, encounter.pk, posted_version(request))
 
 
+NUMBER_OPTIONS = ("botch_dice", "modifiers", "ease_factors")
+OPTION_LIMIT = 100  # the service holds each option to its own, narrower range
+
+
 def _options(post) -> dict:
     """Preview form fields `botch_dice-<id>`, `modifiers-<id>`, `ease_factors-<id>`,
-    `on_success-<attacker>:<defender>` as the services' options."""
+    `on_success-<attacker>:<defender>` as the services' options, numbers read as ASCII digits."""
     options: dict = {"botch_dice": {}, "modifiers": {}, "ease_factors": {}, "on_success": {}}
     for key, value in post.items():
         name, _, who = key.partition("-")
-        if name in options and who:
+        if name in NUMBER_OPTIONS and who:
+            label = name.replace("_", " ").capitalize()
+            options[name][who] = optional_whole_number(value, label, -OPTION_LIMIT, OPTION_LIMIT)
+        elif name in options and who:
             options[name][who] = value
     options["extra_fatigue_rollers"] = post.getlist("extra_fatigue_rollers")
     return options
@@ -176,13 +185,13 @@ def _options(post) -> dict:
 
 def _faces(post) -> dict:
     """Typed faces `faces-<id>-<purpose>` as {id: {purpose: [faces]}}; blank entries are left out."""
-    from .services.dice import parse_faces
-
     faces: dict = {}
     for key, value in post.items():
         if key.startswith("faces-") and value.strip():
-            _, who, purpose = key.split("-", 2)
-            faces.setdefault(who, {})[purpose] = parse_faces(value, f"{purpose} faces")
+            _, who, purpose = (key.split("-", 2) + ["", ""])[:3]
+            if purpose not in PURPOSE_LABELS:
+                raise InvalidCommand("Typed faces must say whose roll and which: reload the page.")
+            faces.setdefault(who, {})[purpose] = parse_faces(value, f"{PURPOSE_LABELS[purpose]} faces")
     return faces
 
 

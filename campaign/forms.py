@@ -4,16 +4,18 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from combat import systems
+from combat.inputs import RefusesControlCharacters, WholeNumberField
 
-from .models import Character, Saga
+from .models import Character, NpcRolls, Saga
 from .services import MAX_STAMPED_COPIES
 
 SCORE_MIN, SCORE_MAX = -10, 40
+MAX_NOTES = 10_000
 
 
-def score_field(label: str, help_text: str = "", **kwargs) -> forms.IntegerField:
+def score_field(label: str, help_text: str = "", **kwargs) -> WholeNumberField:
     """An integer score with sane bounds and a plain-words error."""
-    return forms.IntegerField(
+    return WholeNumberField(
         label=label,
         min_value=kwargs.pop("min_value", SCORE_MIN),
         max_value=kwargs.pop("max_value", SCORE_MAX),
@@ -29,12 +31,12 @@ def score_field(label: str, help_text: str = "", **kwargs) -> forms.IntegerField
     )
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(RefusesControlCharacters, UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
 
-class SagaForm(forms.ModelForm):
+class SagaForm(RefusesControlCharacters, forms.ModelForm):
     physical_dice = forms.TypedChoiceField(
         label="Dice",
         choices=[("False", "The server rolls"), ("True", "Physical dice: players type the faces in")],
@@ -45,8 +47,9 @@ class SagaForm(forms.ModelForm):
 
     class Meta:
         model = Saga
-        fields = ("name", "rule_system", "physical_dice")
+        fields = ("name", "rule_system", "physical_dice", "npc_rolls")
         labels = {"name": "Saga name", "rule_system": "Rule system"}
+        widgets = {"npc_rolls": forms.RadioSelect}
         error_messages = {"name": {"required": "Give the saga a name."}}
 
     def __init__(self, *args, **kwargs):
@@ -54,6 +57,11 @@ class SagaForm(forms.ModelForm):
         self.fields["rule_system"] = forms.ChoiceField(
             label="Rule system", choices=systems.choices(), initial=systems.all_systems()[0].key
         )
+        self.fields["npc_rolls"].required = False
+
+    def clean_npc_rolls(self):
+        """Left out, the default: players see an NPC's results only."""
+        return self.cleaned_data["npc_rolls"] or NpcRolls.RESULTS
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
@@ -62,7 +70,16 @@ class SagaForm(forms.ModelForm):
         return name
 
 
-class CharacterBaseForm(forms.ModelForm):
+class NpcRollsForm(forms.ModelForm):
+    """The storyguide's choice, on the saga page, of how much of an NPC's rolls the players see."""
+
+    class Meta:
+        model = Saga
+        fields = ("npc_rolls",)
+        widgets = {"npc_rolls": forms.RadioSelect}
+
+
+class CharacterBaseForm(RefusesControlCharacters, forms.ModelForm):
     # Current levels: during a fight they change only through the encounter's events.
     LIVE_FIELDS: tuple[str, ...] = ()
 
@@ -83,9 +100,15 @@ class CharacterBaseForm(forms.ModelForm):
             raise forms.ValidationError("Every character needs a name.")
         return name
 
+    def clean_notes(self):
+        notes = self.cleaned_data.get("notes", "")
+        if len(notes) > MAX_NOTES:
+            raise forms.ValidationError(f"Notes are at most {MAX_NOTES} characters.")
+        return notes
 
-class StampForm(forms.Form):
-    count = forms.IntegerField(
+
+class StampForm(RefusesControlCharacters, forms.Form):
+    count = WholeNumberField(
         label="How many",
         min_value=1,
         max_value=MAX_STAMPED_COPIES,

@@ -17,6 +17,14 @@ def default_rule_system() -> str:
     return systems.all_systems()[0].key
 
 
+class NpcRolls(models.TextChoices):
+    """How much of an NPC's rolls the players see; the storyguide always sees everything."""
+
+    RESULTS = "results", "Results only: hit or miss, the wound, the fatigue lost"
+    TOTALS = "totals", "Totals and results, no dice"
+    EVERYTHING = "everything", "Everything: scores, dice and totals"
+
+
 class Saga(models.Model):
     """A campaign: one storyguide, players who joined by invite, characters, encounters."""
 
@@ -29,6 +37,13 @@ class Saga(models.Model):
     storyguide = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     physical_dice = models.BooleanField(
         default=False, help_text="Players roll real dice and type the faces in; otherwise the server rolls."
+    )
+    npc_rolls = models.CharField(
+        "NPC rolls players see",
+        max_length=16,
+        choices=NpcRolls.choices,
+        default=NpcRolls.RESULTS,
+        help_text="The storyguide rolls behind a screen: players see this much of an NPC's rolls.",
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     options = models.JSONField(

@@ -7,16 +7,18 @@ from django.forms import BaseInlineFormSet
 
 from combat import systems
 
-from .models import Character, Membership, Saga, new_invite_token
+from .models import Character, Membership, NpcRolls, Saga, new_invite_token
 
 MAX_STAMPED_COPIES = 50
 
 
 @transaction.atomic
-def create_saga(user, *, name: str, rule_system: str, physical_dice: bool = False) -> Saga:
+def create_saga(
+    user, *, name: str, rule_system: str, physical_dice: bool = False, npc_rolls: str = NpcRolls.RESULTS
+) -> Saga:
     """A new saga; its creator is the storyguide, with a storyguide membership."""
     saga = Saga.objects.create(
-        name=name, rule_system=rule_system, physical_dice=physical_dice, storyguide=user
+        name=name, rule_system=rule_system, physical_dice=physical_dice, npc_rolls=npc_rolls, storyguide=user
     )
     Membership.objects.create(saga=saga, user=user, role=Membership.Role.STORYGUIDE)
     return saga
@@ -26,6 +28,13 @@ def create_saga(user, *, name: str, rule_system: str, physical_dice: bool = Fals
 def join_saga(user, saga: Saga) -> tuple[Membership, bool]:
     """Make the user a player of the saga; an existing membership is returned untouched."""
     return Membership.objects.get_or_create(saga=saga, user=user, defaults={"role": Membership.Role.PLAYER})
+
+
+@transaction.atomic
+def set_npc_rolls(saga: Saga, npc_rolls: str) -> None:
+    """How much of an NPC's rolls the saga's players see from now on, in every log, history and export."""
+    saga.npc_rolls = NpcRolls(npc_rolls)
+    saga.save(update_fields=["npc_rolls"])
 
 
 @transaction.atomic

@@ -24,7 +24,7 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import ArchiveImportForm, SagaForm, SignUpForm, StampForm, sheet_forms
+from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, StampForm, sheet_forms
 from .models import Character, Membership, Saga
 
 
@@ -38,7 +38,9 @@ def home(request):
 def signup(request):
     """Create an account and log in; then go on to `next` (an invite link) or "My sagas"."""
     next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}
+    ):
         next_url = ""
     if request.user.is_authenticated:
         return redirect(next_url or "saga_list")
@@ -124,6 +126,7 @@ def saga_detail(request, saga_id):
         "npcs": [c for c in characters if c.is_npc] if guide else [],
     }
     if guide:
+        context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
 
@@ -135,6 +138,20 @@ def invite_regenerate(request, saga_id):
     services.regenerate_invite(saga)
     messages.success(request, "A new invite link is ready; the old one no longer works.")
     return redirect("saga_detail", saga_id=saga.pk)
+
+
+@login_required
+@require_POST
+def saga_npc_rolls(request, saga_id):
+    """The storyguide sets how much of an NPC's rolls the players see."""
+    saga = require_storyguide(request.user, saga_id)
+    form = NpcRollsForm(request.POST, instance=saga)
+    if form.is_valid():
+        services.set_npc_rolls(saga, form.cleaned_data["npc_rolls"])
+        messages.success(request, f"Players now see: {saga.get_npc_rolls_display()}.")
+    else:
+        messages.error(request, "Choose one of the settings for NPC rolls.")
+    return redirect("saga_detail", saga_id=saga_id)
 
 
 @require_http_methods(["GET", "POST"])

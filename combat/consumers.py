@@ -6,7 +6,10 @@ a rule and never holds game state beyond the last sequence number it sent.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -14,8 +17,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import answers, live
 from .audience import audience_for
 from .models import Encounter
+from .rules.limits import nesting
 
 CLOSE_FORBIDDEN = 4403
+# The channel layer (Redis) is down: try again later. Daphne lets an application close only with 1000 or
+# 3000-4999, so not RFC 6455's 1013; live.js reconnects after any code but 4403, with its own backoff.
+CLOSE_UNAVAILABLE = 4503
+LAYER_DOWN = "Live updates are paused: the server cannot reach Redis. Reconnecting…"
+
+logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
@@ -32,22 +42,90 @@ def _replay(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int]
     return live.replay_frame(encounter_id, audience, after_seq)
 
 
-def parse_resume(text: str | None) -> int:
-    """The `last_seq` of a `{"type": "resume", "last_seq": N}` frame; ValueError says what is wrong."""
+MAX_FRAME = 4096  # characters: a resume frame is some thirty
+MAX_DEPTH = 4  # nesting of JSON objects and arrays
+RATE_LIMIT = 20  # messages a second per connection
+MAX_SEQ = 2**63 - 1
+
+
+def read_message(text: str | None, bytes_data: bytes | None = None) -> dict:
+    """A client frame as a JSON object, within the size and nesting limits; ValueError says why not."""
+    if bytes_data is not None or text is None:
+        raise ValueError("Messages must be JSON text, not binary.")
+    if len(text) > MAX_FRAME:
+        raise ValueError(f"Message too long: at most {MAX_FRAME} characters.")
+    if nesting(text) > MAX_DEPTH:
+        raise ValueError(f"Message nested too deep: at most {MAX_DEPTH} levels.")
     try:
-        message = json.loads(text or "")
-    except json.JSONDecodeError:
+        message = json.loads(text)
+    except ValueError:  # bad JSON, and numbers past Python's digit limit
         raise ValueError("Messages must be JSON.") from None
-    if not isinstance(message, dict) or message.get("type") != "resume":
+    if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
         raise ValueError('Unknown message: send {"type": "resume", "last_seq": N}.')
+    return message
+
+
+def resume_seq(message: dict) -> int:
+    """The `last_seq` of a resume message: a whole number, 0 or more."""
     last_seq = message.get("last_seq")
-    if isinstance(last_seq, bool) or not isinstance(last_seq, int) or last_seq < 0:
+    if isinstance(last_seq, bool) or not isinstance(last_seq, int) or not 0 <= last_seq <= MAX_SEQ:
         raise ValueError("last_seq must be a whole number, 0 or more.")
     return last_seq
 
 
+# Every message type a client may send, with its reader; the fuzz tests draw from this table.
+MESSAGE_TYPES = {"resume": resume_seq}
+
+
+def parse_resume(text: str | None) -> int:
+    """The `last_seq` of a `{"type": "resume", "last_seq": N}` frame; ValueError says what is wrong."""
+    return resume_seq(read_message(text))
+
+
+class RateLimit:
+    """At most `limit` messages in any one second of a connection."""
+
+    def __init__(self, limit: int | None = None, clock=time.monotonic) -> None:
+        self.limit, self.clock = limit or RATE_LIMIT, clock
+        self.window_start, self.count = clock(), 0
+
+    def allow(self) -> bool:
+        now = self.clock()
+        if now - self.window_start >= 1:
+            self.window_start, self.count = now, 0
+        self.count += 1
+        return self.count <= self.limit
+
+
 class EncounterConsumer(AsyncWebsocketConsumer):
     """One connection of one page: storyguide or players audience."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Serve the socket; when the channel layer fails, close with 4503 instead of crashing."""
+        self.accepted = self.closed = False
+        try:
+            await super().__call__(scope, receive, send)
+        except live.LAYER_ERRORS as error:
+            await self.layer_down(error)
+
+    async def layer_down(self, error: Exception) -> None:
+        """One short log line; the client gets an error frame and 4503, and replays from the log later."""
+        encounter_id = self.scope["url_route"]["kwargs"].get("encounter_id")
+        logger.warning("encounter %s socket closed with 4503: channel layer down (%s)", encounter_id, error)
+        if self.closed:
+            return
+        if not self.accepted:
+            await self.accept()
+        await self.send(text_data=answers.error_frame(LAYER_DOWN))
+        await self.close(code=CLOSE_UNAVAILABLE)
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        await super().accept(subprotocol, headers)
+        self.accepted = True
+
+    async def close(self, code=None, reason=None) -> None:
+        await super().close(code, reason)
+        self.closed = True
 
     async def connect(self) -> None:
         self.encounter_id = int(self.scope["url_route"]["kwargs"]["encounter_id"])
@@ -70,17 +148,30 @@ class EncounterConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            # With Redis down the membership cannot be dropped now; it expires with the group (a day).
+            with contextlib.suppress(*live.LAYER_ERRORS):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
+        if not self._rate().allow():
+            await self.send(
+                text_data=answers.error_frame(f"Too many messages: at most {RATE_LIMIT} a second.")
+            )
+            return
         try:
-            last_seq = parse_resume(text_data)
+            message = read_message(text_data, bytes_data)
+            last_seq = MESSAGE_TYPES[message["type"]](message)
         except ValueError as error:
             await self.send(text_data=answers.error_frame(str(error)))
             return
         await self.replay(last_seq)
+
+    def _rate(self) -> RateLimit:
+        if getattr(self, "rate", None) is None:
+            self.rate = RateLimit()
+        return self.rate
 
     async def replay(self, after_seq: int) -> None:
         """Everything after `after_seq`, then the panels; frames held meanwhile go after, if newer."""
@@ -104,3 +195,10 @@ class EncounterConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=message["html"])
         self.last_sent = message["last_seq"]
+
+
+class UnknownPath(AsyncWebsocketConsumer):
+    """Any other websocket path: the handshake is refused (403), with no error logged."""
+
+    async def connect(self) -> None:
+        await self.close()

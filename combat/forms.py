@@ -6,12 +6,14 @@ from django import forms
 
 from campaign.models import Character
 
+from .inputs import RefusesControlCharacters
 
-class EncounterForm(forms.Form):
+
+class EncounterForm(RefusesControlCharacters, forms.Form):
     name = forms.CharField(max_length=120, label="Encounter name")
 
 
-class AddCombatantsForm(forms.Form):
+class AddCombatantsForm(RefusesControlCharacters, forms.Form):
     characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
     side = forms.CharField(max_length=60, help_text="For example Companions, or Bandits.")
 

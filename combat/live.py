@@ -12,12 +12,15 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db.models import Max
 from django.template.loader import render_to_string
+from redis.exceptions import RedisError
 
 from . import systems
-from .audience import AUDIENCES, visible_to
+from .audience import AUDIENCES, STORYGUIDE, as_players_see, player_combatants, visible_to
 from .models import Encounter, Event
 
 FRAME_TYPE = "encounter.frame"
+# What the channel layer raises while its Redis is unreachable (refused, reset, timed out).
+LAYER_ERRORS = (RedisError, OSError)
 
 
 def last_seq(encounter: Encounter) -> int:
@@ -34,13 +37,22 @@ def render_frame(
     context.update(system.frame_context(events, replay=replay))
     context.update(
         system=system,
-        events=visible_to(events, audience),
+        events=shown_to(encounter, events, audience),
         first_seq=first_seq,
         frame_last_seq=last_seq,
         replay=replay,
         oob=True,
     )
     return render_to_string("combat/_frame.html", context)
+
+
+def shown_to(encounter: Encounter, events: list[Event], audience: str) -> list[Event]:
+    """The events as the audience reads them: all of them for the storyguide; for the players, those not
+    kept behind the screen, in the players' version (the same for every player: no one's own)."""
+    shown = visible_to(events, audience)
+    if audience == STORYGUIDE or not shown:
+        return shown
+    return as_players_see(encounter.saga, shown, player_combatants(encounter))
 
 
 def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:

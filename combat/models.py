@@ -96,6 +96,19 @@ class Event(models.Model):
         return f"#{self.seq} {self.kind}"
 
 
+class CommandKey(models.Model):
+    """A command drawn once on a page applies once: its key is claimed by the first post that carries it.
+
+    For commands that have no encounter version to check (the saga page's time passing)."""
+
+    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class SagaRecord(models.Model):
     """Something that happened to a saga's characters outside any encounter, as a rule system records
     it (time passing, a night's sleep). Kinds and payloads are declared like the encounter log's."""

@@ -1,9 +1,10 @@
 """Websocket routes."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from .consumers import EncounterConsumer
+from .consumers import EncounterConsumer, UnknownPath
 
 websocket_urlpatterns = [
-    path("ws/encounters/<int:encounter_id>/", EncounterConsumer.as_asgi()),
+    path("ws/encounters/<id:encounter_id>/", EncounterConsumer.as_asgi()),
+    re_path(r"", UnknownPath.as_asgi()),  # last: refuse any other path cleanly, not with a 500
 ]

@@ -121,8 +121,10 @@ class RuleSystem(ABC):
         """The history's heading for a round number (0: before the first round)."""
         return f"Round {number}" if number else "Setting up"
 
-    def players_payload(self, event, own: set[str], players: set[str]) -> dict:
-        """An event's payload as the players see it; `own` and `players` are combatant ids as strings."""
+    def players_payload(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+        """An event's payload as the players see it, in every log, frame, history and export; `own` and
+        `players` are combatant ids as strings, `npc_rolls` the saga's `NpcRolls` (how much of an NPC's
+        rolls they see)."""
         return event.payload
 
     # --- the archive ---------------------------------------------------------------------------

@@ -6,18 +6,18 @@ from . import history, views
 from .archive import views as archive
 
 urlpatterns = [
-    path("sagas/<int:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
-    path("sagas/<int:saga_id>/history/", history.history_page, name="saga_history"),
-    path("sagas/<int:saga_id>/history.json", history.history_json, name="saga_history_json"),
-    path("sagas/<int:saga_id>/archive.json", archive.archive_json, name="saga_archive_json"),
-    path("sagas/<int:saga_id>/recap.md", archive.recap_markdown, name="saga_recap"),
-    path("encounters/<int:encounter_id>/record/", archive.encounter_record, name="encounter_record"),
-    path("encounters/<int:encounter_id>/", views.encounter_page, name="encounter_page"),
-    path("encounters/<int:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
+    path("sagas/<id:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
+    path("sagas/<id:saga_id>/history/", history.history_page, name="saga_history"),
+    path("sagas/<id:saga_id>/history.json", history.history_json, name="saga_history_json"),
+    path("sagas/<id:saga_id>/archive.json", archive.archive_json, name="saga_archive_json"),
+    path("sagas/<id:saga_id>/recap.md", archive.recap_markdown, name="saga_recap"),
+    path("encounters/<id:encounter_id>/record/", archive.encounter_record, name="encounter_record"),
+    path("encounters/<id:encounter_id>/", views.encounter_page, name="encounter_page"),
+    path("encounters/<id:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
     path(
-        "encounters/<int:encounter_id>/combatants/<int:combatant_id>/remove/",
+        "encounters/<id:encounter_id>/combatants/<id:combatant_id>/remove/",
         views.remove_combatant,
         name="remove_combatant",
     ),
-    path("encounters/<int:encounter_id>/end/", views.end_encounter, name="end_encounter"),
+    path("encounters/<id:encounter_id>/end/", views.end_encounter, name="end_encounter"),
 ]

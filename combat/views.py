@@ -23,6 +23,8 @@ from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand
 from .forms import EncounterForm
+from .inputs import MAX_ID, plain_text, record_ids, whole_number
+from .live import shown_to
 from .models import Encounter
 
 
@@ -60,17 +62,14 @@ def encounter_command(*, storyguide_only: bool = True, rule_system: str | None =
 def posted_version(request) -> int:
     """The encounter version the page was drawn at, posted with every command."""
     try:
-        return int(request.POST.get("expected_version", ""))
-    except ValueError:
+        return whole_number(request.POST.get("expected_version", ""), "The version", 0, MAX_ID)
+    except InvalidCommand:
         raise InvalidCommand("The page sent no version; reload it.") from None
 
 
 def visible_log(encounter: Encounter, audience: str) -> list:
     """The encounter's log as the audience sees it on its page."""
-    events = encounter.events.order_by("seq")
-    if audience != STORYGUIDE:
-        events = events.filter(storyguide_only=False)
-    return list(events)
+    return shown_to(encounter, list(encounter.events.order_by("seq")), audience)
 
 
 @login_required
@@ -107,8 +106,8 @@ def add_combatants(request, encounter):
         request.user,
         encounter.pk,
         posted_version(request),
-        request.POST.getlist("characters"),
-        request.POST.get("side", ""),
+        record_ids(request.POST.getlist("characters")),
+        plain_text(request.POST.get("side", ""), "The side", 60),
     )
     return HttpResponseClientRedirect(reverse("encounter_page", args=[encounter.pk]))
 

@@ -8,6 +8,10 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
+class BadEnvironment(ImproperlyConfigured):
+    """A setting from the environment that Covenant refuses; manage.py and config.asgi say it in one line."""
+
+
 def env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None:
@@ -17,7 +21,17 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
+    raise BadEnvironment(f"{name} must be true or false, not {raw!r}")
+
+
+def env_int(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit() and len(value) <= 12 and low <= int(value) <= high):
+        raise BadEnvironment(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
+    return int(value)
 
 
 def env_str(name: str, default: str) -> str:

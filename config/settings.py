@@ -2,22 +2,37 @@
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
-from .env import env_bool, env_list, env_str
+from .env import BadEnvironment, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# --- Debug or production (docs/deployment.md, "The production profile") ---
+DEV_SECRET_KEY = "covenant-dev-only-not-secret"
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", "covenant-dev-only-not-secret" if DEBUG else "")
-if not SECRET_KEY:
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY if DEBUG else "")
+if not DEBUG and SECRET_KEY in ("", DEV_SECRET_KEY):
+    raise BadEnvironment(
+        "SECRET_KEY must be set to a long random value when DEBUG is false "
+        "(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# --- HTTPS: on by default when DEBUG is false, each switch of its own ---
+if env_bool("BEHIND_TLS_PROXY", False):
+    # Only behind a proxy that terminates TLS and sets X-Forwarded-Proto itself (overwriting the client's).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0 if DEBUG else 31_536_000, 0, 100_000_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
 
 INSTALLED_APPS = [
     "daphne",
@@ -29,6 +44,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "csp",
+    "axes",
     "campaign",
     "combat",
     "arsmagica",
@@ -37,13 +54,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,10 +108,33 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    # redis-py's connection options, set here rather than left to its defaults (docs/reliability.md).
+    # redis-py 8 cuts every read at 5 s, the very time channels-redis blocks in BZPOPMIN waiting for
+    # a message: each idle websocket died with 1011 every ~5 s (channels_redis #422, redis-py #4091).
+    # A read may now wait 15 s, three times the blocking pop, so an idle wait is never an error and a
+    # dead peer is still found; connecting gives up after 2 s, so while Redis is down a handshake is
+    # refused and a command's push fails quickly (the command itself is committed already). After
+    # Redis restarts, a pooled connection is dead: a command that meets one reconnects once at once.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 15,
+                        "socket_connect_timeout": 2,
+                        "socket_keepalive": True,
+                        "health_check_interval": 30,
+                        "retry": Retry(NoBackoff(), retries=1),
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ]
+            },
         }
     }
 else:
@@ -111,8 +154,47 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# --- Static files: ServeStatic (config/static.py) ---
+# DEBUG: straight from the apps' static/ folders, no collectstatic. Otherwise `collectstatic` writes
+# hashed, compressed copies to STATIC_ROOT, served with a far-future Cache-Control.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "servestatic.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+# --- Content-Security-Policy (django-csp): scripts and styles from our own files only ---
+# htmx is configured not to inject styles or evaluate code (HTMX_CSP_SAFE in combat_tags, base.html);
+# websockets to the same host are 'self' in connect-src.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# --- Failed logins (django-axes): a username is locked from one address after too many failures ---
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, 1, 1000)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, 1, 525_600))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "campaign.lockout.locked_out"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -31,4 +31,3 @@ KINDS = {
     FACES_IN: "Dice typed in",
     PASS_CHOICE: "Choice at the target",
 }
-

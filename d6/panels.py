@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
+
 from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.live import last_seq
@@ -13,7 +16,8 @@ from combat.models import Combatant, Encounter
 from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
 
-from .kinds import ROLL, TURN_ENDED
+from . import presenters
+from .kinds import EXCHANGE, ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 from .sheet import sheet_of
@@ -32,6 +36,21 @@ class Cell:
     base: bool
     always_rises: bool
 
+    @property
+    def css_class(self) -> str:
+        """The cell's classes: in the fail zone, the fatigue now, the base, where fatigue always rises."""
+        marks = ("fails", self.fails), ("now", self.now), ("base", self.base), ("rises", self.always_rises)
+        return " ".join(["cell"] + [name for name, marked in marks if marked])
+
+    @property
+    def testid(self) -> str:
+        return "track-now" if self.now else "track-base" if self.base else ""
+
+    @property
+    def shown(self) -> str:
+        """The number written in the cell: only the ends, the base and the fatigue now."""
+        return str(self.number) if self.now or self.base or self.number in (1, FATIGUE_MAX) else ""
+
 
 @dataclass
 class Track:
@@ -47,6 +66,11 @@ class Track:
             Cell(n, n < fatigue, n == fatigue, n == base, n > ALWAYS_RISES) for n in range(1, FATIGUE_MAX + 1)
         ]
         return cls(fatigue, base, cells)
+
+    @property
+    def text(self) -> str:
+        """What the fatigue does now: which die results fail, whether every physical roll raises it."""
+        return presenters.track_text(self.fatigue, ALWAYS_RISES)
 
 
 @dataclass
@@ -120,12 +144,56 @@ def token_labels(names: list[str]) -> list[str]:
 
 @dataclass
 class Lane:
+    """A chaser's lane on the grid: its squares, its token, and the target's token at its right end."""
+
     runner: Runner
     y: int
     column: int
     x: int
     squares: list[dict]
     token: str
+    label: str = ""
+    target_x: int = 0
+    target_out: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.runner.combatant.character.name
+
+    @property
+    def label_y(self) -> int:
+        return self.y - 5
+
+    @property
+    def cy(self) -> int:
+        return self.y + CELL // 2
+
+    @property
+    def text_y(self) -> int:
+        return self.cy + 5
+
+    @property
+    def cx(self) -> int:
+        return self.x + CELL // 2
+
+    @property
+    def cross(self) -> str:
+        """The cross drawn over a runner who dropped out (empty otherwise)."""
+        return cross_path(self.x, self.y) if self.runner.status == Runner.Status.DROPPED_OUT else ""
+
+    @property
+    def target_cross(self) -> str:
+        return cross_path(self.target_x, self.y) if self.target_out == Runner.Status.DROPPED_OUT else ""
+
+    @property
+    def target_cx(self) -> int:
+        return self.target_x + CELL // 2
+
+
+def cross_path(x: int, y: int) -> str:
+    """An X across one square of the grid, as an SVG path."""
+    side = CELL - 12
+    return f"M{x + 6} {y + 6} l{side} {side} m0 -{side} l-{side} {side}"
 
 
 CELL = 34
@@ -148,6 +216,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     squares_per_lane = columns + 1 + (1 if ahead else 0)
     width = PAD * 2 + squares_per_lane * (CELL + GAP)
     colour = terrain_colour(chase.stretches[-1]["name"])
+    target_name = target.combatant.character.name
     target_token, *chaser_tokens = token_labels(
         [target.combatant.character.name] + [chaser.combatant.character.name for chaser in chasers]
     )
@@ -165,23 +234,43 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
             }
             for c in range(squares_per_lane)
         ]
-        lanes.append(Lane(chaser, y, column, PAD + column * (CELL + GAP), squares, chaser_tokens[index]))
+        for square in squares:
+            square["fill"] = colour if square["between"] else "#e8e2da" if square["edge"] else "#fff"
+        label = presenters.lane_label(
+            chaser.combatant.character.name, chaser.status, chaser.distance, target_name
+        )
+        lanes.append(
+            Lane(
+                chaser,
+                y,
+                column,
+                PAD + column * (CELL + GAP),
+                squares,
+                chaser_tokens[index],
+                label,
+                target_x=PAD + target_column * (CELL + GAP),
+                target_out=target.status,
+            )
+        )
     height = PAD * 2 + STRIP + GAP + len(chasers) * (CELL + LABEL + GAP * 2)
     strip = []
     stretches = chase.stretches
     share = (width - PAD * 2) / max(len(stretches), 1)
     for index, stretch in enumerate(stretches):
         last = stretches[index + 1]["starts_at"] - 1 if index + 1 < len(stretches) else chase.exchanges
-        strip.append(
-            {
-                **stretch,
-                "until": last,
-                "count": max(last - stretch["starts_at"] + 1, 0),
-                "colour": terrain_colour(stretch["name"]),
-                "x": round(PAD + index * share, 1),
-                "width": round(share - 3, 1),
-            }
-        )
+        entry = {
+            **stretch,
+            "until": last,
+            "count": max(last - stretch["starts_at"] + 1, 0),
+            "colour": terrain_colour(stretch["name"]),
+            "x": round(PAD + index * share, 1),
+            "width": round(share - 3, 1),
+        }
+        entry["exchanges"] = presenters.stretch_exchanges(entry)
+        entry["rect_width"] = (
+            int(floatformat(entry["width"], 0)) - 1
+        )  # the rectangle inside its half-pixel border
+        strip.append(entry)
     return {
         "width": width,
         "height": height,
@@ -191,6 +280,12 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
         "columns": columns,
         "target": target,
         "target_token": target_token,
+        "target_name": target_name,
+        "title": presenters.grid_title(
+            [(lane.runner.combatant.character.name, lane.runner.distance) for lane in lanes], target_name
+        ),
+        "radius": CELL // 2 - 4,
+        "rect_height": STRIP - 1,
         "target_x": PAD + target_column * (CELL + GAP),
         "lanes": lanes,
         "strip": strip,
@@ -208,6 +303,9 @@ class OwnRun:
     rolled: str
     dice: int
     at_target: bool
+    prompt: str
+    faces_refusal: str | None = None
+    at_target_refusal: str | None = None
 
     @property
     def typed(self) -> str:
@@ -222,35 +320,204 @@ def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
         if player is None or runner.status != Runner.Status.RUNNING:
             continue
         score = next((s for s in scores_of(runner.combatant.character) if s.name == rolled), None)
+        dice = abs(score.consistency) if score else 0
         runs.append(
             OwnRun(
                 runner=runner,
                 player_id=player,
                 rolled=rolled,
-                dice=abs(score.consistency) if score else 0,
+                dice=dice,
                 at_target=runner.role == Runner.Role.CHASER and runner.distance == 1,
+                prompt=presenters.faces_prompt(chase.exchanges + 1, rolled, dice),
             )
         )
     return runs
 
 
-def refusals(state: table.TableState, current: FighterCard | None) -> dict:
+def chase_texts(chase: Chase, runners: list[Runner], target: Runner, *, physical_dice: bool) -> dict:
+    """The chase panel's wording: its heading, its outcome, the terrain now, each chaser's place."""
+    chasers = [r for r in runners if r.role == Runner.Role.CHASER]
+    target_name = target.combatant.character.name
+    texts = {
+        "heading": presenters.chase_heading(
+            chase.number, [r.combatant.character.name for r in chasers], target_name
+        ),
+        "exchanges_text": presenters.plural(chase.exchanges, "exchange"),
+        "next_exchange": chase.exchanges + 1,
+        "terrain": chase.stretches[-1],
+        "exchange_button": presenters.roll_exchange_text(chase.exchanges + 1, chase.stretches[-1]),
+        "not_sent_yet": presenters.not_sent_yet(
+            [r.combatant.character.name for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
+        )
+        if chase.ongoing
+        else "",
+        "offered_text": presenters.terrains_text(chase.offered),
+        "distances": [distance_row(r, target_name, chase.ongoing, physical_dice) for r in chasers],
+        "target_dice": "",
+    }
+    if not chase.ongoing:
+        texts["outcome"] = presenters.chase_outcome(
+            chase.outcome,
+            target_name,
+            chase.caught_by.character.name if chase.caught_by else "",
+            acts_against_target=chase.acts_against_target,
+            ahead=[r.combatant.character.name for r in chasers if r.status == Runner.Status.AHEAD],
+        )
+    elif physical_dice and target.status == Runner.Status.RUNNING:
+        texts["target_dice"] = dice_note(target)
+    return texts
+
+
+def dice_note(runner: Runner, *, testid: bool = False) -> str:
+    """Physical dice: "dice in" or "no dice yet" for a runner's next exchange."""
+    tone = "dice-in" if runner.faces else "muted"
+    if testid:
+        return format_html(
+            '<span class="small nowrap {}" data-testid="dice-in-{}">{}</span>',
+            tone,
+            runner.combatant_id,
+            presenters.dice_in(runner.faces),
+        )
+    return format_html('<span class="small nowrap {}">{}</span>', tone, presenters.dice_in(runner.faces))
+
+
+def distance_row(runner: Runner, target_name: str, ongoing: bool, physical_dice: bool) -> dict:
+    """One chaser's line under the grid: how far behind, why out or the choice at the target, dice in."""
+    running = runner.status == Runner.Status.RUNNING
+    return {
+        "runner": runner,
+        "where": presenters.distance_text(runner.status, runner.distance),
+        "note": runner_note(runner, target_name, ongoing),
+        "at_target": running and runner.distance == 1 and ongoing,
+        "dice": format_html("&nbsp;· {}", dice_note(runner, testid=True))
+        if physical_dice and ongoing and running
+        else "",
+    }
+
+
+def runner_note(runner: Runner, target_name: str, ongoing: bool) -> str:
+    """Why a chaser is out, or, one square behind, what it does if its roll would pass the target."""
+    out = presenters.out_text(runner.status)
+    if out:
+        return format_html(' · <span class="out">{}</span>', out)
+    if runner.status == Runner.Status.RUNNING and runner.distance == 1 and ongoing:
+        return format_html(
+            ' · <span class="at-target" data-testid="at-target-{}" data-choice="{}">'
+            "if the roll would pass: {}</span>",
+            runner.combatant_id,
+            "move_ahead" if runner.moves_ahead else "act",
+            presenters.at_target_choice(runner.moves_ahead, target_name),
+        )
+    return ""
+
+
+@dataclass(frozen=True)
+class ChallengeValue:
+    """A challenge value as the forms show it: the number (None: not set) and where it comes from."""
+
+    value: int | None
+    note: str
+
+
+def fight_texts(fight: Fight | None, current: FighterCard | None, defence: dict | None) -> dict:
+    """The fight panel's wording: the challenge values with their notes, the set-value field's label,
+    the roller's challenge, the defence awaited and the defenders queued behind it."""
+    value = fight.value if fight is not None else None
+    roll_note = presenters.value_note(defence=False, set_by_storyguide=value is not None)
+    texts = {
+        "challenge": {"roll": ChallengeValue(value, roll_note)},
+        "challenge_word": presenters.challenge_word(acted=bool(fight and fight.acted)),
+        "set_value_label": "",
+        "queued_defences": "",
+        "awaiting_defence": "",
+    }
+    if defence:
+        defender = defence["defender"].character.name
+        defence_note = presenters.value_note(defence=True, set_by_storyguide=defence["set"])
+        texts["challenge"]["defence"] = ChallengeValue(defence["value"], defence_note)
+        texts["set_value_label"] = presenters.set_value_label(defender, defence=True)
+        texts["queued_defences"] = presenters.queued_defences([c.character.name for c in defence["more"]])
+        texts["awaiting_defence"] = presenters.awaiting_defence(
+            defender, defence["attacker"].character.name, defence["value"]
+        )
+    elif current is not None:
+        texts["set_value_label"] = presenters.set_value_label(
+            current.character.name, defence=False, player_rolls=current.player_id is not None
+        )
+    return texts
+
+
+def player_for(*combatant_ids) -> table.Actor:
+    """The player who plays these combatants, as the checks see them."""
+    return table.Actor(
+        storyguide=False, plays=frozenset(str(who) for who in combatant_ids if who is not None)
+    )
+
+
+def refusals(state: table.TableState, current: FighterCard | None, defence: dict | None = None) -> dict:
     """Why each button is disabled (None: enabled), from the checks the commands obey: the
     storyguide's, and the acting character's player's (`player_*`)."""
-    player = table.Actor(storyguide=False, plays=frozenset({str(current.id)} if current else ()))
-    return {
+    player = player_for(current.id if current else None)
+    found = {
+        "start_fight": table.can_start_fight(state),
+        "set_value": table.can_set_value(state) if state.fight is not None else None,
         "breather": table.can_take_breather(state, table.STORYGUIDE),
         "end_turn": table.can_end_turn(state, table.STORYGUIDE),
         "player_breather": table.can_take_breather(state, player),
         "player_end_turn": table.can_end_turn(state, player),
         "exchange": table.can_exchange(state),
+        "offer_terrain": table.can_offer_terrain(state),
     }
+    if state.fight is not None and current is not None:
+        roller = str(defence["defender"].id if defence and defence["defender"] else current.id)
+        found["roll"] = table.can_roll(state, table.STORYGUIDE, roller)
+        found["player_roll"] = table.can_roll(state, player_for(roller), roller)
+    if state.chase is not None:
+        target = state.chase.target.id
+        found["choose_terrain"] = table.can_choose_terrain(state, table.STORYGUIDE)
+        found["player_choose_terrain"] = table.can_choose_terrain(state, player_for(target))
+    return found
+
+
+def runner_refusals(state: table.TableState, chase_context: dict) -> None:
+    """Each runner's own buttons ask the checks their commands obey: dice typed in by its player,
+    and the choice at the target (the storyguide's and the player's)."""
+    if state.chase is None:
+        return
+    exchange = state.chase.exchanges + 1
+    for own in chase_context["yours"]:
+        who = str(own.runner.combatant_id)
+        own.faces_refusal = table.can_enter_faces(state, player_for(who), who, exchange)
+        own.at_target_refusal = table.can_choose_at_target(state, player_for(who), who, exchange)
+    for row in chase_context["distances"]:
+        who = str(row["runner"].combatant_id)
+        row["at_target_refusal"] = table.can_choose_at_target(state, table.STORYGUIDE, who, exchange)
+
+
+FIGHT_STARTED_ROW = "initiative"  # one fighter's initiative roll, as the fighter's row keeps it
+
+
+def players_view(encounter: Encounter, audience: str, combatants: list[Combatant]):
+    """How a panel shows an entry's payload to the audience: whole for the storyguide, the players' version
+    (`presenters.players_record`) for the players; a fighter's initiative as one row of the fight's start."""
+    if audience == STORYGUIDE:
+        return lambda payload, kind, combatant=None: payload
+    players = {str(c.pk) for c in combatants if not c.character.is_npc}
+    npc_rolls = encounter.saga.npc_rolls
+
+    def players_see(payload: dict, kind: str, combatant=None) -> dict:
+        if kind == FIGHT_STARTED_ROW:
+            return presenters.players_challenge(payload, combatant, players, npc_rolls)
+        return presenters.players_record(kind, payload, players, npc_rolls)
+
+    return players_see
 
 
 def state_context(encounter: Encounter, audience: str) -> dict:
     """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
     combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))
+    shown = players_view(encounter, audience, combatants)
     fight = Fight.objects.filter(encounter=encounter).first()
     cards: list[FighterCard] = []
     current = None
@@ -263,7 +530,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         for fighter in fighters:
             card = _card(fighter.combatant, fighter.base_fatigue)
             card.position = fighter.position + 1
-            card.initiative = fighter.initiative
+            card.initiative = shown(fighter.initiative, FIGHT_STARTED_ROW, fighter.combatant_id)
             card.current = fighter.position == fight.turn
             card.rose_this_turn = fighter.rose_this_turn
             cards.append(card)
@@ -293,6 +560,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         owner = target.combatant.character.owner
         chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None
         chase_context = {
+            **chase_texts(chase, runners, target, physical_dice=encounter.saga.physical_dice),
             "chase": chase,
             "runners": runners,
             "target": target,
@@ -300,13 +568,10 @@ def state_context(encounter: Encounter, audience: str) -> dict:
             "grid": chase_grid(chase, runners),
             "chooser_id": chooser_id,
             "chooser_name": owner.get_username() if chooser_id else "the storyguide",
-            "last": chase.last_exchange or None,
+            "last": shown(chase.last_exchange, EXCHANGE) if chase.last_exchange else None,
             "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
             "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
             "yours": _own_runs(chase, runners) if chase.ongoing else [],
-            "waiting_for_dice": [r for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
-            if chase.ongoing
-            else [],
         }
     chase_ongoing = chase is not None and chase.ongoing
     if chase_ongoing:
@@ -320,7 +585,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     last_roll = None
     if fight is not None:
         event = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq").first()
-        last_roll = event.payload if event is not None and event.kind == ROLL else None
+        last_roll = shown(event.payload, ROLL) if event is not None and event.kind == ROLL else None
     state = table_state(
         encounter,
         combatants=combatants,
@@ -329,6 +594,8 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         chase=chase if chase_ongoing else None,
         runners=runners,
     )
+    if chase_context is not None:
+        runner_refusals(state, chase_context)
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
@@ -354,7 +621,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "mode": mode,
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
         "last_seq": last_seq(encounter),
-        "refusals": refusals(state, current),
-        "always_rises": ALWAYS_RISES,
+        "refusals": refusals(state, current, defence),
+        **fight_texts(fight, current, defence),
         "terrain_rows": range(TERRAIN_ROWS),
     }

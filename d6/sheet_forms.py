@@ -7,6 +7,7 @@ from django.forms import BaseFormSet, formset_factory
 
 from campaign.forms import CharacterBaseForm, score_field
 from campaign.models import Character
+from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .rules.fatigue import base_fatigue
 from .services.sheet import attribute_names, stamina_base
@@ -17,9 +18,10 @@ FATIGUE_MIN, FATIGUE_MAX = 1, 20
 MAX_D6_ATTRIBUTES = 12
 
 
-class D6AttributesForm(forms.Form):
+class D6AttributesForm(RefusesControlCharacters, forms.Form):
     names = forms.CharField(
         label="Attribute names",
+        max_length=2000,
         widget=forms.Textarea(attrs={"rows": 6}),
         help_text="One per line. Strength, Dexterity and Stamina always stay: the fatigue rules use them.",
     )
@@ -52,7 +54,7 @@ class D6CharacterForm(CharacterBaseForm):
     ATTRIBUTE_PREFIX = "attr_"
     LIVE_FIELDS = ("fatigue",)
 
-    fatigue = forms.IntegerField(
+    fatigue = WholeNumberField(
         label="Current fatigue",
         required=False,
         min_value=FATIGUE_MIN,
@@ -111,12 +113,12 @@ class D6CharacterForm(CharacterBaseForm):
         return super().save(commit=commit)
 
 
-class AbilityForm(forms.Form):
+class AbilityForm(RefusesControlCharacters, forms.Form):
     name = forms.CharField(
         label="Ability", max_length=40, error_messages={"required": "Give the ability a name."}
     )
     attribute = forms.ChoiceField(label="Attribute")
-    consistency = forms.IntegerField(
+    consistency = WholeNumberField(
         label="Base consistency",
         initial=0,
         min_value=CONSISTENCY_MIN,
@@ -136,6 +138,12 @@ class AbilityForm(forms.Form):
     def __init__(self, *args, attribute_names: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["attribute"].choices = [(name, name.title()) for name in attribute_names]
+
+    def has_changed(self) -> bool:
+        """A new row where only the attribute select shows its default is no ability: not a change."""
+        if not self.initial:
+            return any(name != "attribute" for name in self.changed_data)
+        return super().has_changed()
 
 
 class BaseAbilityFormSet(BaseFormSet):

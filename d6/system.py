@@ -76,6 +76,11 @@ class D6Fatigue(RuleSystem):
 
         return event_label(event, in_round=in_round)
 
+    def players_payload(self, event, own, players, npc_rolls):
+        from .presenters import players_payload
+
+        return players_payload(event, own, players, npc_rolls)
+
     def round_heading(self, number: int) -> str:
         return f"Round {number}" if number else "Outside a fight"
 

@@ -19,6 +19,7 @@ from combat import answers
 from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
+from combat.inputs import MAX_ID, optional_whole_number, plain_text, record_ids, whole_number
 from combat.views import encounter_command, encounter_for, posted_version, visible_log
 
 from . import services
@@ -33,19 +34,26 @@ def table_command(storyguide_only: bool = True):
     return encounter_command(storyguide_only=storyguide_only, rule_system=KEY)
 
 
-def _int(value, what: str, *, blank_ok: bool = False) -> int | None:
-    value = (value or "").strip()
-    if not value and blank_ok:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidCommand(f"{what} must be a whole number.") from None
+# What a d6 table's numbers can sensibly be: a challenge value, a potential, squares of a chase.
+VALUE_LIMIT = 1000
+DISTANCE_LIMIT = 100
+MAX_NAME, MAX_TYPED = 120, 200
 
 
-def _typed(post) -> dict[str, str]:
-    """Typed faces `faces-<combatant id>` as {id: "3 7 10"}."""
-    return {key[len("faces-") :]: value for key, value in post.items() if key.startswith("faces-")}
+def _int(value, what: str, *, blank_ok: bool = False, low: int = -VALUE_LIMIT, high: int = VALUE_LIMIT):
+    """A posted whole number in ASCII digits, within its bounds; blank is None where allowed."""
+    if blank_ok:
+        return optional_whole_number(value, what, low, high)
+    return whole_number(value, what, low, high)
+
+
+def _typed(post, prefix: str = "faces-") -> dict[str, str]:
+    """Typed faces `faces-<combatant id>` as {id: "3 7 10"}, each at most a short line."""
+    return {
+        key[len(prefix) :]: plain_text(value, "Typed dice", MAX_TYPED)
+        for key, value in post.items()
+        if key.startswith(prefix)
+    }
 
 
 # --- pages -------------------------------------------------------------------------------------
@@ -57,7 +65,8 @@ def encounter_create(request, saga_id):
     """A new encounter in a d6 saga; its table opens next."""
     get_membership(request.user, saga_id)
     try:
-        encounter = services.create_encounter(request.user, saga_id, request.POST.get("name", ""))
+        name = plain_text(request.POST.get("name", ""), "The encounter's name", MAX_NAME)
+        encounter = services.create_encounter(request.user, saga_id, name)
     except CombatError as error:
         return answers.refused_on_page(request, error, reverse("saga_detail", args=[saga_id]))
     return redirect("d6_table", encounter_id=encounter.pk)
@@ -83,8 +92,8 @@ def add_combatants(request, encounter):
         request.user,
         encounter.pk,
         posted_version(request),
-        request.POST.getlist("characters"),
-        request.POST.get("side", ""),
+        record_ids(request.POST.getlist("characters")),
+        plain_text(request.POST.get("side", ""), "The side", 60),
     )
     return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
 
@@ -121,7 +130,7 @@ def roll(request, encounter):
         value=_int(post.get("value"), "The challenge value", blank_ok=True),
         physical=_physical(post),
         target_id=post.get("target") or None,
-        typed=post.get(f"faces-{combatant}", ""),
+        typed=plain_text(post.get(f"faces-{combatant}", ""), "Typed dice", MAX_TYPED),
         potential=_int(post.get("potential"), "Potential", blank_ok=True),
     )
 
@@ -139,9 +148,7 @@ def cluster(request, encounter):
         post.getlist("targets"),
         value=_int(post.get("value"), "The challenge value", blank_ok=True),
         physical=_physical(post),
-        typed={
-            key[len("shot-faces-") :]: value for key, value in post.items() if key.startswith("shot-faces-")
-        },
+        typed=_typed(post, "shot-faces-"),
         potential=_int(post.get("potential"), "Potential", blank_ok=True),
     )
 
@@ -175,10 +182,9 @@ def start_chase(request, encounter):
     chasers = []
     for key, value in post.items():
         if key.startswith("distance-") and value.strip():
-            chasers.append((key[len("distance-") :], _int(value, "A chaser's distance")))
-    terrains = [
-        (post.get(f"terrain_name-{i}", ""), post.get(f"terrain_rolled-{i}", "")) for i in range(TERRAIN_ROWS)
-    ]
+            distance = _int(value, "A chaser's distance", low=0, high=DISTANCE_LIMIT)
+            chasers.append((key[len("distance-") :], distance))
+    terrains = [_terrain(post, f"terrain_name-{i}", f"terrain_rolled-{i}") for i in range(TERRAIN_ROWS)]
     services.start_chase(
         request.user,
         encounter.pk,
@@ -186,7 +192,15 @@ def start_chase(request, encounter):
         post.get("target", ""),
         chasers,
         terrains,
-        _int(post.get("escape_distance"), "The escape distance", blank_ok=True),
+        _int(post.get("escape_distance"), "The escape distance", blank_ok=True, low=0, high=DISTANCE_LIMIT),
+    )
+
+
+def _terrain(post, name_field: str, rolled_field: str) -> tuple[str, str]:
+    """A terrain row: its name and the ability rolled there, as plain short text."""
+    return (
+        plain_text(post.get(name_field, ""), "A terrain's name", MAX_NAME),
+        plain_text(post.get(rolled_field, ""), "The ability rolled", MAX_NAME),
     )
 
 
@@ -202,7 +216,7 @@ def offer_terrain(request, encounter):
     route = {t["name"]: t for t in (chase.route if chase else [])}
     terrains = [route[name] for name in post.getlist("offer") if name in route]
     if post.get("new_name", "").strip() or post.get("new_rolled", "").strip():
-        terrains.append((post.get("new_name", ""), post.get("new_rolled", "")))
+        terrains.append(_terrain(post, "new_name", "new_rolled"))
     services.offer_terrain(request.user, encounter.pk, posted_version(request), terrains)
 
 
@@ -222,8 +236,8 @@ def runner_breather(request, encounter):
 
 def _exchange_number(request) -> int:
     try:
-        return int(request.POST.get("exchange", ""))
-    except ValueError:
+        return whole_number(request.POST.get("exchange", ""), "The exchange", 0, MAX_ID)
+    except InvalidCommand:
         raise InvalidCommand("The page sent no exchange number; reload it.") from None
 
 
@@ -236,7 +250,7 @@ def chase_faces(request, encounter):
         encounter.pk,
         _exchange_number(request),
         combatant,
-        request.POST.get(f"faces-{combatant}", ""),
+        plain_text(request.POST.get(f"faces-{combatant}", ""), "Typed dice", MAX_TYPED),
     )
 
 

@@ -6,3 +6,8 @@ from config.settings import *  # noqa: F403
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.coinduel"]  # noqa: F405
 RULE_SYSTEMS = [*INSTALLED_SYSTEMS, "tests.coinduel.system.CoinDuel"]
+
+# Django's test client logs in without a request, which django-axes refuses;
+# tests/campaign/test_login_lockout.py turns axes back on, and the browser tests' Daphne runs config.settings
+# (axes included).
+AXES_ENABLED = False

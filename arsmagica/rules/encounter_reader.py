@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from combat.rules.errors import EncounterFileError
+from combat.rules.limits import MAX_FACES
 
 from .dicebox import PURPOSES
 from .exchange import OnSuccess
@@ -286,6 +287,8 @@ def _faces(value: Any, where: str, known: set[str]) -> dict[str, dict[str, list[
                 continue
             if not isinstance(rolled, list):
                 raise EncounterFileError(_at(place, purpose), "expected a list of faces")
+            if len(rolled) > MAX_FACES:
+                raise EncounterFileError(_at(place, purpose), f"expected at most {MAX_FACES} faces")
             for index, face in enumerate(rolled):
                 if isinstance(face, bool) or not isinstance(face, int) or not 0 <= face <= 9:
                     raise EncounterFileError(_at(_at(place, purpose), index), "expected a d10 face, 0 to 9")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from combat.rules.refusals import BAD_INPUT, Refusal
+
 # The steps of a round as the table keeps them, with the words people read (ArM3 p163): before the
 # first round, declarations, the five phases the storyguide rolls (Movement runs as declarations
 # close), and the round's end.
@@ -37,12 +39,9 @@ RESTING_STEPS = ("", "declaring", "round_over")
 PREPARING, RUNNING, ENDED = "preparing", "running", "ended"
 
 
-class Refusal(str):
-    """Why a command may not happen now: the round stands elsewhere."""
-
-
-class Incomplete(Refusal):
+def incomplete(text: str) -> Refusal:
     """Why a command may not happen yet: the table lacks what it needs (two sides, a declaration)."""
+    return Refusal(text, BAD_INPUT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +66,7 @@ def can_open_declarations(table: Table) -> Refusal | None:
     if table.status != PREPARING:
         return Refusal("The fight has already begun; declarations open at each new round.")
     if table.sides < 2:
-        return Incomplete("A fight needs combatants on at least two sides.")
+        return incomplete("A fight needs combatants on at least two sides.")
     return None
 
 
@@ -83,7 +82,7 @@ def can_close_declarations(table: Table) -> Refusal | None:
     if table.phase != "declaring":
         return Refusal("Declarations are not open.")
     if not table.declared:
-        return Incomplete("Nobody has declared yet.")
+        return incomplete("Nobody has declared yet.")
     return None
 
 
@@ -92,7 +91,7 @@ def can_preview_phase(table: Table, phase: str) -> Refusal | None:
     if table.status != RUNNING:
         return Refusal("The encounter is not running.")
     if phase not in RESOLVABLE:
-        return Incomplete(f"There is no phase called {phase!r}.")
+        return incomplete(f"There is no phase called {phase!r}.")
     if table.phase != phase:
         return Refusal(f"The round is at {step_label(table.phase)}, not {STEPS[phase]}; nothing was done.")
     return None

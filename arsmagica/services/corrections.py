@@ -8,13 +8,14 @@ from arsmagica.events import Kind
 from arsmagica.rules.table import can_correct
 from combat.errors import InvalidCommand
 from combat.models import Combatant, Event
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from ..models import BodyLevel, FatigueLevel
 from ..sheet import carried, carry, sheet_of, write
 from .guard import require_ars_magica
+from .round import restarted
 from .sheets import fatigue_state_of, set_fatigue
-from .table import obey, table_of
+from .table import table_of
 
 LEVELS = ("fatigue_level", "body_level")
 CORRECTABLE = (*LEVELS, "advantage_attack", "advantage_defense")
@@ -83,5 +84,5 @@ def correct(
                 "reason": reason[:500],
             },
         )
-        log.save()
+        log.save(*restarted(encounter, combatant))
     return event

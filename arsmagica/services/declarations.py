@@ -14,13 +14,13 @@ from campaign.access import is_storyguide
 from combat.errors import InvalidCommand, NotAllowed
 from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
 from .round import rebuild, snapshots, start_log
 from .sheets import declaration_of, options_from_json
-from .table import obey, table_of
+from .table import table_of
 
 DECLARATION_FIELDS = (
     "action",

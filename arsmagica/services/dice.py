@@ -10,6 +10,7 @@ import re
 
 from arsmagica.rules import PURPOSES, RandomDiceBox, RecordingDiceBox, ScriptedDiceBox
 from combat.errors import InvalidCommand
+from combat.inputs import is_digits
 from combat.rules.dice import RandomDice
 from combat.rules.errors import DiceExhausted, RulesError
 
@@ -21,6 +22,7 @@ PURPOSE_LABELS = {
     "magic": "casting",
     "fatigue": "Fatigue",
 }
+MAX_TYPED = 200  # a long run of 1s and 0s still fits
 _SEPARATORS = re.compile(r"[\s,;→>+-]+")
 
 
@@ -29,11 +31,13 @@ def parse_faces(text: str, what: str = "the roll") -> list[int]:
     text = (text or "").strip()
     if not text:
         return []
+    if len(text) > MAX_TYPED:
+        raise InvalidCommand(f"{what}: at most {MAX_TYPED} characters of faces.")
     faces = []
     for token in _SEPARATORS.split(text):
         if not token:
             continue
-        if not token.isdigit() or int(token) > 10:
+        if not is_digits(token, 2) or int(token) > 10:
             raise InvalidCommand(f"{what}: {token!r} is not a d10 face; type faces 0 to 9 (a ten is 0).")
         faces.append(int(token) % 10)
     return faces

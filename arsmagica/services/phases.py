@@ -14,7 +14,7 @@ from arsmagica.rules.table import NEXT_STEP, can_confirm_phase, can_end_round, c
 from combat.errors import InvalidCommand
 from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from ..sheet import carry, sheet_of, write
 from .declarations import _sentence, begin_round, combatants_for_round
@@ -22,7 +22,7 @@ from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
 from .round import PHASE_FUNCTION, rebuild
 from .sheets import options_from_json, set_fatigue
-from .table import obey, table_of
+from .table import table_of
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")

@@ -28,14 +28,21 @@ from combat.errors import InvalidCommand, NotAllowed
 from combat.models import Encounter, Event, SagaRecord
 from combat.rules.dice import ScriptedDice
 from combat.rules.errors import RulesError
-from combat.services.log import EventLog, lock_encounter, record_for_saga, require_storyguide_of
+from combat.services.log import (
+    EventLog,
+    claim_command,
+    lock_encounter,
+    obey,
+    record_for_saga,
+    require_storyguide_of,
+)
 
 from ..models import BodyLevel
 from ..sheet import sheet_of
 from ..system import KEY
 from . import dice as dice_module
 from .sheets import fatigue_state_of, level_penalties, set_fatigue
-from .table import obey, table_of
+from .table import table_of
 
 MAX_MINUTES = 7 * 24 * 60
 STAMINA_MODES = ("none", "server", "typed")
@@ -71,13 +78,14 @@ def _encounter_scene(user, encounter_id: int, expected_version: int | None) -> S
     return Scene(encounter.saga, characters, encounter)
 
 
-def _saga_scene(user, saga_id: int, character_ids) -> Scene:
+def _saga_scene(user, saga_id: int, character_ids, command_key: str | None) -> Scene:
     try:
         saga = Saga.objects.select_for_update().get(pk=saga_id)
     except (Saga.DoesNotExist, ValueError, TypeError):
         raise NotAllowed("There is no such saga.") from None
     if not is_storyguide(user, saga):
         raise NotAllowed("Only the storyguide can let time pass.")
+    claim_command(saga, command_key)
     if saga.rule_system != KEY:
         raise InvalidCommand("Fatigue recovery is an Ars Magica rule; this saga plays another system.")
     try:
@@ -103,10 +111,10 @@ def _saga_scene(user, saga_id: int, character_ids) -> Scene:
     return Scene(saga, characters, None)
 
 
-def _scene(user, encounter_id, expected_version, saga_id, character_ids) -> Scene:
+def _scene(user, encounter_id, expected_version, saga_id, character_ids, command_key) -> Scene:
     if encounter_id is not None:
         return _encounter_scene(user, encounter_id, expected_version)
-    return _saga_scene(user, saga_id, character_ids)
+    return _saga_scene(user, saga_id, character_ids, command_key)
 
 
 def _resting(scene: Scene) -> list[Character]:
@@ -170,6 +178,7 @@ def pass_time(
     expected_version: int | None = None,
     saga_id: int | None = None,
     character_ids=None,
+    command_key: str | None = None,
 ):
     """N minutes pass for everyone in the scene, resting quietly or staying active; each recovers
     Fatigue by the chart, faster with a successful Stamina roll (rolled by the server or typed)."""
@@ -182,7 +191,7 @@ def pass_time(
     if stamina not in STAMINA_MODES:
         raise InvalidCommand("Stamina rolls: none, rolled by the server, or typed in.")
     with transaction.atomic():
-        scene = _scene(user, encounter_id, expected_version, saga_id, character_ids)
+        scene = _scene(user, encounter_id, expected_version, saga_id, character_ids, command_key)
         entries = []
         for character in _resting(scene):
             roll, roll_json = _stamina(character, stamina, typed_faces or {})
@@ -207,11 +216,12 @@ def sleep_night(
     expected_version: int | None = None,
     saga_id: int | None = None,
     character_ids=None,
+    command_key: str | None = None,
 ):
     """A night's sleep for everyone in the scene: with a good meal every level comes back, long-term
     ones too; without, eight hours of rest by the chart [ours] (ArM3 p177)."""
     with transaction.atomic():
-        scene = _scene(user, encounter_id, expected_version, saga_id, character_ids)
+        scene = _scene(user, encounter_id, expected_version, saga_id, character_ids, command_key)
         entries = []
         for character in _resting(scene):
             before = sheet_of(character).fatigue_level
@@ -233,6 +243,7 @@ def record_exertion(
     encounter_id: int | None = None,
     expected_version: int | None = None,
     saga_id: int | None = None,
+    command_key: str | None = None,
 ):
     """Fatigue levels lost to long-term exertion (a day's march, heavy labour): they come back only
     with a good meal and a night's sleep (ArM3 p177)."""
@@ -249,7 +260,7 @@ def record_exertion(
         if encounter_id is not None:
             scene = _encounter_scene(user, encounter_id, expected_version)
         else:
-            scene = _saga_scene(user, saga_id, [character_id])
+            scene = _saga_scene(user, saga_id, [character_id], command_key)
         character = next((c for c in scene.characters if str(c.pk) == str(character_id)), None)
         if character is None:
             raise InvalidCommand("That character is not in this scene.")

@@ -55,6 +55,22 @@ def rebuild(encounter: Encounter, combatants: list[Combatant], declarations: lis
     )
 
 
+def restarted(encounter: Encounter, combatant: Combatant) -> list[str]:
+    """A correction while declarations are open is where the round starts for that combatant: its
+    entry in the round's start is taken again (no phase has been rolled on the old one), and a
+    declaration it can no longer carry out is withdrawn (ArM3 p177: the incapacitated cannot act)."""
+    if encounter.phase != Phase.DECLARING:
+        return []
+    entry = {"id": str(combatant.pk), **sheet_snapshot(combatant)}
+    if not combatant_state(entry["id"], entry).can_act:
+        Declaration.objects.filter(
+            encounter=encounter, combatant=combatant, round_number=encounter.round_number
+        ).delete()
+    start = [entry if each["id"] == entry["id"] else each for each in encounter.round_log.get("start", [])]
+    encounter.round_log = {**encounter.round_log, "start": start}
+    return ["round_log"]
+
+
 def combatants_changed(encounter: Encounter) -> list[str]:
     """Combatants joined or left: no declaration engages one that left; while declarations are open,
     the round's start records who is in it now (those there before keep their entries)."""

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from arsmagica.models import Declaration
-from arsmagica.rules.table import Incomplete, Refusal, Table
-from combat.errors import InvalidCommand, WrongPhase
+from arsmagica.rules.table import Table
 from combat.models import Combatant, Encounter
 
 
@@ -29,11 +28,3 @@ def table_of(
         sides=sides,
         declared=declared,
     )
-
-
-def obey(refusal: Refusal | None) -> None:
-    """Refuse the command the rules refuse: the round elsewhere is `WrongPhase`, a lack `InvalidCommand`."""
-    if isinstance(refusal, Incomplete):
-        raise InvalidCommand(refusal)
-    if refusal is not None:
-        raise WrongPhase(refusal)

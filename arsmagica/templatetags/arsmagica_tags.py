@@ -14,8 +14,10 @@ register = template.Library()
 
 @register.simple_tag
 def roll(stress, label=""):
-    """A stress roll as its faces: `1 → 1 → 3 = 12`, botch dice shown, botches marked (ArM3 p163)."""
-    stress = stress or {}
+    """A stress roll as its faces: `1 → 1 → 3 = 12`, botch dice shown, botches marked (ArM3 p163); nothing
+    for a roll players do not see."""
+    if not stress:
+        return ""
     faces = stress.get("faces", [])
     botches = stress.get("botches", 0)
     dice = format_html_join(
@@ -51,6 +53,25 @@ def roll(stress, label=""):
         stress.get("value"),
         botch if botches else "",
     )
+
+
+@register.simple_tag
+def total(value, css="", testid=""):
+    """A total in bold, or the words for one behind the storyguide's screen."""
+    if value in ("", None):
+        return format_html('<span class="screened muted">{}</span>', presenters.SCREENED_WORDS)
+    attributes = format_html(' class="{}"', css) if css else ""
+    if testid:
+        attributes = format_html('{} data-testid="{}"', attributes, testid)
+    return format_html("<b{}>{}</b>", attributes, value)
+
+
+@register.simple_tag
+def rolled(stress, value, testid=""):
+    """A roll's faces, then its total: `1 → 3 = 3 → 15`; the total alone, or the screen's words."""
+    if not stress or value in ("", None):
+        return total(value, testid=testid)
+    return format_html("{} → {}", roll(stress), total(value, testid=testid))
 
 
 @register.filter
@@ -108,6 +129,10 @@ for _name in (
     "stamina_default",
     "missile_words",
     "hit_outcome",
+    "hit_words",
+    "damage_words",
+    "advantage_won",
+    "versus",
     "fatigue_loses",
     "nothing_happens",
     "options_summary",

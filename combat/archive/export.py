@@ -45,6 +45,7 @@ def _saga(reader: Reader, usernames: dict[int, str]) -> dict:
         "name": saga.name,
         "rule_system": saga.rule_system,
         "physical_dice": saga.physical_dice,
+        "npc_rolls": saga.npc_rolls,
         "options": saga.options,
         "storyguide": usernames.get(saga.storyguide_id),
         "created_at": saga.created_at.isoformat(),

@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet
 from django.utils.http import urlencode
 
 from .. import systems
+from ..inputs import is_digits
 from .reading import Reader
 
 
@@ -29,7 +30,7 @@ class Filters:
         character = str(query.get("character", ""))
         kind = str(query.get("kind", ""))
         return cls(
-            encounter=encounter if encounter.isdigit() and int(encounter) in encounter_ids else "",
+            encounter=encounter if is_digits(encounter, 18) and int(encounter) in encounter_ids else "",
             character=character if character in {str(c.character_id) for c in reader.combatants} else "",
             kind=kind if kind in dict(systems.kind_choices(reader.system)) else "",
         )

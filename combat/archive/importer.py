@@ -69,6 +69,7 @@ def _write(plan: Plan, storyguide) -> Saga:
         rule_system=plan.system.key,
         storyguide=person(plan.saga["storyguide"]),
         physical_dice=plan.saga["physical_dice"],
+        npc_rolls=plan.saga["npc_rolls"],
         options=plan.saga["options"],
     )
     Saga.objects.filter(pk=saga.pk).update(created_at=plan.saga["created_at"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..inputs import is_digits
 from .filters import Filters
 
 PER_PAGE = 100
@@ -39,7 +40,7 @@ class PageLink:
 def page_number(value) -> int:
     """The page asked for: a whole number from 1, or 1."""
     text = str(value or "")
-    return int(text) if text.isdigit() and 0 < int(text) < 10**7 else 1
+    return int(text) if is_digits(text, 7) and 0 < int(text) < 10**7 else 1
 
 
 def page_of(events, value) -> Page:

@@ -46,7 +46,7 @@ class Reader:
     def shown(self, event: Event) -> Event:
         """The event with the payload this reader sees (in memory only: the stored event is never edited)."""
         if not self.is_storyguide:
-            event.payload = self.system.players_payload(event, self.own, self.players)
+            event.payload = self.system.players_payload(event, self.own, self.players, self.saga.npc_rolls)
         return event
 
 

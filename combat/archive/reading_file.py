@@ -14,7 +14,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
-from campaign.models import Membership
+from campaign.models import Membership, NpcRolls
 
 from .. import systems
 from ..events import PayloadMismatch, check_payload
@@ -72,12 +72,12 @@ def _new_id(value, path: str, plan: Plan, label: str) -> int:
 
 
 def _saga(data: Any, plan: Plan) -> None:
-    saga = checks.obj(
-        data, "saga", ("name", "rule_system", "physical_dice", "options", "storyguide", "created_at")
-    )
+    fields = ("name", "rule_system", "physical_dice", "npc_rolls", "options", "storyguide", "created_at")
+    saga = checks.obj(data, "saga", fields)
     plan.saga = {
         "name": checks.text(saga["name"], "saga.name", longest=120, empty=False),
         "physical_dice": checks.flag(saga["physical_dice"], "saga.physical_dice"),
+        "npc_rolls": checks.choice(saga["npc_rolls"], "saga.npc_rolls", NpcRolls.values),
         "options": checks.mapping(saga["options"], "saga.options"),
         "storyguide": _username(saga["storyguide"], "saga.storyguide", plan, null=False),
         "created_at": checks.moment(saga["created_at"], "saga.created_at"),

@@ -4,6 +4,7 @@ events with gapless sequence numbers, bump the version, broadcast after commit."
 from __future__ import annotations
 
 import logging
+import uuid
 
 from django.db import transaction
 from django.db.models import Max
@@ -11,11 +12,14 @@ from django.db.models import Max
 from campaign.access import is_storyguide
 
 from .. import systems
-from ..errors import NotAllowed, StaleCommand
+from ..errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
-from ..models import Encounter, Event, SagaRecord
+from ..models import CommandKey, Encounter, Event, SagaRecord
+from ..rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
 
 logger = logging.getLogger(__name__)
+# The error each kind of refusal is answered with (its status: combat.errors).
+REFUSED = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
 
 
 def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter:
@@ -31,6 +35,32 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
     if expected_version is not None and encounter.version != expected_version:
         raise StaleCommand()
     return encounter
+
+
+def obey(refusal: Refusal | None) -> None:
+    """A command goes ahead when its system's `can_*` allows it; otherwise its error, with the reason."""
+    if refusal is not None:
+        raise REFUSED[refusal.kind](str(refusal))
+
+
+def claim_command(saga, key: str | None) -> None:
+    """A page's one-time command key: the first post that carries it applies, a repeat is stale.
+
+    Call it under the lock that serialises the command (the saga's row); None is a call from code,
+    which needs no key."""
+    if key is None:
+        return
+    key = key.strip()
+    if not 16 <= len(key) <= 40 or not key.isascii() or not key.isalnum():
+        raise InvalidCommand("The page sent no command key; reload it.")
+    if CommandKey.objects.filter(key=key).exists():
+        raise StaleCommand("That was done already; nothing was done twice.")
+    CommandKey.objects.create(saga=saga, key=key)
+
+
+def new_command_key() -> str:
+    """A fresh key for a form that carries no version."""
+    return uuid.uuid4().hex
 
 
 def require_storyguide_of(user, encounter: Encounter) -> None:
@@ -100,6 +130,12 @@ class EventLog:
 
             try:
                 live.broadcast(encounter_id, first_seq, last_seq)
+            except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
+                logger.warning(
+                    "push of encounter %s, events %s..%s not sent (channel layer down: %s); "
+                    "clients replay them on reconnect",
+                    encounter_id, first_seq, last_seq, error,
+                )
             except Exception:  # the command is committed; clients catch up by replay on reconnect
                 logger.exception("push of encounter %s, events %s..%s", encounter_id, first_seq, last_seq)
 

@@ -59,7 +59,11 @@ def column(rows, key):
 
 
 # htmx swaps a refusal's 4xx answer into its error slot; a 5xx is an error and swaps nothing.
+# Under the Content-Security-Policy htmx may not inject its indicator <style>, evaluate code (hx-on, js:)
+# or run <script> tags in swapped HTML; base.html's htmx-config says the same for the other pages.
+HTMX_CSP_SAFE = {"includeIndicatorStyles": False, "allowEval": False, "allowScriptTags": False}
 HTMX_CONFIG = {
+    **HTMX_CSP_SAFE,
     "responseHandling": [
         {"code": "204", "swap": False},
         {"code": "[23]..", "swap": True},

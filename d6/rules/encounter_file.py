@@ -24,6 +24,8 @@ PHYSICAL_ATTRIBUTES = ("strength", "dexterity", "stamina")
 ROLL_UNTIL_OVER_LIMIT = 1000
 TOP_FIELDS = ("rules", "name", "description", "seed", "physical_attributes", "characters", "fight", "chase")
 
+CONSISTENCY = 20  # |C| d10s rolled: a sheet holds -10 to 10; more would only make work
+
 
 @dataclass(frozen=True)
 class Ability:
@@ -109,7 +111,12 @@ def _read_characters(value: Any) -> dict[str, Character]:
             if attribute is not None:
                 text(attribute, place(at, "attribute"))
             abilities[ability_name] = Ability(
-                consistency=integer(required(ability, "consistency", at), place(at, "consistency")),
+                consistency=integer(
+                    required(ability, "consistency", at),
+                    place(at, "consistency"),
+                    low=-CONSISTENCY,
+                    high=CONSISTENCY,
+                ),
                 potential=integer(ability.get("potential", 0), place(at, "potential")),
                 attribute=attribute,
             )
@@ -141,7 +148,12 @@ def _challenge(data: dict, where: str, character: Character, sheet: _Sheet) -> t
         consistency, potential = character.attributes[rolled], 0
         physical = rolled in sheet.physical
     if "consistency" in data or consistency is None:
-        consistency = integer(required(data, "consistency", where), place(where, "consistency"))
+        consistency = integer(
+            required(data, "consistency", where),
+            place(where, "consistency"),
+            low=-CONSISTENCY,
+            high=CONSISTENCY,
+        )
     potential = integer(data.get("potential", potential or 0), place(where, "potential"))
     if "physical" in data or physical is None:
         physical = boolean(required(data, "physical", where), place(where, "physical"))

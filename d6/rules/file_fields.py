@@ -35,13 +35,20 @@ def listing(value: Any, where: str, *, empty: bool = True) -> list:
     return value
 
 
+FILE_LIMIT = 1000  # no number of a d6 encounter file is larger: it would only make work
+
+
 def integer(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
-    """A whole number, optionally within low..high."""
+    """A whole number within low..high; a bound left out is ±FILE_LIMIT."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise EncounterFileError(where, "expected an integer")
-    if low is not None and value < low or high is not None and value > high:
-        span = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise EncounterFileError(where, f"expected {span}, got {value}")
+    floor = -FILE_LIMIT if low is None else low
+    ceiling = FILE_LIMIT if high is None else high
+    if not floor <= value <= ceiling:
+        below = high is None and low is not None and value < low
+        raise EncounterFileError(
+            where, f"expected {f'at least {low}' if below else f'{floor} to {ceiling}'}, got {value}"
+        )
     return value
 
 

@@ -9,28 +9,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from combat.rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
+
 from . import chase as chase_rules
 from . import fight as fight_rules
 from .chase import ChaseState, Terrain
 from .fight import FightState
 
-WRONG_TIME = "wrong_time"
-BAD_INPUT = "bad_input"
-NOT_YOURS = "not_yours"
-STALE = "stale"
-
 RUNNING = "running"
-
-
-class Refusal(str):
-    """Why a command may not happen now; `kind` says what kind of no (WRONG_TIME, BAD_INPUT ...)."""
-
-    kind: str
-
-    def __new__(cls, text: str, kind: str = WRONG_TIME) -> Refusal:
-        refusal = super().__new__(cls, text)
-        refusal.kind = kind
-        return refusal
 
 
 @dataclass(frozen=True)
@@ -100,9 +86,7 @@ def _permission(state: TableState, actor: Actor, who: str) -> Refusal | None:
 def can_change_combatants(state: TableState) -> Refusal | None:
     """Combatants join or leave before the fight or chase is under way [ours]."""
     if state.status == RUNNING:
-        return _no(
-            "Combatants join or leave while declarations are open, not in the middle of a round.", WRONG_TIME
-        )
+        return _no("Combatants join or leave before the fight or the chase starts.", WRONG_TIME)
     return None
 
 

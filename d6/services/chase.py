@@ -10,7 +10,7 @@ from django.db import transaction
 from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.errors import RulesError
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 from d6 import rules
 from d6.rules import chase as chase_rules
 from d6.rules import table
@@ -27,7 +27,7 @@ from ..kinds import (
 )
 from ..models import Chase, Runner
 from ..state import actor, table_state
-from .common import obey, require_d6
+from .common import require_d6
 from .dice import dice_for, parse_faces
 from .sheet import chase_scores, current_fatigue, save_fatigue, stamina_base
 

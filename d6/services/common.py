@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
+from combat.errors import InvalidCommand, WrongPhase
 from combat.models import Encounter
-from d6.rules.table import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
 
 from ..system import KEY
 
@@ -17,13 +16,6 @@ def require_d6(encounter: Encounter) -> None:
         raise WrongPhase("This encounter is over.")
 
 
-ERRORS = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
-
-
-def obey(refusal: Refusal | None) -> None:
-    """A command goes ahead when its `can_*` check allows it; otherwise its error, with the reason."""
-    if refusal is not None:
-        raise ERRORS[refusal.kind](str(refusal))
 
 
 POTENTIAL_LIMIT = 20

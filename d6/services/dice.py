@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from combat.errors import InvalidCommand
+from combat.inputs import is_digits
 from combat.rules.dice import Dice, RandomDice, RecordingDice
 from d6.rules import dice_from_faces
 
@@ -23,12 +24,14 @@ def server_dice() -> Dice:
 def parse_faces(text: str, who: str, consistency: int) -> list[int]:
     """'3 7 10' as faces [3, 7, 10]: the d6, then |consistency| d10s (0 or 10 for a ten)."""
     needed = 1 + abs(consistency)
+    if len(text or "") > 200:
+        raise InvalidCommand(f"{who}'s dice: type {needed} faces, not a page of them.")
     tokens = [token for token in _SEPARATORS.split((text or "").strip()) if token]
     if not tokens:
         raise InvalidCommand(f"Type {who}'s dice: the d6 first, then {abs(consistency)} d10s.")
     faces = []
     for token in tokens:
-        if not token.isdigit():
+        if not is_digits(token, 2):
             raise InvalidCommand(f"{who}'s dice: {token!r} is not a die face.")
         faces.append(int(token))
     if len(faces) != needed:

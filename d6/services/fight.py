@@ -9,7 +9,7 @@ from django.db import transaction
 from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.errors import RulesError
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 from d6 import rules
 from d6.rules import table
 from d6.rules.fight import take_breather as take_fight_breather
@@ -17,7 +17,7 @@ from d6.rules.fight import take_breather as take_fight_breather
 from ..kinds import BREATHER, FIGHT_STARTED, ROLL, TURN_ENDED, VALUE_SET
 from ..models import Fight, Fighter
 from ..state import actor, table_state
-from .common import checked_potential, obey, require_d6
+from .common import checked_potential, require_d6
 from .dice import dice_for
 from .sheet import current_fatigue, dexterity_of, save_fatigue, score_of, stamina_base
 

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from arsmagica.events import Kind
-from arsmagica.presenters import level_labels
+from arsmagica.presenters import SCREENED_WORDS, level_labels
 from campaign.models import Saga
 from combat.models import Combatant, Encounter
 
@@ -49,8 +49,9 @@ def resolve(guide: Person) -> None:
 
 
 def shows_the_log(page: Page, events) -> None:
-    """Every given event is in the page's log, with the dice and totals the server recorded; the newest
-    of them is on screen (older entries may be folded away behind "Show the whole log")."""
+    """Every given event is in the page's log, with the dice and totals the server recorded as far as the
+    page's person sees them (pass a player the players' version, `combat.audience.as_players_see`); the
+    newest of them is on screen (older entries may be folded away behind "Show the whole log")."""
     log = page.get_by_test_id("event-log")
     events = sorted(events, key=lambda event: event.seq)
     if events:
@@ -59,10 +60,22 @@ def shows_the_log(page: Page, events) -> None:
         item = log.locator(f"#event-{event.seq}")
         expect(item).to_be_attached()
         if event.kind == Kind.ATTACK:
-            expect(item.get_by_test_id("attack-total")).to_have_text(str(event.payload["attack_total"]))
-            expect(item.get_by_test_id("defense-total")).to_have_text(str(event.payload["defense_total"]))
-            faces = " → ".join(str(face) for face in event.payload["attack_roll"]["faces"])
-            expect(item.get_by_test_id("roll").first).to_contain_text(faces)
+            shows_the_totals(item, event.payload)
+
+
+def shows_the_totals(item, attack: dict) -> None:
+    """An attack's line: each total and the attack's dice, or the screen's words for what is hidden."""
+    for side in ("attack", "defense"):
+        total = item.get_by_test_id(f"{side}-total")
+        if f"{side}_total" in attack:
+            expect(total).to_have_text(str(attack[f"{side}_total"]))
+        else:
+            expect(total).to_have_count(0)
+    if attack.get("attack_roll"):
+        faces = " → ".join(str(face) for face in attack["attack_roll"]["faces"])
+        expect(item.get_by_test_id("roll").first).to_contain_text(faces)
+    if "attack_total" not in attack or "defense_total" not in attack:
+        expect(item).to_contain_text(SCREENED_WORDS)
 
 
 def shows_the_levels(page: Page, combatants: dict[str, Combatant]) -> None:

@@ -1,6 +1,7 @@
 """The people at the table, each in their own browser context (own cookies, own websocket)."""
 
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -27,6 +28,16 @@ document.addEventListener("htmx:wsAfterMessage", (e) => {
 """
 
 
+def wait_until_true(page: Page, expression: str, timeout: float | None = None) -> None:
+    """Poll `expression` in the page from here: Playwright's wait_for_function polls with eval(), which
+    the Content-Security-Policy (no 'unsafe-eval') refuses; page.evaluate is not subject to it."""
+    deadline = time.monotonic() + (TIMEOUT_MS if timeout is None else timeout) / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout or TIMEOUT_MS} ms: {expression}")
+        page.wait_for_timeout(50)
+
+
 class Person:
     """One person with one browser context; `page` is their main tab."""
 
@@ -44,7 +55,13 @@ class Person:
         """A new tab in the same context: same session cookie, its own page load and socket."""
         page = self.context.new_page()
         page.on("pageerror", lambda error: self.page_errors.append(f"{page.url}: {error}"))
+        page.on("console", lambda message: self._csp_violation(page, message))
         return page
+
+    def _csp_violation(self, page: Page, message) -> None:
+        """Chromium reports what the Content-Security-Policy blocked as a console error: a page error here."""
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.page_errors.append(f"{page.url}: {message.text}")
 
     # Getting in
 
@@ -82,7 +99,7 @@ class Person:
 
     def wait_until_live(self, page: Page | None = None, replays: int = 1, timeout: float | None = None):
         """Wait until the page has (re)connected and swapped in the answer to its resume, `replays` times."""
-        (page or self.page).wait_for_function(f"window.__covenantLive.replays >= {replays}", timeout=timeout)
+        wait_until_true(page or self.page, f"window.__covenantLive.replays >= {replays}", timeout)
 
     def wire_live_socket(self, page: Page | None = None) -> "Line":
         """Route the page's encounter sockets through a line the test can cut; call before loading."""

@@ -3,5 +3,5 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("encounters/<int:encounter_id>/coin/flip/", views.flip, name="coinduel_flip"),
+    path("encounters/<id:encounter_id>/coin/flip/", views.flip, name="coinduel_flip"),
 ]

@@ -132,8 +132,12 @@ def test_an_old_movement_event_loses_its_npc_declarations_for_players(client, cl
     rows = movement_of(events)["declarations"]
     assert sorted(row["combatant"] for row in rows) == sorted([str(closed.boris.pk), str(closed.anselm.pk)])
     assert "Dagger" not in json.dumps(events)
-    # initiative and engagements are everyone's, as on the live page
-    assert movement_of(events)["initiative"] == stored["initiative"]
+    # engagements are everyone's, as on the live page; the bandits' Initiative is behind the screen
+    assert movement_of(events)["engagements"] == stored["engagements"]
+    players = {str(closed.boris.pk), str(closed.anselm.pk)}
+    shown = {row["combatant"]: row for row in movement_of(events)["initiative"]}
+    assert all(shown[row["combatant"]] == row for row in stored["initiative"] if row["combatant"] in players)
+    assert all(shown[b] == {"combatant": b, "paces": None} for b in bandits)
     # the stored event is never edited
     movement = Event.objects.get(encounter=closed.encounter, kind=Kind.MOVEMENT)
     assert movement.payload == stored

@@ -1,6 +1,8 @@
 """Fatigue over in-game time (ArM3 p177): levels remember their exertion; the storyguide lets time
 pass, sends everyone to sleep, records a day's march; on an encounter or on the saga page."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -15,6 +17,7 @@ from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.live import render_frame
 from combat.models import Event, SagaRecord
 from combat.rules.dice import ScriptedDice
+from combat.services.log import new_command_key
 
 from .conftest import PASSWORD
 from .test_services import resolve, through_movement
@@ -382,7 +385,12 @@ def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, tab
     assert f'data-testid="scene-{table.boris_character.pk}"' in panel
     response = client.post(
         reverse("saga_exertion", args=[table.saga.pk]),
-        {"character": table.anselm_character.pk, "levels": "1", "what": "a day's march"},
+        {
+            "character": table.anselm_character.pk,
+            "levels": "1",
+            "what": "a day's march",
+            "command_key": key(panel),
+        },
     )
     assert response.status_code == 200 and 'data-testid="saga-time-done"' in response.content.decode()
     response = client.post(
@@ -391,6 +399,7 @@ def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, tab
             "characters": [table.boris_character.pk, table.anselm_character.pk],
             "minutes": "5",
             "stamina": "none",
+            "command_key": key(response.content.decode()),
         },
     )
     assert response.status_code == 200
@@ -407,9 +416,37 @@ def test_the_saga_time_panel_says_what_went_wrong(client, table):
     login(client, table.storyguide)
     response = client.post(
         reverse("saga_sleep", args=[table.saga.pk]),
-        {"characters": [table.boris_character.pk], "good_meal": "on"},
+        {"characters": [table.boris_character.pk], "good_meal": "on", "command_key": new_command_key()},
     )
     assert response.status_code == 422 and "which is not over" in response.content.decode()
+    assert not SagaRecord.objects.exists()
+
+
+def key(panel: str) -> str:
+    """The one-time command key a drawn saga time panel carries."""
+    return re.search(r'name="command_key" value="(\w+)"', panel).group(1)
+
+
+def test_a_saga_time_command_posted_twice_from_the_same_page_applies_once(client, table):
+    end(table)
+    tire(table.boris_character, SHORT, SHORT)
+    login(client, table.storyguide)
+    panel = client.get(reverse("saga_time", args=[table.saga.pk])).content.decode()
+    post = {"characters": [table.boris_character.pk], "minutes": "5", "command_key": key(panel)}
+    first = client.post(reverse("saga_pass_time", args=[table.saga.pk]), post)
+    again = client.post(reverse("saga_pass_time", args=[table.saga.pk]), post)
+    assert first.status_code == 200 and again.status_code == 409
+    assert "nothing was done twice" in again.content.decode()
+    assert SagaRecord.objects.filter(saga=table.saga).count() == 1
+
+
+def test_a_saga_time_command_without_its_key_asks_for_a_reload(client, table):
+    end(table)
+    login(client, table.storyguide)
+    response = client.post(
+        reverse("saga_sleep", args=[table.saga.pk]), {"characters": [table.boris_character.pk]}
+    )
+    assert response.status_code == 422 and "reload" in response.content.decode()
     assert not SagaRecord.objects.exists()
 
 

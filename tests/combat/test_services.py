@@ -434,3 +434,21 @@ def test_an_encounter_runs_the_rule_system_its_saga_plays(table):
         services.create_encounter(table.storyguide, table.saga.pk, "Wrong table")
     encounter = setup.create_encounter(table.storyguide, table.saga.pk, "Chase", rule_system="d6fatigue")
     assert Encounter.objects.count() == before + 1 and encounter.saga == table.saga
+
+
+def test_a_correction_while_declaring_is_the_rounds_start(table, scripted_dice):
+    """Issue 9's defect: Bandit 3, knocked out by a correction after declaring, starts the round
+    incapacitated: his declaration no longer stands, the round rebuilds from its log and every phase rolls."""
+    scripted_dice(table, P168_FACES)
+    start(table)
+    table.declare_p168()
+    bandit3 = table.bandits[2]
+    services.correct(
+        table.storyguide, table.encounter.pk, table.v, bandit3.pk, {"body_level": "incapacitated"}, "Out"
+    )
+    start_entry = next(e for e in table.refresh().round_log["start"] if e["id"] == str(bandit3.pk))
+    assert start_entry["body_level"] == "incapacitated"
+    services.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    for phase in ("first_missile", "melee"):
+        resolve(table, phase)
+    assert table.refresh().phase == "second_missile"

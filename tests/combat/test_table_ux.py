@@ -14,6 +14,7 @@ from arsmagica import services
 from arsmagica.events import Kind
 from arsmagica.presenters import event_label
 from arsmagica.templatetags.arsmagica_tags import phase_name, phase_steps
+from campaign.models import NpcRolls
 from combat.models import Event
 
 from .conftest import PASSWORD
@@ -161,6 +162,8 @@ def test_event_labels(round_number, phase, in_round, label):
 
 
 def test_the_acting_order_keeps_initiative_whole_on_the_right(client, table, scripted_dice):
+    table.saga.npc_rolls = NpcRolls.EVERYTHING  # the bandits' totals shown to players too
+    table.saga.save()
     through_movement(table, scripted_dice)
     order = section(page(client, table.alice, "encounter_play", table.encounter.pk), "acting-order")
     rows = re.findall(

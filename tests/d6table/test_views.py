@@ -232,3 +232,46 @@ def test_a_refused_breather_is_a_disabled_button_that_says_why(client, table, di
         '<p id="breather-why" class="why muted small" data-testid="breather-why">'
         "Marta already acted this turn: a breather is the whole action</p>"
     ) in page
+
+
+def test_the_fight_panel_asks_can_roll_and_can_set_value_and_says_why_while_a_chase_runs(table, dice):
+    """The panel asks the checks the commands obey: a chase started mid-fight pauses rolling and values."""
+    from combat.audience import STORYGUIDE
+    from d6.panels import state_context
+
+    start(table, dice)
+    assert state_context(table.refresh(), STORYGUIDE)["refusals"]["roll"] is None
+    services.start_chase(
+        table.storyguide,
+        table.encounter.pk,
+        table.v,
+        table.marta.pk,
+        [(table.bandits[0].pk, 2)],
+        [("Market streets", "Running")],
+    )
+    found = state_context(table.refresh(), STORYGUIDE)["refusals"]
+    assert found["roll"] == found["set_value"] == "A chase is running: the fight waits until it ends."
+    assert found["offer_terrain"] is None
+    assert found["choose_terrain"] == "Only Marta's player chooses the terrain."
+
+
+def test_a_players_dice_form_asks_can_enter_faces(client, table):
+    """Typed dice are for a physical-dice saga: elsewhere the check says the server rolls them."""
+    from combat.audience import PLAYERS
+    from d6.panels import state_context
+
+    services.start_chase(
+        table.storyguide,
+        table.encounter.pk,
+        table.v,
+        table.marta.pk,
+        [(table.bandits[0].pk, 1)],
+        [("Market streets", "Running")],
+    )
+    (own,) = state_context(table.refresh(), PLAYERS)["chase"]["yours"]
+    assert (
+        own.faces_refusal == "This saga's dice are rolled by the server: the storyguide rolls the exchange."
+    )
+    assert own.at_target_refusal == "Only a chaser can move ahead of the target."
+    page = login(client, table.alice).get(url("d6_table", table)).content.decode()
+    assert "The server rolls your dice when the storyguide rolls exchange 1" in page

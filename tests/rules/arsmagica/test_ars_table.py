@@ -9,7 +9,6 @@ import pytest
 
 from arsmagica.rules.table import (
     STEPS,
-    Incomplete,
     Refusal,
     Table,
     can_change_combatants,
@@ -23,6 +22,7 @@ from arsmagica.rules.table import (
     can_preview_phase,
     step_label,
 )
+from combat.rules.refusals import BAD_INPUT, WRONG_TIME
 
 SETTING_UP = Table(status="preparing", sides=2)
 DECLARING = Table(status="running", phase="declaring", round_number=1, sides=2, declared=3)
@@ -36,13 +36,13 @@ def test_the_first_round_opens_declarations_once_two_sides_face_each_other():
     assert can_open_declarations(SETTING_UP) is None
     lonely = can_open_declarations(Table(status="preparing", sides=1))
     assert lonely == "A fight needs combatants on at least two sides."
-    assert isinstance(lonely, Incomplete)
+    assert lonely.kind == BAD_INPUT
 
 
 def test_declarations_open_at_each_new_round_not_twice():
     refusal = can_open_declarations(DECLARING)
     assert refusal == "The fight has already begun; declarations open at each new round."
-    assert isinstance(refusal, Refusal) and not isinstance(refusal, Incomplete)
+    assert isinstance(refusal, Refusal) and refusal.kind == WRONG_TIME
 
 
 def test_everyone_declares_before_initiative_only():
@@ -55,7 +55,7 @@ def test_declarations_close_once_someone_has_declared():
     assert can_close_declarations(DECLARING) is None
     nobody = can_close_declarations(Table(status="running", phase="declaring", round_number=1, sides=2))
     assert nobody == "Nobody has declared yet."
-    assert isinstance(nobody, Incomplete)
+    assert nobody.kind == BAD_INPUT
     assert can_close_declarations(AT_MELEE) == "Declarations are not open."
 
 
@@ -71,7 +71,7 @@ def test_a_phase_is_rolled_when_the_round_reaches_it():
 def test_movement_is_not_previewed_it_runs_as_declarations_close():
     refusal = can_preview_phase(DECLARING, "movement")
     assert refusal == "There is no phase called 'movement'."
-    assert isinstance(refusal, Incomplete)
+    assert refusal.kind == BAD_INPUT
 
 
 def test_no_phase_is_rolled_outside_a_running_fight():

@@ -67,7 +67,7 @@ def test_combatants_join_or_leave_only_outside_a_fight_or_chase():
     assert refused(
         reason,
         WRONG_TIME,
-        "Combatants join or leave while declarations are open, not in the middle of a round.",
+        "Combatants join or leave before the fight or the chase starts.",
     )
 
 

@@ -1,0 +1,392 @@
+"""Fan-out: T tables x P players on real Daphne, each storyguide posting corrections, and a bare
+`websockets` broadcast server measured the same way in the same run as the floor.
+
+Run: `.venv/bin/python bench/fanout.py --tables 10 --players 8 --seconds 20` (--help; docs/performance.md).
+
+The load (bench/load.py): every storyguide and player logs in over HTTP and opens their page (real
+session cookies); each page's socket resumes as live.js does; each storyguide posts a correction (as
+htmx posts it, `expected_version` and the CSRF header) `--rate` times a second, a new one only once
+their own socket has shown the last (the version a real page would post next). It prints post-to-frame
+latency over every socket, lost frames (a posted seq a socket never received), server closes by code,
+HTTP answers by status, commands asked and done per second, the servers' CPU time from /proc, the
+errors in the server log, and the ratios to the floor.
+
+Modes: `embedded` (SQLite, in-memory layer, 1 Daphne: `make run`'s), `postgres` (PostgreSQL, in-memory
+layer, 1 Daphne), `redis` (PostgreSQL and Redis, `--daphnes N`, sockets and posts spread over them in
+turn). PostgreSQL and Redis are throwaway servers in a temporary folder unless DATABASE_URL / REDIS_URL
+are set. `--profile DIR` records each Daphne with py-spy (if installed) during the measured window.
+A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import load, servers  # noqa: E402
+from bench.seed import PASSWORD  # noqa: E402
+
+EXCEPTION_LINE = re.compile(r"^([\w.]+(?:Error|Exception|Timeout)): ?(.*)$")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--mode", choices=("embedded", "postgres", "redis"), default="embedded")
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--players", type=int, default=8, help="players per table (plus its storyguide)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="commands are posted for this long")
+    parser.add_argument("--rate", type=float, default=1.0, help="commands per table per second")
+    parser.add_argument("--drain", type=float, default=10.0, help="at most this long for late frames")
+    parser.add_argument("--daphnes", type=int, default=None, help="Daphne processes (redis mode; default 2)")
+    parser.add_argument("--port", type=int, default=8196, help="the first Daphne's port; the floor's is +50")
+    parser.add_argument("--pg-port", type=int, default=55496)
+    parser.add_argument("--redis-port", type=int, default=56396)
+    parser.add_argument("--no-floor", action="store_true", help="skip the bare-websockets floor")
+    parser.add_argument("--profile", type=Path, help="py-spy each Daphne into this folder (collapsed stacks)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--check", action="store_true", help="exit 1 on any lost frame, 5xx or close")
+    args = parser.parse_args(argv)
+    if args.daphnes is None:
+        args.daphnes = 2 if args.mode == "redis" else 1
+    if args.daphnes != 1 and args.mode != "redis":
+        parser.error("several Daphne processes need the Redis layer: --mode redis")
+    return args
+
+
+def raise_file_limit() -> None:
+    """Up to the hard limit of open files: a thousand sockets each side (Daphnes inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Stack:
+    """The run's servers: database, channel layer, Daphnes; started in order, stopped in reverse."""
+
+    def __init__(self, args: argparse.Namespace, workdir: Path):
+        self.args = args
+        self.workdir = workdir
+        self.postgres: servers.Postgres | None = None
+        self.redis: servers.Redis | None = None
+        self.daphnes: list[servers.Daphne] = []
+        self.database_url = ""
+        self.redis_url = ""
+
+    def start_data(self) -> None:
+        """The database (migrated) and the layer, own or given."""
+        if self.args.mode == "embedded":
+            self.database_url = f"sqlite:///{self.workdir / 'bench.sqlite3'}"
+        elif os.environ.get("DATABASE_URL", "").startswith("postgres"):
+            self.database_url = os.environ["DATABASE_URL"]
+        else:
+            self.postgres = servers.Postgres(self.workdir, self.args.pg_port)
+            self.postgres.start()
+            self.database_url = self.postgres.url
+        if self.args.mode == "redis":
+            if os.environ.get("REDIS_URL"):
+                self.redis_url = os.environ["REDIS_URL"]
+            else:
+                self.redis = servers.Redis(self.workdir, self.args.redis_port)
+                self.redis.start()
+                self.redis_url = self.redis.url
+        servers.manage(self.env(), "migrate", "--noinput")
+
+    def env(self) -> dict:
+        return servers.server_env(self.database_url, self.redis_url or None)
+
+    def seed(self, prefix: str) -> list[dict]:
+        """The tables, made by bench/seed.py in its own process."""
+        command = [
+            sys.executable,
+            str(servers.BASE_DIR / "bench" / "seed.py"),
+            "--tables",
+            str(self.args.tables),
+            "--players",
+            str(self.args.players),
+            "--prefix",
+            prefix,
+        ]
+        result = subprocess.run(command, cwd=servers.BASE_DIR, env=self.env(), capture_output=True, text=True)
+        if result.returncode:
+            raise RuntimeError(f"seeding failed:\n{result.stderr}")
+        return json.loads(result.stdout)
+
+    def start_daphnes(self) -> None:
+        for index in range(self.args.daphnes):
+            daphne = servers.Daphne(self.args.port + index, self.env(), self.workdir / f"daphne-{index}.log")
+            self.daphnes.append(daphne)
+            daphne.start()
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far of each kind of server."""
+        groups = {"daphne": [pid for d in self.daphnes for pid in d.pids()]}
+        if self.postgres:
+            groups["postgres"] = self.postgres.pids()
+        if self.redis:
+            groups["redis"] = self.redis.pids()
+        return {name: sum(servers.cpu_seconds(pid) for pid in pids) for name, pids in groups.items()}
+
+    def log_errors(self) -> Counter:
+        """Exception lines in the Daphne logs, by class and message."""
+        found = Counter()
+        for daphne in self.daphnes:
+            for line in daphne.log.read_text(errors="replace").splitlines():
+                match = EXCEPTION_LINE.match(line.strip())
+                if match:
+                    found[f"{match[1]}: {match[2][:100]}"] += 1
+        return found
+
+    def stop(self) -> None:
+        for daphne in reversed(self.daphnes):
+            daphne.stop()
+        if self.redis:
+            self.redis.stop()
+        if self.postgres:
+            self.postgres.stop()
+
+
+class Profiler:
+    """py-spy recording each Daphne during the measured window (collapsed stacks, one file each)."""
+
+    def __init__(self, folder: Path, daphnes: list[servers.Daphne]):
+        self.folder = folder
+        self.daphnes = daphnes
+        self.processes: list[subprocess.Popen] = []
+        self.executable = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for index, daphne in enumerate(self.daphnes):
+            out = self.folder / f"daphne-{index}.txt"
+            self.processes.append(
+                subprocess.Popen(
+                    [
+                        self.executable,
+                        "record",
+                        "--pid",
+                        str(daphne.process.pid),
+                        "--format",
+                        "raw",
+                        "--rate",
+                        "100",
+                        "--output",
+                        str(out),
+                        "--nonblocking",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.send_signal(signal.SIGINT)
+        for process in self.processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of the sorted values lie (nearest rank)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def deliveries(tables: list[load.Table]) -> tuple[list[float], int, int]:
+    """(latencies in ms of every posted seq at every socket, deliveries expected, lost)."""
+    latencies, expected, lost = [], 0, 0
+    for table in tables:
+        for listener in table.listeners:
+            for seq in table.done:
+                expected += 1
+                arrived = listener.received.get(seq)
+                if arrived is None:
+                    lost += 1
+                else:
+                    latencies.append((arrived - table.sent[seq]) * 1000)
+    return latencies, expected, lost
+
+
+def figures(tables, stats: load.Stats, window: load.Window) -> dict:
+    """Everything one run measured, as plain numbers."""
+    latencies, expected, lost = deliveries(tables)
+    cpu = {name: window.cpu_end[name] - window.cpu_start[name] for name in window.cpu_start}
+    frames = sum(stats.frame_count.values())
+    return {
+        "sockets": sum(len(t.listeners) for t in tables),
+        "asked": window.asked,
+        "done": stats.done,
+        "asked_per_s": window.asked / window.seconds,
+        "done_per_s": stats.done / window.seconds,
+        "p50_ms": percentile(latencies, 0.50),
+        "p90_ms": percentile(latencies, 0.90),
+        "p99_ms": percentile(latencies, 0.99),
+        "max_ms": max(latencies, default=float("nan")),
+        "mean_ms": statistics.fmean(latencies) if latencies else float("nan"),
+        "answer_p50_ms": percentile(stats.answer_ms, 0.50),
+        "answer_p99_ms": percentile(stats.answer_ms, 0.99),
+        "expected": expected,
+        "lost": lost,
+        "gaps_resumed": stats.gaps,
+        "error_frames": stats.error_frames,
+        "closes": {str(code): n for code, n in stats.closes.items()},
+        "connect_failures": dict(stats.connect_failures),
+        "http": {str(status): n for status, n in sorted(stats.statuses.items())},
+        "http_5xx": sum(n for status, n in stats.statuses.items() if status >= 500),
+        "http_errors": dict(stats.http_errors),
+        "frame_bytes": {a: stats.frame_bytes[a] // max(1, stats.frame_count[a]) for a in stats.frame_count},
+        "mean_frame_bytes": sum(stats.frame_bytes.values()) // max(1, frames),
+        "window_s": window.elapsed,
+        "cpu_s": cpu,
+        "client_cpu_s": window.client_cpu,
+        "server_cpu_ms_per_command": 1000 * sum(cpu.values()) / max(1, stats.done),
+        "server_cpu_us_per_delivery": 1e6 * sum(cpu.values()) / max(1, expected - lost),
+    }
+
+
+def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
+    """Seed, serve, load, measure the app."""
+    layout = stack.seed(prefix)
+    stack.start_daphnes()
+    stats = load.Stats()
+    window = load.Window(args.seconds, args.rate, args.drain, stack.cpu)
+    if profiler:
+        profiler.daphnes = stack.daphnes
+        window.hooks.append((profiler.start, profiler.stop))
+    bases = [daphne.url for daphne in stack.daphnes]
+    tables = asyncio.run(load.run_app(layout, PASSWORD, bases, window, stats))
+    result = figures(tables, stats, window)
+    result["log_errors"] = dict(stack.log_errors().most_common(8))
+    return result
+
+
+def run_floor(args, size: int) -> dict:
+    """The bare-websockets broadcast, same tables, sockets, rate and frame size."""
+    floor = servers.Floor(args.port + 50, size)
+    floor.start()
+    try:
+        stats = load.Stats()
+        window = load.Window(
+            args.seconds, args.rate, args.drain, lambda: {"floor": servers.cpu_seconds(floor.process.pid)}
+        )
+        shape = [args.players + 1] * args.tables
+        tables = asyncio.run(load.run_floor(floor.port, shape, window, stats))
+        return figures(tables, stats, window)
+    finally:
+        floor.stop()
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:,.1f}x" if b and b == b and a == a else "n/a"
+
+
+def report(args, app: dict, floor: dict | None) -> str:
+    """The figures as a few lines of text."""
+    cpu = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in app["cpu_s"].items())
+    lines = [
+        f"fanout: mode={args.mode} daphnes={args.daphnes} tables={args.tables} players={args.players} "
+        f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s",
+        f"  commands asked -> done: {app['asked']} -> {app['done']}"
+        f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
+        f"  http: {app['http']}  5xx: {app['http_5xx']}  no answer: {app['http_errors'] or 0};"
+        f" post -> answer p50 {app['answer_p50_ms']:.1f}  p99 {app['answer_p99_ms']:.1f} ms",
+        f"  latency post -> frame at every socket (ms): p50 {app['p50_ms']:.1f}  p90 {app['p90_ms']:.1f}"
+        f"  p99 {app['p99_ms']:.1f}  max {app['max_ms']:.1f}",
+        f"  frames: {app['expected']} expected, {app['lost']} lost, {app['gaps_resumed']} gaps resumed,"
+        f" {app['error_frames']} error frames; closes: {app['closes'] or 'none'};"
+        f" connect failures: {app['connect_failures'] or 'none'}",
+        f"  frame size (bytes): {app['frame_bytes']}",
+        f"  server CPU over {app['window_s']:.1f} s: {cpu};"
+        f" {app['server_cpu_ms_per_command']:.1f} ms per command,"
+        f" {app['server_cpu_us_per_delivery']:.0f} us per frame delivered;"
+        f" bench client {app['client_cpu_s']:.1f} s",
+    ]
+    for error, count in app.get("log_errors", {}).items():
+        lines.append(f"  server log: {count} x {error}")
+    if floor:
+        lines += floor_lines(app, floor)
+    return "\n".join(lines)
+
+
+def floor_lines(app: dict, floor: dict) -> list[str]:
+    """The floor's figures and the app's ratios to them."""
+    per_frame = "server_cpu_us_per_delivery"
+    return [
+        f"floor (bare websockets, 1 process, {floor['sockets']} sockets,"
+        f" {app['mean_frame_bytes']} B frames): p50 {floor['p50_ms']:.1f}  p99 {floor['p99_ms']:.1f} ms,"
+        f" {floor['lost']} lost, CPU {floor['cpu_s']['floor']:.1f} s ({floor[per_frame]:.0f} us per frame)",
+        f"ratio to the floor: p50 {ratio(app['p50_ms'], floor['p50_ms'])},"
+        f" p99 {ratio(app['p99_ms'], floor['p99_ms'])},"
+        f" CPU per frame delivered {ratio(app[per_frame], floor[per_frame])}",
+    ]
+
+
+def broken(app: dict) -> list[str]:
+    """What --check refuses: lost frames, 5xx, closes, requests with no answer, error frames."""
+    problems = []
+    if app["lost"]:
+        problems.append(f"{app['lost']} frames lost")
+    if app["http_5xx"]:
+        problems.append(f"{app['http_5xx']} answers 5xx")
+    if app["closes"] or app["connect_failures"]:
+        problems.append(f"closes {app['closes']}, connect failures {app['connect_failures']}")
+    if app["http_errors"]:
+        problems.append(f"requests without an answer {app['http_errors']}")
+    if app["error_frames"]:
+        problems.append(f"{app['error_frames']} error frames")
+    if not app["done"]:
+        problems.append("no command done")
+    return problems
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    raise_file_limit()
+    workdir = Path(tempfile.mkdtemp(prefix="covenant-fanout-"))
+    stack = Stack(args, workdir)
+    profiler = Profiler(args.profile, []) if args.profile else None
+    started = time.monotonic()
+    try:
+        stack.start_data()
+        app = run_app(args, stack, f"bench{int(time.time() * 1000) % 10**9}", profiler)
+        stack.stop()
+        floor = None if args.no_floor else run_floor(args, app["mean_frame_bytes"])
+    finally:
+        stack.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(report(args, app, floor))
+    print(f"(whole run {time.monotonic() - started:.0f} s)")
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {"args": {k: str(v) for k, v in vars(args).items()}, "app": app, "floor": floor}, indent=2
+            )
+        )
+    problems = broken(app) if args.check else []
+    for problem in problems:
+        print(f"check: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The Redis channel layer's connection options (issue 9): an idle websocket's blocking read must not
+time out, whatever redis-py's defaults are (channels_redis #422, redis-py #4091)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from channels_redis.core import RedisChannelLayer
+
+BASE_DIR = Path(__file__).resolve().parents[1]
+# Made in a fresh process, since config.settings reads REDIS_URL once: the redis-py options that the
+# layer's connection pool gets from channels-redis's own create_pool.
+POOL_OPTIONS = """
+import json
+from channels_redis.utils import create_pool, decode_hosts
+from config import settings
+layer = settings.CHANNEL_LAYERS["default"]
+options = {"backend": layer["BACKEND"]}
+if "CONFIG" in layer:
+    [host] = decode_hosts(layer["CONFIG"]["hosts"])
+    kwargs = create_pool(host).connection_kwargs
+    options.update({key: kwargs[key] for key in (
+        "host", "port", "db", "socket_timeout", "socket_connect_timeout", "socket_keepalive",
+        "health_check_interval")})
+    options["retries"] = kwargs["retry"].get_retries()
+    options["retry_on_error"] = [error.__name__ for error in kwargs["retry_on_error"]]
+print(json.dumps(options))
+"""
+
+
+def pool_options(redis_url: str | None) -> dict:
+    """The channel layer's backend and connection options, with REDIS_URL set or not."""
+    env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    out = subprocess.run(
+        [sys.executable, "-c", POOL_OPTIONS], cwd=BASE_DIR, env=env, check=True, capture_output=True
+    )
+    return json.loads(out.stdout)
+
+
+def test_the_redis_layer_reads_longer_than_channels_redis_blocks():
+    options = pool_options("redis://redis.example:6390/2")
+    assert options["backend"] == "channels_redis.core.RedisChannelLayer"
+    assert (options["host"], options["port"], options["db"]) == ("redis.example", 6390, 2)
+    assert options["socket_timeout"] > RedisChannelLayer.brpop_timeout
+    assert options["socket_timeout"] == 15
+    assert options["socket_connect_timeout"] == 2
+    assert options["socket_keepalive"] is True
+    assert options["health_check_interval"] == 30
+
+
+def test_after_a_redis_restart_a_dead_pooled_connection_is_replaced_once():
+    options = pool_options("redis://127.0.0.1:6379/0")
+    assert options["retries"] == 1
+    assert options["retry_on_error"] == ["ConnectionError"]
+
+
+def test_without_redis_url_the_layer_is_in_memory():
+    assert pool_options(None) == {"backend": "channels.layers.InMemoryChannelLayer"}

@@ -1,0 +1,69 @@
+"""A click applies once, however often it arrives: twenty identical posts of a command at once, as
+a double-clicking storyguide and a second tab send them, apply once; the others are refused as stale."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from arsmagica import services as ars
+from combat.models import Encounter
+from tests.combat.conftest import Table
+from tests.concurrency import run_together
+from tests.d6table.conftest import D6Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+POSTS = 20
+
+
+def ars_open(table):
+    return "open_declarations", {}
+
+
+def ars_close(table):
+    ars.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    table.declare_p168()
+    return "close_declarations", {}
+
+
+def ars_correct(table):
+    return "correct", {"combatant": table.boris.pk, "body_level": "hurt", "reason": "An old wound"}
+
+
+def ars_end(table):
+    return "end_encounter", {}
+
+
+def d6_start_fight(table):
+    return "d6_start_fight", {}
+
+
+@pytest.mark.parametrize(
+    ("make_table", "command"),
+    [
+        (Table, ars_open),
+        (Table, ars_close),
+        (Table, ars_correct),
+        (Table, ars_end),
+        (D6Table, d6_start_fight),
+    ],
+    ids=["open declarations", "close declarations", "correct", "end encounter", "d6 start fight"],
+)
+def test_twenty_identical_posts_apply_once(make_table, command):
+    table = make_table()
+    url_name, data = command(table)
+    encounter = Encounter.objects.get(pk=table.encounter.pk)
+    before = encounter.events.count()
+    url = reverse(url_name, args=[encounter.pk])
+    post = {**data, "expected_version": encounter.version}
+
+    def click(_):
+        client = Client()
+        client.force_login(table.storyguide)
+        return client.post(url, post, HTTP_HX_REQUEST="true").status_code
+
+    statuses = run_together(click, POSTS)
+    assert statuses.count(200) == 1, statuses
+    assert statuses.count(409) == POSTS - 1, statuses
+    encounter.refresh_from_db()
+    assert encounter.version == post["expected_version"] + 1
+    assert encounter.events.count() > before
