@@ -25,3 +25,22 @@ def test_the_start_button_is_disabled_until_the_server_answers(table):
     held[0].continue_()
     expect(page.get_by_test_id("phase-name")).to_have_text("Declarations")
     assert len(held) == 1
+
+
+def test_a_page_form_sent_twice_by_a_double_click_is_sent_once(table):
+    saga, _, _ = outside_the_event_loop(load_demo_table)
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto("/sagas/new/")
+    page.get_by_label("Saga name").fill("The Tribunal of the Rhine")
+    held = []  # the posts the server has not seen yet
+    page.route(
+        "**/sagas/new/",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    button = page.get_by_role("button", name="Create the saga")
+    button.dblclick(no_wait_after=True)
+    page.wait_for_timeout(500)
+    assert len(held) == 1, "the double click sent the form twice"
+    held[0].continue_()
+    expect(page.get_by_role("heading", name="The Tribunal of the Rhine")).to_be_visible()

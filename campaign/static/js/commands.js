@@ -21,6 +21,18 @@
     elt.covenantBusy = busy;
   });
 
+  // A plain page form (a new saga, a sheet, stamped NPCs): once it is sent, its buttons stay disabled
+  // until the next page arrives. Disabled after the event, so the button that sent it still counts.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || form.hasAttribute("hx-post") || form.hasAttribute("hx-get")) {
+      return;
+    }
+    window.setTimeout(function () {
+      buttonsOf(form).forEach(function (button) { button.disabled = true; });
+    }, 0);
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
     (elt && elt.covenantBusy || []).forEach(function (button) {
