@@ -12,6 +12,7 @@ beside it. Replay and charts are not built yet and are not timed. Never part of 
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import statistics
 import sys
@@ -163,8 +164,7 @@ def download(client, url: str) -> tuple[float, int, int]:
     tracemalloc.start()
     response = client.get(url)
     if response.streaming:
-        for _ in response:
-            pass
+        collections.deque(response, maxlen=0)  # read it all, keep nothing
     else:
         len(response.content)
     peak = tracemalloc.get_traced_memory()[1]

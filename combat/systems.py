@@ -147,13 +147,11 @@ class RuleSystem(ABC):
 
 
 def _configured() -> tuple[str, ...]:
-    try:
-        from django.conf import settings
+    """Settings' RULE_SYSTEMS when Django is set up; the installed list on the bare command line."""
+    from django.conf import settings
 
-        if settings.configured:
-            return tuple(getattr(settings, "RULE_SYSTEMS", INSTALLED_SYSTEMS))
-    except ImportError:  # the command line on a machine without Django
-        pass
+    if settings.configured:
+        return tuple(getattr(settings, "RULE_SYSTEMS", INSTALLED_SYSTEMS))
     return INSTALLED_SYSTEMS
 
 
