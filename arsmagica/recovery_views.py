@@ -167,7 +167,7 @@ def _saga_command(request, saga_id, command):
     try:
         record = command(saga)
     except CombatError as error:
-        return _saga_panel(request, saga, error=str(error), status=answers.status_of(error, form=True))
+        return _saga_panel(request, saga, error=str(error), status=answers.status_of(error, inline=True))
     return _saga_panel(request, saga, done=record)
 
 

@@ -5,18 +5,16 @@ and the round's commands. Thin views over `arsmagica.services`; refusals go thro
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import is_storyguide
 from combat import answers, systems
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.errors import CombatError, InvalidCommand
+from combat.errors import CombatError, InvalidCommand, NotAllowed
 from combat.inputs import optional_whole_number
 from combat.models import Encounter
-from combat.views import encounter_command, encounter_for, posted_version, visible_log
+from combat.views import command_encounter, encounter_command, encounter_for, posted_version, visible_log
 
 from . import services
 from .forms import CorrectionForm, DeclarationForm
@@ -112,15 +110,19 @@ def my_declarations(request, encounter_id):
 @login_required
 @require_POST
 def declare(request, encounter_id, combatant_id):
-    """Declare for one combatant; the form comes back, with its errors beside it if any."""
-    encounter = encounter_for(request.user, encounter_id)
-    storyguide = is_storyguide(request.user, encounter.saga)
-    combatants = combatants_of(encounter)
-    combatant = next((c for c in combatants if c.pk == combatant_id), None)
-    if combatant is None:
-        raise Http404("No such combatant.")
-    if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
-        raise PermissionDenied("You can only declare for your own characters.")
+    """Declare for one combatant; the form comes back, with its errors beside it if any (a refusal
+    with no form to show, the combatant gone or not theirs, takes the form's place)."""
+    try:
+        encounter = command_encounter(request, encounter_id)
+        storyguide = is_storyguide(request.user, encounter.saga)
+        combatants = combatants_of(encounter)
+        combatant = next((c for c in combatants if c.pk == combatant_id), None)
+        if combatant is None:
+            raise NotAllowed("This combatant is no longer in the fight.")
+        if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
+            raise NotAllowed("You can only declare for your own characters.")
+    except CombatError as error:
+        return answers.error_fragment(request, error)
     form = DeclarationForm(
         request.POST,
         combatant=combatant,
@@ -135,7 +137,7 @@ def declare(request, encounter_id, combatant_id):
             saved = services.declare(request.user, encounter.pk, combatant.pk, form.values())
         except CombatError as error:
             form.add_error(None, str(error))
-            status = answers.status_of(error, form=True)
+            status = answers.status_of(error, inline=True)
     else:
         status = 422
     encounter.refresh_from_db()

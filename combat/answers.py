@@ -13,17 +13,27 @@ from django.shortcuts import redirect, render
 
 from .errors import CombatError
 
+# django-htmx's `{% htmx_script %}`, under DEBUG, replaces the whole document with the answer to an
+# htmx request that comes back 400, 403, 404 or 500. A refusal shown beside its control must never be
+# one of those, whatever DEBUG says: it is 409 when the page is out of step with the encounter (stale,
+# wrong phase) and 422 for anything else (bad input, not yours to do), the two statuses htmx swaps
+# into the slot (combat_tags.HTMX_CONFIG, which base.html uses too).
+INLINE_STATUSES = (409, 422)
 
-def status_of(error: CombatError, *, form: bool = False) -> int:
-    """The HTTP status of a refusal; bad input shown again beside its form is 422."""
-    return 422 if form and error.status == 400 else error.status
+
+def status_of(error: CombatError, *, inline: bool = False) -> int:
+    """The HTTP status of a refusal; one shown beside its control (htmx, a form drawn again) is 409 or 422."""
+    if not inline:
+        return error.status
+    return error.status if error.status in INLINE_STATUSES else 422
 
 
 def error_fragment(request, error: CombatError | None = None) -> HttpResponse:
-    """htmx: the form's error slot, empty after a command that worked, else the message and its status."""
+    """The control's error slot, empty after a command that worked, else the message: 409 or 422 for htmx."""
     if error is None:
         return render(request, "combat/_error.html", {"message": ""})
-    return render(request, "combat/_error.html", {"message": str(error)}, status=error.status)
+    status = status_of(error, inline=bool(getattr(request, "htmx", False)))
+    return render(request, "combat/_error.html", {"message": str(error)}, status=status)
 
 
 def refused_on_page(request, error: CombatError, url: str) -> HttpResponse:

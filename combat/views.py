@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -21,7 +20,7 @@ from campaign.access import get_membership, is_storyguide
 
 from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
-from .errors import CombatError, InvalidCommand
+from .errors import CombatError, InvalidCommand, NotAllowed
 from .forms import EncounterForm
 from .inputs import MAX_ID, plain_text, record_ids, whole_number
 from .live import shown_to
@@ -37,6 +36,17 @@ def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encount
     return encounter
 
 
+def command_encounter(request, encounter_id, rule_system: str | None = None) -> Encounter:
+    """`encounter_for` for a command: from htmx, an encounter gone (or never theirs) is a refusal beside
+    the button, not a 404 page; from anything else, a 404."""
+    try:
+        return encounter_for(request.user, encounter_id, rule_system)
+    except Http404:
+        if not request.htmx:
+            raise
+        raise NotAllowed("This encounter is not open to you: it may have been removed.") from None
+
+
 def encounter_command(*, storyguide_only: bool = True, rule_system: str | None = None):
     """POST only, members only (the storyguide only, unless said); a refusal goes to `combat.answers`."""
 
@@ -45,10 +55,10 @@ def encounter_command(*, storyguide_only: bool = True, rule_system: str | None =
         @login_required
         @require_POST
         def wrapper(request, encounter_id, *args, **kwargs):
-            encounter = encounter_for(request.user, encounter_id, rule_system)
-            if storyguide_only and not is_storyguide(request.user, encounter.saga):
-                raise PermissionDenied("Only the storyguide can do that.")
             try:
+                encounter = command_encounter(request, encounter_id, rule_system)
+                if storyguide_only and not is_storyguide(request.user, encounter.saga):
+                    raise NotAllowed("Only the storyguide can do that.")
                 response = view(request, encounter, *args, **kwargs)
             except CombatError as error:
                 return answers.error_fragment(request, error)

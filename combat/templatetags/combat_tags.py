@@ -58,9 +58,9 @@ def column(rows, key):
     return [row[key] for row in rows or ()]
 
 
-# htmx swaps a refusal's 4xx answer into its error slot; a 5xx is an error and swaps nothing.
+# htmx swaps a refusal's 4xx answer (409 or 422: combat.answers) into its error slot; a 5xx swaps nothing.
 # Under the Content-Security-Policy htmx may not inject its indicator <style>, evaluate code (hx-on, js:)
-# or run <script> tags in swapped HTML; base.html's htmx-config says the same for the other pages.
+# or run <script> tags in swapped HTML. Every page (base.html) uses this configuration.
 HTMX_CSP_SAFE = {"includeIndicatorStyles": False, "allowEval": False, "allowScriptTags": False}
 HTMX_CONFIG = {
     **HTMX_CSP_SAFE,
@@ -75,7 +75,7 @@ HTMX_CONFIG = {
 
 @register.simple_tag
 def htmx_config():
-    """The encounter pages' htmx configuration, as the `htmx-config` meta tag's JSON."""
+    """The pages' htmx configuration, as the `htmx-config` meta tag's JSON."""
     return json.dumps(HTMX_CONFIG)
 
 

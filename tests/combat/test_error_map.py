@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 from django.test import RequestFactory
+from django_htmx.middleware import HtmxMiddleware
 
 from combat import answers
 from combat.errors import CombatError, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
+from combat.templatetags.combat_tags import htmx_config
 
 ROOT = Path(__file__).resolve().parents[2]
 VIEWS = sorted(
@@ -26,18 +28,46 @@ def test_each_refusal_carries_its_status(error, status):
     assert isinstance(error, CombatError) and error.status == status
 
 
+def htmx_post():
+    request = RequestFactory().post("/", HTTP_HX_REQUEST="true")
+    HtmxMiddleware(lambda request: None)(request)
+    return request
+
+
 def test_htmx_gets_the_message_in_the_error_slot_with_its_status():
-    request = RequestFactory().post("/")
+    request = htmx_post()
     response = answers.error_fragment(request, WrongPhase("The round is at Melee, not Magic."))
     assert response.status_code == 409
     assert 'role="alert"' in response.content.decode() and "not Magic" in response.content.decode()
     assert answers.error_fragment(request).content.strip() == b""
 
 
-def test_a_form_shows_bad_input_as_422_and_other_refusals_with_their_own_status():
-    assert answers.status_of(InvalidCommand("x"), form=True) == 422
-    assert answers.status_of(StaleCommand(), form=True) == 409
+# django-htmx's debug handler (django-htmx.js, under DEBUG) replaces the whole page on these.
+DEBUG_HANDLER_STATUSES = {400, 403, 404, 500}
+
+
+@pytest.mark.parametrize("error", [InvalidCommand("x"), NotAllowed("x"), StaleCommand(), WrongPhase("x")])
+def test_no_refusal_shown_beside_its_control_has_a_status_the_debug_handler_takes_over(error):
+    status = answers.error_fragment(htmx_post(), error).status_code
+    assert status in (409, 422) and status not in DEBUG_HANDLER_STATUSES
+    assert answers.status_of(error, inline=True) == status
+
+
+def test_refusals_shown_inline_are_409_when_out_of_step_else_422_and_elsewhere_their_own():
+    assert answers.status_of(InvalidCommand("x"), inline=True) == 422
+    assert answers.status_of(NotAllowed("x"), inline=True) == 422
+    assert answers.status_of(StaleCommand(), inline=True) == 409
     assert answers.status_of(InvalidCommand("x")) == 400
+    assert answers.error_fragment(RequestFactory().post("/"), NotAllowed("x")).status_code == 403
+
+
+def test_every_page_swaps_the_inline_statuses_and_not_a_server_error():
+    rules = json.loads(htmx_config())["responseHandling"]
+    for status in answers.INLINE_STATUSES:
+        rule = next(rule for rule in rules if re.fullmatch(rule["code"].replace(".", r"\d"), str(status)))
+        assert rule["swap"] is True and rule["error"] is False
+    base = (ROOT / "campaign" / "templates" / "base.html").read_text()
+    assert '<meta name="htmx-config" content="{% htmx_config %}">' in base
 
 
 def test_the_socket_gets_an_error_frame():

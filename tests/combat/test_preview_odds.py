@@ -217,5 +217,5 @@ def test_a_player_cannot_call_for_fatigue_rolls(client, table, scripted_dice):
         table,
         {"expected_version": table.v, "phase": "fatigue", "extra_fatigue_rollers": [str(table.anselm.pk)]},
     )
-    assert response.status_code == 403
+    assert response.status_code == 422
     assert table.refresh().pending == {}

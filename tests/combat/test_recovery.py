@@ -352,7 +352,7 @@ def test_the_storyguide_lets_time_pass_from_the_control_panel(client, table):
         {"expected_version": table.v, "character": table.boris_character.pk, "levels": "1", "what": ""},
         HTTP_HX_REQUEST="true",
     )
-    assert response.status_code == 400 and "Say what tired them" in response.content.decode()
+    assert response.status_code == 422 and "Say what tired them" in response.content.decode()
     response = client.post(
         reverse("sleep_night", args=[table.encounter.pk]),
         {"expected_version": table.v, "good_meal": "on"},

@@ -110,7 +110,7 @@ def test_players_cannot_press_the_storyguides_buttons(client, table):
         "correct",
         "end_encounter",
     ):
-        assert post(client, name, table.encounter, {"expected_version": table.v}).status_code == 403, name
+        assert post(client, name, table.encounter, {"expected_version": table.v}).status_code == 422, name
     assert table.refresh().version == version
 
 
@@ -165,7 +165,7 @@ def test_a_player_cannot_post_a_declaration_for_someone_else(client, table):
         response = post(
             client, "declare", table.encounter, declaration(table, combatant), combatant=combatant.pk
         )
-        assert response.status_code == 403
+        assert response.status_code == 422
     assert not Declaration.objects.exists()
 
 
@@ -225,7 +225,7 @@ def test_a_correction_from_the_control_panel(client, table):
     data["reason"] = ""
     data["expected_version"] = table.v
     response = post(client, "correct", table.encounter, data)
-    assert response.status_code == 400 and b"form-error" in response.content
+    assert response.status_code == 422 and b"form-error" in response.content
 
 
 def test_setting_up_from_the_control_panel(client, table):
@@ -245,7 +245,7 @@ def test_setting_up_from_the_control_panel(client, table):
         table.encounter,
         {"expected_version": table.v, "characters": [], "side": "X"},
     )
-    assert response.status_code == 400 and b"Pick at least one" in response.content
+    assert response.status_code == 422 and b"Pick at least one" in response.content
 
 
 def test_a_new_encounter_from_the_saga_page(client, table):
@@ -312,4 +312,4 @@ def test_the_storyguide_types_the_tables_dice_on_the_control_panel(client, physi
     data[f"faces-{ids['boris']}-combat"] = "seven"
     data["expected_version"] = table.v
     response = post(client, "preview_phase", table.encounter, data)
-    assert response.status_code == 400 and b"is not a d10 face" in response.content
+    assert response.status_code == 422 and b"is not a d10 face" in response.content

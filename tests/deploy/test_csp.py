@@ -78,7 +78,9 @@ def test_pages_send_the_policy(client, name):
     response = client.get(reverse(name))
     assert response.status_code == 200
     assert policy(response) == POLICY
-    assert first_htmx_config(response.content.decode()) == CSP_SAFE_HTMX
+    config = first_htmx_config(response.content.decode())
+    assert {key: config[key] for key in CSP_SAFE_HTMX} == CSP_SAFE_HTMX
+    assert {"code": "4..", "swap": True, "error": False} in config["responseHandling"]
 
 
 @pytest.mark.django_db
