@@ -45,9 +45,10 @@ class DaphneServer:
 
     host = "127.0.0.1"
 
-    def __init__(self, db_url: str, log_path: Path):
+    def __init__(self, db_url: str, log_path: Path, environment: dict[str, str] | None = None):
         self.db_url = db_url
         self.log_path = log_path
+        self.environment = environment or {}  # on top of this process's (DEBUG=false, say)
         self.process: subprocess.Popen | None = None
         self.port = 0
 
@@ -66,7 +67,8 @@ class DaphneServer:
         listener.bind((self.host, self.port))
         listener.listen(128)
         self.port = listener.getsockname()[1]
-        env = dict(os.environ, DATABASE_URL=self.db_url, DJANGO_SETTINGS_MODULE="config.settings")
+        env = dict(os.environ, **self.environment)
+        env.update(DATABASE_URL=self.db_url, DJANGO_SETTINGS_MODULE="config.settings")
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         daphne = [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), "-v", "1"]
         with open(self.log_path, "ab") as log:
