@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from . import systems
+from .archive.downloads import as_download, chosen_encounter, file_name
 from .archive.filters import Filters
 from .archive.paging import page_of, pager
 from .archive.reading import Reader, reader_for
@@ -114,7 +115,7 @@ def history_json(request, saga_id):
     combatants: dict[int, list] = {}
     for combatant in reader.combatants:
         combatants.setdefault(combatant.encounter_id, []).append(combatant)
-    return JsonResponse(
+    response = JsonResponse(
         {
             "saga": {"id": reader.saga.pk, "name": reader.saga.name, "rule_system": reader.saga.rule_system},
             "audience": reader.audience,
@@ -144,3 +145,5 @@ def history_json(request, saga_id):
         },
         json_dumps_params={"indent": 1},
     )
+    name = file_name(reader.saga, "history.json", chosen_encounter(encounters, filters))
+    return as_download(response, name)

@@ -12,6 +12,8 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import StreamingHttpResponse
 
+from .downloads import as_download
+
 
 async def _one_at_a_time(pieces: Iterator[bytes]) -> AsyncIterator[bytes]:
     step = sync_to_async(next, thread_sensitive=True)
@@ -20,8 +22,6 @@ async def _one_at_a_time(pieces: Iterator[bytes]) -> AsyncIterator[bytes]:
 
 
 def streamed(request, pieces: Iterable[bytes], content_type: str, filename: str) -> StreamingHttpResponse:
-    """A download of `pieces`, sent piece by piece."""
+    """A download of `pieces`, sent piece by piece, saved as `filename`."""
     content = _one_at_a_time(iter(pieces)) if isinstance(request, ASGIRequest) else pieces
-    response = StreamingHttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return as_download(StreamingHttpResponse(content, content_type=content_type), filename)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from ..views import encounter_for
+from .downloads import chosen_encounter, file_name
 from .export import archive_bytes
 from .filters import Filters
 from .reading import reader_for
@@ -15,18 +15,13 @@ from .recap import recap_bytes
 from .streaming import streamed
 
 
-def _file_name(saga, suffix: str) -> str:
-    return f"{slugify(saga.name) or 'saga'}-{suffix}"
-
-
 @login_required
 @require_GET
 def archive_json(request, saga_id):
     """The saga archive, format 2, streamed: everything for the storyguide, what they saw for a player."""
     reader = reader_for(request.user, saga_id)
-    return streamed(
-        request, archive_bytes(reader), "application/json", _file_name(reader.saga, "archive.json")
-    )
+    name = file_name(reader.saga, "archive.json")
+    return streamed(request, archive_bytes(reader), "application/json", name)
 
 
 @login_required
@@ -40,7 +35,7 @@ def recap_markdown(request, saga_id):
         request,
         recap_bytes(reader, filters),
         "text/markdown; charset=utf-8",
-        _file_name(reader.saga, "recap.md"),
+        file_name(reader.saga, "recap.md", chosen_encounter(reader.saga.encounters.all(), filters)),
     )
 
 
