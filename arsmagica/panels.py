@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from arsmagica.events import Kind
-from arsmagica.models import BodyLevel, Declaration, FatigueLevel, Phase
+from arsmagica.models import Declaration, Phase
 from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
@@ -99,15 +99,21 @@ class Card:
 
     @property
     def fatigue_label(self) -> str:
-        return FatigueLevel(self.sheet.fatigue_level).label
+        """"Weary: −1 to rolls": the level and what it does."""
+        return presenters.fatigue_words(self.sheet.fatigue_level)
 
     @property
     def body_label(self) -> str:
-        return BodyLevel(self.sheet.body_level).label
+        """"Light Wounds: −1 to rolls": the level and what it does."""
+        return presenters.body_words(self.sheet.body_level)
 
     @property
     def penalty(self) -> int:
         return self.fatigue_penalty + self.wound_penalty
+
+    @property
+    def penalty_words(self) -> str:
+        return presenters.penalty_words(self.penalty)
 
     @property
     def css(self) -> str:

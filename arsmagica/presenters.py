@@ -28,6 +28,39 @@ def level_labels(character) -> list[tuple[str, str]]:
     ]
 
 
+def fatigue_words(level: str) -> str:
+    """A Fatigue level and what it does: "Weary: −1 to rolls", "Unconscious: no actions" (ArM3 p177)."""
+    from .models import FatigueLevel
+    from .rules import levels
+
+    penalty = levels.fatigue_penalty(levels.FatigueLevel(level))
+    return _level_words(FatigueLevel(level), penalty, first=FatigueLevel.FRESH, out=FatigueLevel.UNCONSCIOUS)
+
+
+def body_words(level: str) -> str:
+    """A Body level and what it does: "Light Wounds: −1 to rolls", "Incapacitated: no actions" (ArM3 p177)."""
+    from .models import BodyLevel
+    from .rules import levels
+
+    if level == BodyLevel.DEAD:
+        return BodyLevel.DEAD.label
+    penalty = levels.wound_penalty(levels.BodyLevel(level))
+    return _level_words(BodyLevel(level), penalty, first=BodyLevel.UNHURT, out=BodyLevel.INCAPACITATED)
+
+
+def penalty_words(penalty: int) -> str:
+    """Fatigue and wound penalties together: "−4 to every roll but Soak" (ArM3 p177)."""
+    return f"−{abs(penalty)} to every roll but Soak" if penalty < 0 else ""
+
+
+def _level_words(level, penalty: int, *, first, out) -> str:
+    if level == first:
+        return level.label
+    if level == out:
+        return f"{level.label}: no actions"
+    return f"{level.label}: −{abs(penalty)} to rolls" if penalty else f"{level.label}: no penalty yet"
+
+
 def close_declarations_label(declared: int, total: int) -> str:
     """The storyguide's button once everyone may have declared (ArM3 p163)."""
     return f"Close declarations, roll Initiative ({declared}/{total} declared)"

@@ -24,9 +24,10 @@ from combat.services.log import new_command_key
 from combat.views import encounter_command, posted_version
 
 from . import services
-from .presenters import level_labels
+from .presenters import fatigue_words
 from .services.recovery import MAX_MINUTES, STAMINA_MODES
 from .services.sheets import fatigue_state_of
+from .sheet import sheet_of
 from .system import KEY
 
 storyguide_command = encounter_command()
@@ -116,7 +117,7 @@ def fatigue_rows(characters) -> list[dict]:
         rows.append(
             {
                 "character": character,
-                "fatigue_label": level_labels(character)[0][1],
+                "fatigue_label": fatigue_words(sheet_of(character).fatigue_level),
                 "short_term": len(lost) - long_term,
                 "long_term": long_term,
             }

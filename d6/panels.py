@@ -72,6 +72,15 @@ class Track:
         """What the fatigue does now: which die results fail, whether every physical roll raises it."""
         return presenters.track_text(self.fatigue, ALWAYS_RISES)
 
+    @property
+    def base_text(self) -> str:
+        """What its base means: where a breather brings it back."""
+        return presenters.track_base(self.fatigue, self.base)
+
+    @property
+    def label(self) -> str:
+        return presenters.track_label(self.fatigue, self.base, FATIGUE_MAX)
+
 
 @dataclass
 class FighterCard:

@@ -657,6 +657,18 @@ def queued_defences(names) -> str:
     return f"Then: {names_list(names)} {verb} against the same shot."
 
 
+def track_base(fatigue: int, base: int) -> str:
+    """d6 seed: a breather brings fatigue back to its base: "a breather brings it back to 2"."""
+    if fatigue > base:
+        return f"a breather brings it back to {base}"
+    return f"at its base, {base}: a breather lowers it no further"
+
+
+def track_label(fatigue: int, base: int, top: int) -> str:
+    """The track read aloud: "Fatigue 4 of 20; a breather brings it back to 2"."""
+    return f"Fatigue {fatigue} of {top}; {track_base(fatigue, base)}"
+
+
 def track_text(fatigue: int, always_rises: int) -> str:
     """d6 seed: a die result below fatigue fails outright; above `always_rises` every physical roll
     raises fatigue."""

@@ -393,3 +393,12 @@ def test_a_score_reads_its_consistency_then_potential_and_physical():
         '<span class="score">Dexterity <b>C2</b> P1 <span class="muted">phys</span></span> · '
         '<span class="score">Swordplay <b>C3</b></span>'
     )
+
+
+def test_a_track_says_where_a_breather_brings_it_back():
+    assert presenters.track_base(6, 2) == "a breather brings it back to 2"
+    assert presenters.track_base(2, 2) == "at its base, 2: a breather lowers it no further"
+    assert presenters.track_label(6, 2, 20) == "Fatigue 6 of 20; a breather brings it back to 2"
+    track = Track.of(fatigue=6, base=2)
+    assert track.label == "Fatigue 6 of 20; a breather brings it back to 2"
+    assert track.base_text == "a breather brings it back to 2"
