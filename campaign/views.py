@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,8 +25,9 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, StampForm, sheet_forms
+from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, sheet_forms, stamp_form
 from .models import Character, Membership, Saga
+from .once import sent_once
 
 
 @require_safe
@@ -67,12 +69,14 @@ def _saga_list_page(request, import_form=None):
             "-saga__created_at"
         )
     )
+    current = [m.saga for m in memberships if m.saga.archived_at is None]
     return render(
         request,
         "campaign/saga_list.html",
         {
-            "guided": [m.saga for m in memberships if m.saga.storyguide_id == request.user.pk],
-            "played": [m.saga for m in memberships if m.saga.storyguide_id != request.user.pk],
+            "guided": [saga for saga in current if saga.storyguide_id == request.user.pk],
+            "played": [saga for saga in current if saga.storyguide_id != request.user.pk],
+            "archived": [m.saga for m in memberships if m.saga.archived_at is not None],
             "import_form": import_form or ArchiveImportForm(),
         },
         status=400 if import_form is not None else 200,
@@ -83,27 +87,35 @@ def _saga_list_page(request, import_form=None):
 @require_POST
 def saga_import(request):
     """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
-    form = ArchiveImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
-        except Refused as refusal:
-            form.add_error("archive", f"Refused, nothing imported: {refusal}")
-        else:
-            messages.success(request, f"“{saga.name}” is imported with all its history.")
-            return redirect("saga_detail", saga_id=saga.pk)
-    return _saga_list_page(request, import_form=form)
+
+    def apply():
+        form = ArchiveImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
+            except Refused as refusal:
+                form.add_error("archive", f"Refused, nothing imported: {refusal}")
+            else:
+                messages.success(request, f"“{saga.name}” is imported with all its history.")
+                return redirect("saga_detail", saga_id=saga.pk)
+        return _saga_list_page(request, import_form=form)
+
+    return sent_once(request, apply)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def saga_create(request):
     form = SagaForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        saga = services.create_saga(request.user, **form.cleaned_data)
-        messages.success(request, f"“{saga.name}” is ready. Share the invite link with your players.")
-        return redirect("saga_detail", saga_id=saga.pk)
-    return render(request, "campaign/saga_form.html", {"form": form})
+
+    def apply():
+        if request.method == "POST" and form.is_valid():
+            saga = services.create_saga(request.user, **form.cleaned_data)
+            messages.success(request, f"“{saga.name}” is ready. Share the invite link with your players.")
+            return redirect("saga_detail", saga_id=saga.pk)
+        return render(request, "campaign/saga_form.html", {"form": form})
+
+    return sent_once(request, apply) if request.method == "POST" else apply()
 
 
 @login_required
@@ -112,7 +124,7 @@ def saga_detail(request, saga_id):
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
-    characters = list(saga.characters.select_related("owner"))
+    characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
     system = systems.of(saga)
     context = {
         "saga": saga,
@@ -123,7 +135,9 @@ def saga_detail(request, saga_id):
         "is_storyguide": guide,
         "members": saga.memberships.select_related("user").order_by("role", "user__username"),
         "player_characters": [c for c in characters if not c.is_npc],
-        "npcs": [c for c in characters if c.is_npc] if guide else [],
+        "npc_templates": [c for c in characters if c.is_npc and c.copies] if guide else [],
+        "npcs": [c for c in characters if c.is_npc and not c.copies] if guide else [],
+        "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
     }
     if guide:
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
@@ -135,9 +149,13 @@ def saga_detail(request, saga_id):
 @require_POST
 def invite_regenerate(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
-    services.regenerate_invite(saga)
-    messages.success(request, "A new invite link is ready; the old one no longer works.")
-    return redirect("saga_detail", saga_id=saga.pk)
+
+    def apply():
+        services.regenerate_invite(saga)
+        messages.success(request, "A new invite link is ready; the old one no longer works.")
+        return redirect("saga_detail", saga_id=saga.pk)
+
+    return sent_once(request, apply)
 
 
 @login_required
@@ -146,12 +164,16 @@ def saga_npc_rolls(request, saga_id):
     """The storyguide sets how much of an NPC's rolls the players see."""
     saga = require_storyguide(request.user, saga_id)
     form = NpcRollsForm(request.POST, instance=saga)
-    if form.is_valid():
+    if not form.is_valid():
+        messages.error(request, "Choose one of the settings for NPC rolls.")
+        return redirect("saga_detail", saga_id=saga_id)
+
+    def apply():
         services.set_npc_rolls(saga, form.cleaned_data["npc_rolls"])
         messages.success(request, f"Players now see: {saga.get_npc_rolls_display()}.")
-    else:
-        messages.error(request, "Choose one of the settings for NPC rolls.")
-    return redirect("saga_detail", saga_id=saga_id)
+        return redirect("saga_detail", saga_id=saga_id)
+
+    return sent_once(request, apply)
 
 
 @require_http_methods(["GET", "POST"])
@@ -173,10 +195,18 @@ def _edit_sheet(request, saga, character, *, title):
     """Show and save a sheet (new or existing) for the saga's rule system."""
     data = request.POST if request.method == "POST" else None
     form, formset = sheet_forms(saga, character, data)
-    if data is not None and form.is_valid() and formset.is_valid():
-        character = services.save_character(form, formset)
-        messages.success(request, f"{character.name} saved.")
-        return redirect("character_detail", character_id=character.pk)
+
+    def apply():
+        if data is not None and form.is_valid() and formset.is_valid():
+            saved = services.save_character(form, formset)
+            messages.success(request, f"{saved.name} saved.")
+            return redirect("character_detail", character_id=saved.pk)
+        return _sheet_page(request, saga, character, form, formset, title)
+
+    return sent_once(request, apply) if data is not None else apply()
+
+
+def _sheet_page(request, saga, character, form, formset, title):
     return render(
         request,
         "campaign/character_form.html",
@@ -234,7 +264,7 @@ def character_detail(request, character_id):
     if full:
         context.update(systems.of(character.saga).sheet_context(character))
         if character.is_npc:
-            context["stamp_form"] = StampForm(initial={"base_name": services.stamp_base_name(character.name)})
+            context["stamp_form"] = stamp_form(services.stamp_base_name(character.name))
     return render(request, "campaign/character_detail.html", context)
 
 
@@ -246,13 +276,21 @@ def npc_stamp(request, character_id):
     require_storyguide(request.user, character.saga_id)
     if not character.is_npc:
         raise Http404("Only NPCs can be stamped.")
-    form = StampForm(request.POST)
-    if form.is_valid():
+    form = stamp_form(services.stamp_base_name(character.name), request.POST)
+
+    def apply():
+        if not form.is_valid():
+            return _stamp_refused(request, character, form)
         copies = services.stamp_npc_copies(
             character, form.cleaned_data["count"], form.cleaned_data["base_name"]
         )
         messages.success(request, f"Stamped {len(copies)}: {copies[0].name} to {copies[-1].name}.")
         return redirect("saga_detail", saga_id=character.saga_id)
+
+    return sent_once(request, apply)
+
+
+def _stamp_refused(request, character, form):
     context = {
         "character": character,
         "saga": character.saga,

@@ -23,9 +23,10 @@ from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand
 from .forms import EncounterForm
-from .inputs import MAX_ID, plain_text, record_ids, whole_number
+from .inputs import MAX_ID, record_ids, whole_number
 from .live import shown_to
 from .models import Encounter
+from .sides import chosen_side
 
 
 def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
@@ -107,7 +108,7 @@ def add_combatants(request, encounter):
         encounter.pk,
         posted_version(request),
         record_ids(request.POST.getlist("characters")),
-        plain_text(request.POST.get("side", ""), "The side", 60),
+        chosen_side(request.POST.get("side", ""), request.POST.get("third_side", "")),
     )
     return HttpResponseClientRedirect(reverse("encounter_page", args=[encounter.pk]))
 

@@ -15,11 +15,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide, require_storyguide
+from campaign.once import sent_once
 from combat import answers
 from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
 from combat.inputs import MAX_ID, optional_whole_number, plain_text, record_ids, whole_number
+from combat.sides import chosen_side
 from combat.views import encounter_command, encounter_for, posted_version, visible_log
 
 from . import services
@@ -93,7 +95,7 @@ def add_combatants(request, encounter):
         encounter.pk,
         posted_version(request),
         record_ids(request.POST.getlist("characters")),
-        plain_text(request.POST.get("side", ""), "The side", 60),
+        chosen_side(request.POST.get("side", ""), request.POST.get("third_side", "")),
     )
     return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
 
@@ -277,8 +279,12 @@ def saga_attributes(request, saga_id):
     if saga.rule_system != KEY:
         raise Http404("Only d6 sagas have named attributes.")
     form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(attribute_names_of(saga))})
-    if request.method == "POST" and form.is_valid():
-        services.set_attributes(saga, form.cleaned_data["names"])
-        messages.success(request, "Attributes saved.")
-        return redirect("saga_detail", saga_id=saga.pk)
-    return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
+
+    def apply():
+        if request.method == "POST" and form.is_valid():
+            services.set_attributes(saga, form.cleaned_data["names"])
+            messages.success(request, "Attributes saved.")
+            return redirect("saga_detail", saga_id=saga.pk)
+        return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
+
+    return sent_once(request, apply) if request.method == "POST" else apply()
