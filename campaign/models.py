@@ -53,7 +53,7 @@ class Saga(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     archived_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when the storyguide archived the saga: listed apart, restorable"
+        null=True, blank=True, help_text="Set when the storyguide archived it: listed apart, restorable."
     )
 
     class Meta:

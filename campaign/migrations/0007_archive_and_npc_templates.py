@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='saga',
             name='archived_at',
-            field=models.DateTimeField(blank=True, help_text='Set when the storyguide archived the saga: listed apart, restorable.', null=True),
+            field=models.DateTimeField(blank=True, help_text='Set when the storyguide archived it: listed apart, restorable.', null=True),
         ),
         migrations.RunPython(link_stamped_copies, migrations.RunPython.noop),
     ]

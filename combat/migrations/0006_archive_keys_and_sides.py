@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='commandkey',
             name='result',
-            field=models.CharField(blank=True, help_text='Where the first post of a plain form led: a repeat goes there too.', max_length=200),
+            field=models.CharField(blank=True, help_text="Where a plain form's first post led: a repeat goes there too.", max_length=200),
         ),
         migrations.AddField(
             model_name='commandkey',
@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='encounter',
             name='archived_at',
-            field=models.DateTimeField(blank=True, help_text='Set when the storyguide archived the encounter: listed apart, restorable.', null=True),
+            field=models.DateTimeField(blank=True, help_text='Set when the storyguide archived it: listed apart, restorable.', null=True),
         ),
         migrations.AlterField(
             model_name='commandkey',
