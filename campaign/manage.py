@@ -129,51 +129,42 @@ def saga_manage(request, saga_id):
 
 @login_required
 @require_POST
+@sent_once
 def saga_rename(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
-
-    def apply():
-        form = RenameForm(request.POST, max_length=120)
-        if not form.is_valid():
-            return _page(request, saga, _saga_thing(saga), rename_form=form, status=400)
-        services.rename_saga(saga, form.cleaned_data["name"])
-        messages.success(request, f"The saga is now “{saga.name}”.")
-        return redirect("saga_detail", saga_id=saga.pk)
-
-    return sent_once(request, apply)
+    form = RenameForm(request.POST, max_length=120)
+    if not form.is_valid():
+        return _page(request, saga, _saga_thing(saga), rename_form=form, status=400)
+    services.rename_saga(saga, form.cleaned_data["name"])
+    messages.success(request, f"The saga is now “{saga.name}”.")
+    return redirect("saga_detail", saga_id=saga.pk)
 
 
 @login_required
 @require_POST
+@sent_once
 def saga_delete(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
-
-    def apply():
-        thing = _saga_thing(saga)
-        form = DeleteForm(request.POST, name=saga.name, history=thing.history)
-        if not form.is_valid():
-            return _page(request, saga, thing, delete_form=form, status=400)
-        name = saga.name
-        if services.delete_saga(saga, form.cleaned_data.get("typed_name", "")):
-            messages.success(request, f"“{name}” is deleted, with everything in it.")
-        else:
-            messages.success(request, f"“{name}” has history, so it is archived: restore it from My sagas.")
-        return redirect("saga_list")
-
-    return sent_once(request, apply)
+    thing = _saga_thing(saga)
+    form = DeleteForm(request.POST, name=saga.name, history=thing.history)
+    if not form.is_valid():
+        return _page(request, saga, thing, delete_form=form, status=400)
+    name = saga.name
+    if services.delete_saga(saga, form.cleaned_data.get("typed_name", "")):
+        messages.success(request, f"“{name}” is deleted, with everything in it.")
+    else:
+        messages.success(request, f"“{name}” has history, so it is archived: restore it from My sagas.")
+    return redirect("saga_list")
 
 
 @login_required
 @require_POST
+@sent_once
 def saga_restore(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
-
-    def apply():
-        services.set_saga_archived(saga, False)
-        messages.success(request, f"“{saga.name}” is restored.")
-        return redirect("saga_detail", saga_id=saga.pk)
-
-    return sent_once(request, apply)
+    services.set_saga_archived(saga, False)
+    messages.success(request, f"“{saga.name}” is restored.")
+    return redirect("saga_detail", saga_id=saga.pk)
 
 
 # --- characters, NPCs and templates -------------------------------------------------------------
@@ -188,39 +179,33 @@ def character_manage(request, character_id):
 
 @login_required
 @require_POST
+@sent_once
 def character_rename(request, character_id):
     character = _storyguides_character(request.user, character_id)
-
-    def apply():
-        form = RenameForm(request.POST, max_length=80)
-        if not form.is_valid():
-            return _page(request, character.saga, _character_thing(character), rename_form=form, status=400)
-        services.rename_character(character, form.cleaned_data["name"])
-        messages.success(request, f"Renamed: {character.name}.")
-        return redirect("character_detail", character_id=character.pk)
-
-    return sent_once(request, apply)
+    form = RenameForm(request.POST, max_length=80)
+    if not form.is_valid():
+        return _page(request, character.saga, _character_thing(character), rename_form=form, status=400)
+    services.rename_character(character, form.cleaned_data["name"])
+    messages.success(request, f"Renamed: {character.name}.")
+    return redirect("character_detail", character_id=character.pk)
 
 
 @login_required
 @require_POST
+@sent_once
 def character_delete(request, character_id):
     character = _storyguides_character(request.user, character_id)
-
-    def apply():
-        thing = _character_thing(character)
-        form = DeleteForm(request.POST, name=character.name, history=False)
-        if form.is_valid():
-            try:
-                services.delete_character(character)
-            except services.Kept as kept:
-                form.add_error(None, str(kept))
-            else:
-                messages.success(request, f"{thing.name} is deleted.")
-                return redirect("saga_detail", saga_id=character.saga_id)
-        return _page(request, character.saga, thing, delete_form=form, status=400)
-
-    return sent_once(request, apply)
+    thing = _character_thing(character)
+    form = DeleteForm(request.POST, name=character.name, history=False)
+    if form.is_valid():
+        try:
+            services.delete_character(character)
+        except services.Kept as kept:
+            form.add_error(None, str(kept))
+        else:
+            messages.success(request, f"{thing.name} is deleted.")
+            return redirect("saga_detail", saga_id=character.saga_id)
+    return _page(request, character.saga, thing, delete_form=form, status=400)
 
 
 # --- encounters ----------------------------------------------------------------------------------
@@ -235,51 +220,42 @@ def encounter_manage(request, encounter_id):
 
 @login_required
 @require_POST
+@sent_once
 def encounter_rename(request, encounter_id):
     encounter = _storyguides_encounter(request.user, encounter_id)
-
-    def apply():
-        form = RenameForm(request.POST, max_length=120)
-        if form.is_valid():
-            try:
-                combat_services.rename_encounter(request.user, encounter.pk, form.cleaned_data["name"])
-            except CombatError as error:
-                raise PermissionDenied(str(error)) from None
-            messages.success(request, f"The encounter is now “{form.cleaned_data['name']}”.")
-            return redirect("saga_detail", saga_id=encounter.saga_id)
-        return _page(request, encounter.saga, _encounter_thing(encounter), rename_form=form, status=400)
-
-    return sent_once(request, apply)
+    form = RenameForm(request.POST, max_length=120)
+    if form.is_valid():
+        try:
+            combat_services.rename_encounter(request.user, encounter.pk, form.cleaned_data["name"])
+        except CombatError as error:
+            raise PermissionDenied(str(error)) from None
+        messages.success(request, f"The encounter is now “{form.cleaned_data['name']}”.")
+        return redirect("saga_detail", saga_id=encounter.saga_id)
+    return _page(request, encounter.saga, _encounter_thing(encounter), rename_form=form, status=400)
 
 
 @login_required
 @require_POST
+@sent_once
 def encounter_delete(request, encounter_id):
     encounter = _storyguides_encounter(request.user, encounter_id)
-
-    def apply():
-        thing = _encounter_thing(encounter)
-        form = DeleteForm(request.POST, name=encounter.name, history=thing.history)
-        if not form.is_valid():
-            return _page(request, encounter.saga, thing, delete_form=form, status=400)
-        typed = form.cleaned_data.get("typed_name", "")
-        if combat_services.delete_encounter(request.user, encounter.pk, typed):
-            messages.success(request, f"“{thing.name}” is deleted, with its log.")
-        else:
-            messages.success(request, f"“{thing.name}” has history, so it is archived: listed apart below.")
-        return redirect("saga_detail", saga_id=encounter.saga_id)
-
-    return sent_once(request, apply)
+    thing = _encounter_thing(encounter)
+    form = DeleteForm(request.POST, name=encounter.name, history=thing.history)
+    if not form.is_valid():
+        return _page(request, encounter.saga, thing, delete_form=form, status=400)
+    typed = form.cleaned_data.get("typed_name", "")
+    if combat_services.delete_encounter(request.user, encounter.pk, typed):
+        messages.success(request, f"“{thing.name}” is deleted, with its log.")
+    else:
+        messages.success(request, f"“{thing.name}” has history, so it is archived: listed apart below.")
+    return redirect("saga_detail", saga_id=encounter.saga_id)
 
 
 @login_required
 @require_POST
+@sent_once
 def encounter_restore(request, encounter_id):
     encounter = _storyguides_encounter(request.user, encounter_id)
-
-    def apply():
-        combat_services.set_encounter_archived(request.user, encounter.pk, False)
-        messages.success(request, f"“{encounter.name}” is restored.")
-        return redirect("saga_detail", saga_id=encounter.saga_id)
-
-    return sent_once(request, apply)
+    combat_services.set_encounter_archived(request.user, encounter.pk, False)
+    messages.success(request, f"“{encounter.name}” is restored.")
+    return redirect("saga_detail", saga_id=encounter.saga_id)

@@ -9,7 +9,7 @@ a repeated "delete the saga" still finds where the first one led. A post without
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
@@ -32,33 +32,39 @@ def fresh_key() -> str:
     return new_command_key()
 
 
-def sent_once(request, apply: Callable[[], HttpResponse]) -> HttpResponse:
-    """`apply()` inside one transaction with the form's key claimed; its redirect is remembered.
+def sent_once(view):
+    """A view's POST runs in one transaction with its form's key claimed, and its redirect is remembered;
+    a repeat is answered with that redirect before the view runs (the thing it deleted may be gone).
 
-    A response that is not a redirect (the form came back with its errors) rolls the key back with
-    everything else, so the corrected form can be sent with it."""
-    key = request.POST.get(FIELD, "")
-    if not well_formed(key):
-        return apply()
-    with transaction.atomic():
-        first = _repeat_of(request, key)
-        if first is not None:
-            return first
-        try:
-            with transaction.atomic():
-                claim = CommandKey.objects.create(user=request.user, key=key)
-        except IntegrityError:  # a twin post claimed it first and has committed: answer as it did
+    A response that is not a redirect (the form came back with its errors) or an exception (404, 403)
+    rolls the key back with everything else, so the corrected form can be sent with it."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        key = request.POST.get(FIELD, "") if request.method == "POST" else ""
+        if not well_formed(key) or not request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        with transaction.atomic():
             first = _repeat_of(request, key)
             if first is not None:
                 return first
-            raise
-        response = apply()
-        if not isinstance(response, HttpResponseRedirect):
-            transaction.set_rollback(True)
-            return response
-        claim.result = response.url[:200]
-        claim.save(update_fields=["result"])
-    return response
+            try:
+                with transaction.atomic():
+                    claim = CommandKey.objects.create(user=request.user, key=key)
+            except IntegrityError:  # a twin post claimed it first and has committed: answer as it did
+                first = _repeat_of(request, key)
+                if first is not None:
+                    return first
+                raise
+            response = view(request, *args, **kwargs)
+            if not isinstance(response, HttpResponseRedirect):
+                transaction.set_rollback(True)
+                return response
+            claim.result = response.url[:200]
+            claim.save(update_fields=["result"])
+        return response
+
+    return wrapper
 
 
 def _repeat_of(request, key: str) -> HttpResponse | None:

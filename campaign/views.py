@@ -85,37 +85,31 @@ def _saga_list_page(request, import_form=None):
 
 @login_required
 @require_POST
+@sent_once
 def saga_import(request):
     """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
-
-    def apply():
-        form = ArchiveImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            try:
-                saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
-            except Refused as refusal:
-                form.add_error("archive", f"Refused, nothing imported: {refusal}")
-            else:
-                messages.success(request, f"“{saga.name}” is imported with all its history.")
-                return redirect("saga_detail", saga_id=saga.pk)
-        return _saga_list_page(request, import_form=form)
-
-    return sent_once(request, apply)
+    form = ArchiveImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
+        except Refused as refusal:
+            form.add_error("archive", f"Refused, nothing imported: {refusal}")
+        else:
+            messages.success(request, f"“{saga.name}” is imported with all its history.")
+            return redirect("saga_detail", saga_id=saga.pk)
+    return _saga_list_page(request, import_form=form)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def saga_create(request):
     form = SagaForm(request.POST or None)
-
-    def apply():
-        if request.method == "POST" and form.is_valid():
-            saga = services.create_saga(request.user, **form.cleaned_data)
-            messages.success(request, f"“{saga.name}” is ready. Share the invite link with your players.")
-            return redirect("saga_detail", saga_id=saga.pk)
-        return render(request, "campaign/saga_form.html", {"form": form})
-
-    return sent_once(request, apply) if request.method == "POST" else apply()
+    if request.method == "POST" and form.is_valid():
+        saga = services.create_saga(request.user, **form.cleaned_data)
+        messages.success(request, f"“{saga.name}” is ready. Share the invite link with your players.")
+        return redirect("saga_detail", saga_id=saga.pk)
+    return render(request, "campaign/saga_form.html", {"form": form})
 
 
 @login_required
@@ -147,33 +141,27 @@ def saga_detail(request, saga_id):
 
 @login_required
 @require_POST
+@sent_once
 def invite_regenerate(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
-
-    def apply():
-        services.regenerate_invite(saga)
-        messages.success(request, "A new invite link is ready; the old one no longer works.")
-        return redirect("saga_detail", saga_id=saga.pk)
-
-    return sent_once(request, apply)
+    services.regenerate_invite(saga)
+    messages.success(request, "A new invite link is ready; the old one no longer works.")
+    return redirect("saga_detail", saga_id=saga.pk)
 
 
 @login_required
 @require_POST
+@sent_once
 def saga_npc_rolls(request, saga_id):
     """The storyguide sets how much of an NPC's rolls the players see."""
     saga = require_storyguide(request.user, saga_id)
     form = NpcRollsForm(request.POST, instance=saga)
-    if not form.is_valid():
-        messages.error(request, "Choose one of the settings for NPC rolls.")
-        return redirect("saga_detail", saga_id=saga_id)
-
-    def apply():
+    if form.is_valid():
         services.set_npc_rolls(saga, form.cleaned_data["npc_rolls"])
         messages.success(request, f"Players now see: {saga.get_npc_rolls_display()}.")
-        return redirect("saga_detail", saga_id=saga_id)
-
-    return sent_once(request, apply)
+    else:
+        messages.error(request, "Choose one of the settings for NPC rolls.")
+    return redirect("saga_detail", saga_id=saga_id)
 
 
 @require_http_methods(["GET", "POST"])
@@ -195,18 +183,10 @@ def _edit_sheet(request, saga, character, *, title):
     """Show and save a sheet (new or existing) for the saga's rule system."""
     data = request.POST if request.method == "POST" else None
     form, formset = sheet_forms(saga, character, data)
-
-    def apply():
-        if data is not None and form.is_valid() and formset.is_valid():
-            saved = services.save_character(form, formset)
-            messages.success(request, f"{saved.name} saved.")
-            return redirect("character_detail", character_id=saved.pk)
-        return _sheet_page(request, saga, character, form, formset, title)
-
-    return sent_once(request, apply) if data is not None else apply()
-
-
-def _sheet_page(request, saga, character, form, formset, title):
+    if data is not None and form.is_valid() and formset.is_valid():
+        character = services.save_character(form, formset)
+        messages.success(request, f"{character.name} saved.")
+        return redirect("character_detail", character_id=character.pk)
     return render(
         request,
         "campaign/character_form.html",
@@ -226,6 +206,7 @@ def _sheet_page(request, saga, character, form, formset, title):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def character_create(request, saga_id):
     """A member makes a player character of their own."""
     saga = get_membership(request.user, saga_id).saga
@@ -235,6 +216,7 @@ def character_create(request, saga_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def npc_create(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
     character = Character(saga=saga, owner=None, is_npc=True)
@@ -243,6 +225,7 @@ def npc_create(request, saga_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def character_edit(request, character_id):
     character = get_editable_character(request.user, character_id)
     return _edit_sheet(request, character.saga, character, title=f"Edit {character.name}")
@@ -270,6 +253,7 @@ def character_detail(request, character_id):
 
 @login_required
 @require_POST
+@sent_once
 def npc_stamp(request, character_id):
     """The storyguide stamps numbered copies of an NPC ("4 bandits")."""
     character = get_character(request.user, character_id)
@@ -277,20 +261,12 @@ def npc_stamp(request, character_id):
     if not character.is_npc:
         raise Http404("Only NPCs can be stamped.")
     form = stamp_form(services.stamp_base_name(character.name), request.POST)
-
-    def apply():
-        if not form.is_valid():
-            return _stamp_refused(request, character, form)
+    if form.is_valid():
         copies = services.stamp_npc_copies(
             character, form.cleaned_data["count"], form.cleaned_data["base_name"]
         )
         messages.success(request, f"Stamped {len(copies)}: {copies[0].name} to {copies[-1].name}.")
         return redirect("saga_detail", saga_id=character.saga_id)
-
-    return sent_once(request, apply)
-
-
-def _stamp_refused(request, character, form):
     context = {
         "character": character,
         "saga": character.saga,

@@ -273,18 +273,15 @@ def at_target(request, encounter):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def saga_attributes(request, saga_id):
     """The storyguide names the attributes of the saga's sheets."""
     saga = require_storyguide(request.user, saga_id)
     if saga.rule_system != KEY:
         raise Http404("Only d6 sagas have named attributes.")
     form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(attribute_names_of(saga))})
-
-    def apply():
-        if request.method == "POST" and form.is_valid():
-            services.set_attributes(saga, form.cleaned_data["names"])
-            messages.success(request, "Attributes saved.")
-            return redirect("saga_detail", saga_id=saga.pk)
-        return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
-
-    return sent_once(request, apply) if request.method == "POST" else apply()
+    if request.method == "POST" and form.is_valid():
+        services.set_attributes(saga, form.cleaned_data["names"])
+        messages.success(request, "Attributes saved.")
+        return redirect("saga_detail", saga_id=saga.pk)
+    return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
