@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from combat import systems
-from combat.inputs import RefusesControlCharacters, WholeNumberField
+from combat.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
 
 from .models import Character, NpcRolls, Saga
 from .services import MAX_STAMPED_COPIES
@@ -164,6 +164,7 @@ class RenameForm(RefusesControlCharacters, forms.Form):
             label="New name",
             max_length=max_length,
             error_messages={"required": "Give it a name.", "max_length": f"At most {max_length} characters."},
+            validators=[refuse_control_characters],
         )
 
     def clean_name(self):

@@ -36,10 +36,18 @@ def test_the_storyguide_renames_a_saga(saga, as_alice):
     assert saga.name == "The long winter"
 
 
-def test_a_blank_name_is_refused_next_to_its_field(saga, as_alice):
-    response = as_alice.post(reverse("saga_rename", args=[saga.pk]), {"name": "   "})
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("   ", "Give it a name."),
+        ("Nul\x00byte", "control characters"),
+        ("x" * 121, "At most 120 characters."),
+    ],
+)
+def test_a_bad_name_is_refused_next_to_its_field(saga, as_alice, name, message):
+    response = as_alice.post(reverse("saga_rename", args=[saga.pk]), {"name": name})
     assert response.status_code == 400
-    assert "Give it a name." in response.content.decode()
+    assert message in response.content.decode()
     saga.refresh_from_db()
     assert saga.name == "Sir Boris and the bandits"
 
