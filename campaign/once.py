@@ -14,7 +14,9 @@ import functools
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseRedirectBase
 from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
 
 from combat.models import CommandKey
 from combat.services.log import new_command_key
@@ -57,7 +59,7 @@ def sent_once(view):
                     return first
                 raise
             response = view(request, *args, **kwargs)
-            if not isinstance(response, HttpResponseRedirect):
+            if not isinstance(response, HttpResponseRedirectBase):
                 transaction.set_rollback(True)
                 return response
             claim.result = response.url[:200]
@@ -76,4 +78,6 @@ def _repeat_of(request, key: str) -> HttpResponse | None:
         messages.error(request, "That form was sent already. Reload the page to send it again.")
         return HttpResponseRedirect(reverse("saga_list"))
     messages.info(request, REPEATED)
+    if getattr(request, "htmx", False):
+        return HttpResponseClientRedirect(claimed["result"])
     return HttpResponseRedirect(claimed["result"])

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide
+from campaign.once import sent_once
 
 from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
@@ -84,6 +85,7 @@ def encounter_page(request, encounter_id):
 
 @login_required
 @require_POST
+@sent_once
 def encounter_create(request, saga_id):
     """A new encounter from the saga page; its page opens next."""
     membership = get_membership(request.user, saga_id)

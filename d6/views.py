@@ -63,6 +63,7 @@ def _typed(post, prefix: str = "faces-") -> dict[str, str]:
 
 @login_required
 @require_POST
+@sent_once
 def encounter_create(request, saga_id):
     """A new encounter in a d6 saga; its table opens next."""
     get_membership(request.user, saga_id)

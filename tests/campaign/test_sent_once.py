@@ -154,6 +154,21 @@ def test_rename_and_delete_forms_are_sent_once(saga, alice, as_alice):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("rule_system", "url_name"), [("arsmagica", "encounter_create"), ("d6fatigue", "d6_encounter_create")]
+)
+def test_a_new_encounter_sent_twice_makes_one(alice, as_alice, rule_system, url_name):
+    saga = services.create_saga(alice, name="Encounters", rule_system=rule_system)
+    url = reverse(url_name, args=[saga.pk])
+    data = {"name": "The ford", "command_key": keys_on(as_alice, reverse("saga_detail", args=[saga.pk]))[-1]}
+    first, second = twice(as_alice, url, data)
+    same_page(first, second)
+    assert Encounter.objects.filter(saga=saga, name="The ford").count() == 1
+    from_htmx = as_alice.post(url, data, HTTP_HX_REQUEST="true")  # htmx is told where to go, not redirected
+    assert from_htmx.status_code == 200 and from_htmx["HX-Redirect"] == first.url
+
+
+@pytest.mark.django_db
 def test_another_users_key_is_not_theirs_to_repeat(saga, as_alice, as_bob):
     key = new_command_key()
     as_alice.post(reverse("invite_regenerate", args=[saga.pk]), {"command_key": key})
