@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from combat import systems
-from combat.inputs import RefusesControlCharacters, WholeNumberField
+from combat.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
 
 from .models import Character, NpcRolls, Saga
 from .services import MAX_STAMPED_COPIES
@@ -120,9 +120,7 @@ class StampForm(RefusesControlCharacters, forms.Form):
             "max_value": f"Stamp at most {MAX_STAMPED_COPIES} copies at a time.",
         },
     )
-    base_name = forms.CharField(
-        label="Named", max_length=70, required=False, help_text="Copies are numbered: Bandit 1, Bandit 2 ..."
-    )
+    base_name = forms.CharField(label="Named", max_length=70, required=False)
 
 
 def sheet_forms(saga: Saga, character: Character, data=None):
@@ -148,3 +146,49 @@ class ArchiveImportForm(forms.Form):
                 "import it with manage.py import_saga."
             )
         return archive
+
+
+def stamp_form(base_name: str, data=None) -> StampForm:
+    """The stamp form of one NPC, its hint in the template's own name ("Grog 1, Grog 2 ...")."""
+    form = StampForm(data, initial={"base_name": base_name})
+    form.fields["base_name"].help_text = f"Copies are numbered: {base_name} 1, {base_name} 2 ..."
+    return form
+
+
+class RenameForm(RefusesControlCharacters, forms.Form):
+    """A new name for a saga, a character, an NPC or template, or an encounter."""
+
+    def __init__(self, *args, max_length: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"] = forms.CharField(
+            label="New name",
+            max_length=max_length,
+            error_messages={"required": "Give it a name.", "max_length": f"At most {max_length} characters."},
+            validators=[refuse_control_characters],
+        )
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError("Give it a name.")
+        return name
+
+
+class DeleteForm(RefusesControlCharacters, forms.Form):
+    """Delete, once the box is ticked; with history, the name typed destroys instead of archiving."""
+
+    confirm = forms.BooleanField(
+        label="Yes, delete it",
+        error_messages={"required": "Tick the box to confirm: nothing is deleted until you do."},
+    )
+    typed_name = forms.CharField(
+        label="To destroy it for good instead of archiving, type its name",
+        max_length=120,
+        required=False,
+    )
+
+    def __init__(self, *args, name: str, history: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["confirm"].label = f"Yes, delete {name}"
+        if not history:
+            del self.fields["typed_name"]

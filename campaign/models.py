@@ -52,6 +52,9 @@ class Saga(models.Model):
         help_text="The saga's options as its rule system declares them (its sheets' attributes, say).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when the storyguide archived it: listed apart, restorable."
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -103,6 +106,14 @@ class Character(models.Model):
     )
     name = models.CharField(max_length=80)
     is_npc = models.BooleanField(default=False)
+    stamped_from = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="stamped_copies",
+        help_text="The NPC template this copy was stamped from; an NPC with copies is a template.",
+    )
     notes = models.TextField(blank=True)
 
     sheet = models.JSONField(

@@ -96,7 +96,96 @@ def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Ch
             copy.name = f"{base} {number}"
             copy.owner = None
             copy.is_npc = True
+            copy.stamped_from = npc.stamped_from or npc
             copy.save()
             copies.append(copy)
         systems.of(npc.saga).copy_rows(npc, copies)
     return copies
+
+
+# --- renaming, archiving, deleting (the storyguide's; the views check who asks) ---------------------
+
+class Kept(ValueError):
+    """A deletion refused: what is asked would lose history. The message says what to do instead."""
+
+
+def saga_has_history(saga: Saga) -> bool:
+    """Something happened in the saga: a fight went past its set-up, or time passed in its records."""
+    from combat.models import Event, SagaRecord
+    from combat.services.setup import SETUP_KINDS
+
+    return (
+        SagaRecord.objects.filter(saga=saga).exists()
+        or Event.objects.filter(encounter__saga=saga).exclude(kind__in=SETUP_KINDS).exists()
+    )
+
+
+def character_in_history(character: Character) -> bool:
+    """The character is in an encounter (its log names them) or in the saga's records of time passing."""
+    from combat.models import SagaRecord
+
+    if character.combatants.exists():
+        return True
+    return any(
+        _names(record, character.pk)
+        for record in SagaRecord.objects.filter(saga_id=character.saga_id).values_list("payload", flat=True)
+    )
+
+
+def _names(payload, pk: int) -> bool:
+    """Does a record's payload name the character by id (as "character" or a characters row's "id")?"""
+    if isinstance(payload, dict):
+        return any(
+            (key in ("character", "id") and value == pk) or _names(value, pk)
+            for key, value in payload.items()
+        )
+    if isinstance(payload, list):
+        return any(_names(item, pk) for item in payload)
+    return False
+
+
+@transaction.atomic
+def rename_saga(saga: Saga, name: str) -> None:
+    saga.name = name
+    saga.save(update_fields=["name"])
+
+
+@transaction.atomic
+def rename_character(character: Character, name: str) -> None:
+    """A new name for a character, NPC or template; the log keeps the names its events were written with."""
+    character.name = name
+    character.save(update_fields=["name"])
+
+
+@transaction.atomic
+def set_saga_archived(saga: Saga, archived: bool) -> None:
+    """Archive a saga (listed apart, nothing lost, its exports still there) or restore it."""
+    from django.utils import timezone
+
+    saga.archived_at = timezone.now() if archived else None
+    saga.save(update_fields=["archived_at"])
+
+
+def delete_saga(saga: Saga, typed_name: str = "") -> bool:
+    """Delete a saga: destroyed with everything in it when it has no history or its name is typed,
+    else archived. True when it was destroyed."""
+    with transaction.atomic():
+        saga = Saga.objects.select_for_update().get(pk=saga.pk)
+        if saga_has_history(saga) and typed_name.strip() != saga.name:
+            set_saga_archived(saga, True)
+            return False
+        saga.delete()
+    return True
+
+
+def delete_character(character: Character) -> None:
+    """Delete a character, NPC or template, when it is in no encounter and no record; its stamped
+    copies stay, no longer linked to it."""
+    with transaction.atomic():
+        Saga.objects.select_for_update().get(pk=character.saga_id)
+        if character_in_history(character):
+            raise Kept(
+                f"{character.name} is in the saga's history (an encounter or a record of time passing), "
+                "which would lose them: rename them instead, or delete or archive those encounters first."
+            )
+        character.delete()

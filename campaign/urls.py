@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import manage, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,4 +20,15 @@ urlpatterns = [
     path("characters/<id:character_id>/edit/", views.character_edit, name="character_edit"),
     path("characters/<id:character_id>/stamp/", views.npc_stamp, name="npc_stamp"),
     path("join/<invite:token>/", views.join, name="join"),
+    path("sagas/<id:saga_id>/manage/", manage.saga_manage, name="saga_manage"),
+    path("sagas/<id:saga_id>/rename/", manage.saga_rename, name="saga_rename"),
+    path("sagas/<id:saga_id>/delete/", manage.saga_delete, name="saga_delete"),
+    path("sagas/<id:saga_id>/restore/", manage.saga_restore, name="saga_restore"),
+    path("characters/<id:character_id>/manage/", manage.character_manage, name="character_manage"),
+    path("characters/<id:character_id>/rename/", manage.character_rename, name="character_rename"),
+    path("characters/<id:character_id>/delete/", manage.character_delete, name="character_delete"),
+    path("encounters/<id:encounter_id>/manage/", manage.encounter_manage, name="encounter_manage"),
+    path("encounters/<id:encounter_id>/rename/", manage.encounter_rename, name="encounter_rename"),
+    path("encounters/<id:encounter_id>/delete/", manage.encounter_delete, name="encounter_delete"),
+    path("encounters/<id:encounter_id>/restore/", manage.encounter_restore, name="encounter_restore"),
 ]

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,8 +25,9 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, StampForm, sheet_forms
+from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, sheet_forms, stamp_form
 from .models import Character, Membership, Saga
+from .once import sent_once
 
 
 @require_safe
@@ -67,12 +69,14 @@ def _saga_list_page(request, import_form=None):
             "-saga__created_at"
         )
     )
+    current = [m.saga for m in memberships if m.saga.archived_at is None]
     return render(
         request,
         "campaign/saga_list.html",
         {
-            "guided": [m.saga for m in memberships if m.saga.storyguide_id == request.user.pk],
-            "played": [m.saga for m in memberships if m.saga.storyguide_id != request.user.pk],
+            "guided": [saga for saga in current if saga.storyguide_id == request.user.pk],
+            "played": [saga for saga in current if saga.storyguide_id != request.user.pk],
+            "archived": [m.saga for m in memberships if m.saga.archived_at is not None],
             "import_form": import_form or ArchiveImportForm(),
         },
         status=400 if import_form is not None else 200,
@@ -81,6 +85,7 @@ def _saga_list_page(request, import_form=None):
 
 @login_required
 @require_POST
+@sent_once
 def saga_import(request):
     """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
     form = ArchiveImportForm(request.POST, request.FILES)
@@ -97,6 +102,7 @@ def saga_import(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def saga_create(request):
     form = SagaForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -112,7 +118,7 @@ def saga_detail(request, saga_id):
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
-    characters = list(saga.characters.select_related("owner"))
+    characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
     system = systems.of(saga)
     context = {
         "saga": saga,
@@ -123,7 +129,9 @@ def saga_detail(request, saga_id):
         "is_storyguide": guide,
         "members": saga.memberships.select_related("user").order_by("role", "user__username"),
         "player_characters": [c for c in characters if not c.is_npc],
-        "npcs": [c for c in characters if c.is_npc] if guide else [],
+        "npc_templates": [c for c in characters if c.is_npc and c.copies] if guide else [],
+        "npcs": [c for c in characters if c.is_npc and not c.copies] if guide else [],
+        "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
     }
     if guide:
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
@@ -133,6 +141,7 @@ def saga_detail(request, saga_id):
 
 @login_required
 @require_POST
+@sent_once
 def invite_regenerate(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
     services.regenerate_invite(saga)
@@ -142,6 +151,7 @@ def invite_regenerate(request, saga_id):
 
 @login_required
 @require_POST
+@sent_once
 def saga_npc_rolls(request, saga_id):
     """The storyguide sets how much of an NPC's rolls the players see."""
     saga = require_storyguide(request.user, saga_id)
@@ -196,6 +206,7 @@ def _edit_sheet(request, saga, character, *, title):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def character_create(request, saga_id):
     """A member makes a player character of their own."""
     saga = get_membership(request.user, saga_id).saga
@@ -205,6 +216,7 @@ def character_create(request, saga_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def npc_create(request, saga_id):
     saga = require_storyguide(request.user, saga_id)
     character = Character(saga=saga, owner=None, is_npc=True)
@@ -213,6 +225,7 @@ def npc_create(request, saga_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def character_edit(request, character_id):
     character = get_editable_character(request.user, character_id)
     return _edit_sheet(request, character.saga, character, title=f"Edit {character.name}")
@@ -234,19 +247,20 @@ def character_detail(request, character_id):
     if full:
         context.update(systems.of(character.saga).sheet_context(character))
         if character.is_npc:
-            context["stamp_form"] = StampForm(initial={"base_name": services.stamp_base_name(character.name)})
+            context["stamp_form"] = stamp_form(services.stamp_base_name(character.name))
     return render(request, "campaign/character_detail.html", context)
 
 
 @login_required
 @require_POST
+@sent_once
 def npc_stamp(request, character_id):
     """The storyguide stamps numbered copies of an NPC ("4 bandits")."""
     character = get_character(request.user, character_id)
     require_storyguide(request.user, character.saga_id)
     if not character.is_npc:
         raise Http404("Only NPCs can be stamped.")
-    form = StampForm(request.POST)
+    form = stamp_form(services.stamp_base_name(character.name), request.POST)
     if form.is_valid():
         copies = services.stamp_npc_copies(
             character, form.cleaned_data["count"], form.cleaned_data["base_name"]

@@ -1,4 +1,4 @@
-"""The core's forms: a new encounter, and characters put on a side."""
+"""The core's forms: a new encounter, and the characters to put in it (their side: combat/sides.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ class EncounterForm(RefusesControlCharacters, forms.Form):
 
 class AddCombatantsForm(RefusesControlCharacters, forms.Form):
     characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
-    side = forms.CharField(max_length=60, help_text="For example Companions, or Bandits.")
 
     def __init__(self, *args, available: list[Character], **kwargs):
         super().__init__(*args, **kwargs)

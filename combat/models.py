@@ -36,6 +36,9 @@ class Encounter(models.Model):
         "so the rules engine can rebuild the round's state from the same faces.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when the storyguide archived it: listed apart, restorable."
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -99,10 +102,18 @@ class Event(models.Model):
 class CommandKey(models.Model):
     """A command drawn once on a page applies once: its key is claimed by the first post that carries it.
 
-    For commands that have no encounter version to check (the saga page's time passing)."""
+    For commands that have no encounter version to check: the saga page's time passing (keyed to the
+    saga), and the plain forms (keyed to the user who sent them, with the page the first post led to,
+    so a repeat is answered with the same page: campaign.once)."""
 
-    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="+")
+    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     key = models.CharField(max_length=40, unique=True)
+    result = models.CharField(
+        max_length=200, blank=True, help_text="Where a plain form's first post led: a repeat goes there too."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -17,14 +17,16 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide
+from campaign.once import sent_once
 
 from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
 from .errors import CombatError, InvalidCommand, NotAllowed
 from .forms import EncounterForm
-from .inputs import MAX_ID, plain_text, record_ids, whole_number
+from .inputs import MAX_ID, record_ids, whole_number
 from .live import shown_to
 from .models import Encounter
+from .sides import chosen_side
 
 
 def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
@@ -93,6 +95,7 @@ def encounter_page(request, encounter_id):
 
 @login_required
 @require_POST
+@sent_once
 def encounter_create(request, saga_id):
     """A new encounter from the saga page; its page opens next."""
     membership = get_membership(request.user, saga_id)
@@ -117,7 +120,7 @@ def add_combatants(request, encounter):
         encounter.pk,
         posted_version(request),
         record_ids(request.POST.getlist("characters")),
-        plain_text(request.POST.get("side", ""), "The side", 60),
+        chosen_side(request.POST.get("side", ""), request.POST.get("third_side", "")),
     )
     return HttpResponseClientRedirect(reverse("encounter_page", args=[encounter.pk]))
 

@@ -15,11 +15,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide, require_storyguide
+from campaign.once import sent_once
 from combat import answers
 from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
 from combat.inputs import MAX_ID, optional_whole_number, plain_text, record_ids, whole_number
+from combat.sides import chosen_side
 from combat.views import encounter_command, encounter_for, posted_version, visible_log
 
 from . import services
@@ -61,6 +63,7 @@ def _typed(post, prefix: str = "faces-") -> dict[str, str]:
 
 @login_required
 @require_POST
+@sent_once
 def encounter_create(request, saga_id):
     """A new encounter in a d6 saga; its table opens next."""
     get_membership(request.user, saga_id)
@@ -93,7 +96,7 @@ def add_combatants(request, encounter):
         encounter.pk,
         posted_version(request),
         record_ids(request.POST.getlist("characters")),
-        plain_text(request.POST.get("side", ""), "The side", 60),
+        chosen_side(request.POST.get("side", ""), request.POST.get("third_side", "")),
     )
     return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
 
@@ -271,6 +274,7 @@ def at_target(request, encounter):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@sent_once
 def saga_attributes(request, saga_id):
     """The storyguide names the attributes of the saga's sheets."""
     saga = require_storyguide(request.user, saga_id)

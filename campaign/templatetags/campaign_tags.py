@@ -11,3 +11,13 @@ register = template.Library()
 def levels(character):
     """(heading, value) of the character's current levels ("Fatigue level", "Winded")."""
     return systems.of(character.saga).levels(character)
+
+
+@register.simple_tag
+def command_key():
+    """The hidden one-time key of a plain form: sent twice, it applies once (campaign.once)."""
+    from django.utils.html import format_html
+
+    from campaign.once import FIELD, fresh_key
+
+    return format_html('<input type="hidden" name="{}" value="{}">', FIELD, fresh_key())

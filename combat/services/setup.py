@@ -51,7 +51,7 @@ def add_combatants(
     """Put characters of the saga on a side, when the rule system lets combatants join."""
     side = (side or "").strip()
     if not side:
-        raise InvalidCommand("Name the side (for example Companions, or Bandits).")
+        raise InvalidCommand("Choose a side: the players' side, the opponents, or a named third side.")
     ids = []
     for value in character_ids or ():
         try:
@@ -136,3 +136,50 @@ def _require_setup_time(encounter: Encounter) -> None:
     refusal = systems.of(encounter.saga).setup_refusal(encounter)
     if refusal:
         raise WrongPhase(refusal)
+
+
+# The log of an encounter that never went past its set-up: nothing happened in it yet.
+SETUP_KINDS = (CoreKind.ENCOUNTER_CREATED, CoreKind.COMBATANT_ADDED, CoreKind.COMBATANT_REMOVED)
+
+
+def encounter_has_history(encounter: Encounter) -> bool:
+    """The encounter went past its set-up: something is in its log besides who was put in it."""
+    return encounter.events.exclude(kind__in=SETUP_KINDS).exists()
+
+
+def rename_encounter(user, encounter_id: int, name: str) -> Encounter:
+    """A new name for the encounter; its log keeps the name it was created with."""
+    name = (name or "").strip()
+    if not name:
+        raise InvalidCommand("Give the encounter a name.")
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, None)
+        require_storyguide_of(user, encounter)
+        encounter.name = name[:120]
+        encounter.save(update_fields=["name"])
+    return encounter
+
+
+def set_encounter_archived(user, encounter_id: int, archived: bool) -> Encounter:
+    """Archive an encounter (listed apart on the saga page, its log kept) or restore it."""
+    from django.utils import timezone
+
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, None)
+        require_storyguide_of(user, encounter)
+        encounter.archived_at = timezone.now() if archived else None
+        encounter.save(update_fields=["archived_at"])
+    return encounter
+
+
+def delete_encounter(user, encounter_id: int, typed_name: str = "") -> bool:
+    """Delete an encounter: destroyed with its log when nothing happened in it past its set-up, or when
+    the storyguide typed its name; otherwise archived. True when it was destroyed."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, None)
+        require_storyguide_of(user, encounter)
+        if encounter_has_history(encounter) and typed_name.strip() != encounter.name:
+            set_encounter_archived(user, encounter_id, True)
+            return False
+        encounter.delete()
+    return True

@@ -113,3 +113,17 @@ def event_template(event):
     """The template of an event's line in the log, as its kind declares it."""
     kind = systems.event_kind(event.kind)
     return kind.template if kind else "combat/events/unknown.html"
+
+
+@register.inclusion_tag("combat/_side_choice.html")
+def side_choice():
+    """The set-up panel's choice of side: the players', the opponents', or a named third side."""
+    from combat import sides
+
+    return {"choices": sides.CHOICES, "third": sides.THIRD, "max_length": sides.MAX_SIDE}
+
+
+@register.filter
+def current_encounters(saga):
+    """The saga's encounters that are not archived (archived ones are listed apart)."""
+    return saga.encounters.filter(archived_at__isnull=True)

@@ -32,6 +32,6 @@ def test_load_demo_twice_makes_one_saga_and_prints_the_logins():
     assert authenticate(username="player1", password="covenant-p1-1220") is not None
     encounter = Encounter.objects.get()
     assert encounter.saga.name == "Sir Boris and the bandits" and encounter.status == "preparing"
-    assert sorted(encounter.combatants.values_list("side", flat=True)) == ["Bandits"] * 3 + ["Companions"] * 3
+    assert sorted(encounter.combatants.values_list("side", flat=True)) == ["Opponents"] * 3 + ["Players"] * 3
     boris = Character.objects.get(name="Sir Boris")
     assert boris.owner.username == "player1" and boris.weapons.get().attack == 10

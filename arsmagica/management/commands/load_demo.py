@@ -8,7 +8,7 @@ from django.db import transaction
 
 from campaign.demo import PLAYERS, STORYGUIDE, demo_saga
 from campaign.models import Character
-from combat import services
+from combat import services, sides
 from combat.models import Encounter
 
 from ...models import Weapon
@@ -105,11 +105,11 @@ class Command(BaseCommand):
         if encounter is None:
             encounter = services.create_encounter(storyguide, saga.pk, ENCOUNTER, KEY)
             services.add_combatants(
-                storyguide, encounter.pk, encounter.version, [c.pk for c in companions], "Companions"
+                storyguide, encounter.pk, encounter.version, [c.pk for c in companions], sides.PLAYERS
             )
             encounter.refresh_from_db()
             services.add_combatants(
-                storyguide, encounter.pk, encounter.version, [c.pk for c in bandits], "Bandits"
+                storyguide, encounter.pk, encounter.version, [c.pk for c in bandits], sides.OPPONENTS
             )
         self.stdout.write(
             self.style.SUCCESS(f'Demo saga "{SAGA}" is ready ({"made" if created else "already there"}).')

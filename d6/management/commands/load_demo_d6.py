@@ -11,6 +11,7 @@ from campaign.demo import PLAYERS as DEMO_PLAYERS
 from campaign.demo import STORYGUIDE, demo_saga
 from campaign.models import Character
 from combat import services as combat_services
+from combat import sides
 from combat.models import Encounter
 from d6 import services
 from d6.rules.fatigue import base_fatigue
@@ -82,7 +83,7 @@ class Command(BaseCommand):
                 encounter.pk,
                 encounter.version,
                 [characters["Wren"].pk, characters["Tobias"].pk],
-                "Companions",
+                sides.PLAYERS,
             )
             encounter.refresh_from_db()
             combat_services.add_combatants(
@@ -90,7 +91,7 @@ class Command(BaseCommand):
                 encounter.pk,
                 encounter.version,
                 [characters["Watchman Hale"].pk, characters["Watchman Brock"].pk],
-                "The watch",
+                sides.OPPONENTS,
             )
             encounter.refresh_from_db()
             by_name = {c.character.name: c for c in encounter.combatants.select_related("character")}

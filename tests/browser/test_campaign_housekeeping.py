@@ -1,0 +1,73 @@
+"""Issue 10, items 7 and 8 in a browser: the storyguide renames a saga, deletes an encounter once the
+confirmation is ticked, archives one with history and restores it; and puts a beast on a named third
+side from the set-up panel's choice of sides."""
+
+import pytest
+from playwright.sync_api import expect
+
+from arsmagica import services as ars
+from campaign.models import Character
+from combat import services as combat_services
+from combat.models import Encounter
+
+from .encounter_page import load_demo_table
+from .people import outside_the_event_loop
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_storyguide_renames_deletes_with_a_confirmation_archives_and_restores(table):
+    saga, demo_encounter, _ = outside_the_event_loop(load_demo_table)
+    empty = outside_the_event_loop(
+        combat_services.create_encounter, saga.storyguide, saga.pk, "A quiet road", "arsmagica"
+    )
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/sagas/{saga.pk}/")
+
+    page.get_by_test_id("manage-saga").click()
+    page.get_by_label("New name").fill("The bandits of the ford")
+    page.get_by_test_id("rename-submit").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The bandits of the ford")
+
+    page.get_by_test_id(f"manage-encounter-{empty.pk}").click()
+    page.get_by_test_id("delete-submit").click()  # the box is not ticked: the form is not sent
+    assert page.evaluate("document.querySelector('input[name=confirm]').validity.valueMissing")
+    page.wait_for_timeout(300)
+    assert page.url.endswith(f"/encounters/{empty.pk}/manage/")
+    assert outside_the_event_loop(Encounter.objects.filter(pk=empty.pk).exists)
+    page.get_by_label("Yes, delete A quiet road").check()
+    page.get_by_test_id("delete-submit").click()
+    expect(page.get_by_text("“A quiet road” is deleted")).to_be_visible()
+    expect(page.get_by_test_id(f"encounter-{empty.pk}")).to_have_count(0)
+
+    outside_the_event_loop(ars.open_declarations, saga.storyguide, demo_encounter.pk, demo_encounter.version)
+    page.get_by_test_id(f"manage-encounter-{demo_encounter.pk}").click()
+    expect(page.get_by_text("has history")).to_be_visible()
+    page.get_by_label(f"Yes, delete {demo_encounter.name}").check()
+    page.get_by_test_id("delete-submit").click()
+    archived = page.get_by_test_id("archived-encounters")
+    expect(archived).to_contain_text(demo_encounter.name)
+    expect(page.get_by_test_id(f"encounter-{demo_encounter.pk}")).to_have_count(0)
+    page.get_by_test_id(f"restore-encounter-{demo_encounter.pk}").click()
+    expect(page.get_by_test_id(f"encounter-{demo_encounter.pk}")).to_be_visible()
+    expect(page.get_by_test_id("archived-encounters")).to_have_count(0)
+    assert table.page_errors() == []
+
+
+def test_a_beast_joins_the_fight_on_a_named_third_side(table):
+    saga, encounter, _ = outside_the_event_loop(load_demo_table)
+    wolf = outside_the_event_loop(Character.objects.create, saga=saga, name="Wolf", is_npc=True)
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    form = page.get_by_test_id("add-combatants-form")
+    form.get_by_label("Wolf").check()
+    form.get_by_label("A third side, named:").check()
+    form.get_by_label("The third side's name").fill("Beasts")
+    form.get_by_test_id("add-combatants").click()
+    expect(page.locator("h3.side", has_text="Beasts")).to_be_visible()
+    expect(page.locator("h3.side", has_text="Players")).to_be_visible()
+    assert outside_the_event_loop(lambda: encounter.combatants.get(character=wolf).side) == "Beasts"
+    assert table.page_errors() == []
