@@ -53,7 +53,7 @@ def test_both_set_up_panels_offer_the_choice_and_take_a_named_third_side(make_ta
     refused = client.post(
         url, {"expected_version": table.v, "characters": [wolf.pk], "side": THIRD}, HTTP_HX_REQUEST="true"
     )
-    assert refused.status_code == 400 and b"Name the third side" in refused.content
+    assert refused.status_code == 422 and b"Name the third side" in refused.content
     client.post(
         url,
         {"expected_version": table.v, "characters": [wolf.pk], "side": THIRD, "third_side": "Beasts"},
