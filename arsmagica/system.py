@@ -109,6 +109,28 @@ class ArsMagica(RuleSystem):
 
         return archive_rows(saga)
 
+    replay_template = "arsmagica/_replay.html"
+
+    def joining_levels(self, combatant):
+        from .replay import joining_levels
+
+        return joining_levels(combatant)
+
+    def replay_start(self):
+        from .replay import Table
+
+        return Table()
+
+    def replay_apply(self, table, event):
+        from .replay import apply
+
+        return apply(table, event)
+
+    def replay_context(self, table):
+        from .replay import replay_context
+
+        return replay_context(table)
+
     def resolve_file(self, data):
         from .rules.encounter_file import resolve
 

@@ -135,6 +135,37 @@ class RuleSystem(ABC):
         people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
         return {}
 
+    # --- the replay ----------------------------------------------------------------------------
+
+    def joining_levels(self, combatant) -> dict[str, Any]:
+        """What a replay needs of a combatant as it joins (its levels now, as JSON), kept in the
+        `levels` of its `combatant_added` event: the log alone then says how each one started."""
+        return {}
+
+    def replay_start(self) -> Any:
+        """The replay's table before an encounter's first event, in the system's own type."""
+        return None
+
+    def replay_apply(self, table: Any, event) -> Any:
+        """The table after one more event: that event kind's effect, applied by the system's own fold
+        (a kind it does not know leaves the table as it was). May change `table` in place; returns it."""
+        return table
+
+    def state_at(self, events: list) -> Any:
+        """The table as it stood after the last of `events` (an encounter's log up to a step, as its
+        audience reads it), folded from the log alone: `replay_apply` on `replay_start`, in order."""
+        table = self.replay_start()
+        for event in events:
+            table = self.replay_apply(table, event)
+        return table
+
+    replay_template: str = ""
+    """The panels of one replay step, drawn from `replay_context` (none when empty: the log alone)."""
+
+    def replay_context(self, table: Any) -> dict:
+        """What `replay_template` shows of the table at a step (levels, order, engagements, positions)."""
+        return {"table": table}
+
     # --- outside the table ---------------------------------------------------------------------
 
     @abstractmethod
