@@ -46,7 +46,9 @@ class Table:
     round: int = 0
     phase: str = ""
     fighters: dict[str, Fighter] = field(default_factory=dict)
-    order: list[dict] = field(default_factory=list)  # Initiative rows in acting order, as the reader sees them
+    order: list[dict] = field(
+        default_factory=list
+    )  # Initiative rows in acting order, as the reader sees them
     engagements: list[dict] = field(default_factory=list)
     escapes: list[dict] = field(default_factory=list)
 
@@ -218,7 +220,8 @@ def replay_context(table: Table) -> dict:
             for f in table.fighters.values()
         ],
         "order": [
-            {"id": row["combatant"], "name": name(row["combatant"]), "total": row.get("total")} for row in table.order
+            {"id": row["combatant"], "name": name(row["combatant"]), "total": row.get("total")}
+            for row in table.order
         ],
         "engagements": [
             {

@@ -193,7 +193,12 @@ def apply(table: Table, event) -> Table:
     return table
 
 
-STATUS_WORDS = {"running": "running", "dropped_out": "dropped out", "lost_sight": "lost sight", "ahead": "moved ahead"}
+STATUS_WORDS = {
+    "running": "running",
+    "dropped_out": "dropped out",
+    "lost_sight": "lost sight",
+    "ahead": "moved ahead",
+}
 OUTCOME_WORDS = {"ongoing": "running", "caught": "caught", "escaped": "escaped", "overtaken": "overtaken"}
 
 

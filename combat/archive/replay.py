@@ -71,7 +71,9 @@ def step_of(events: list[Event], asked: str | None) -> Step:
     if not asked:
         return Step(events[0], 1, len(events), seqs)
     if not is_digits(asked, 9):
-        return Step(events[0], 1, len(events), seqs, f"“{asked[:20]}” is not a step number; this is the first.")
+        return Step(
+            events[0], 1, len(events), seqs, f"“{asked[:20]}” is not a step number; this is the first."
+        )
     wanted = int(asked)
     index = 0
     for position, seq in enumerate(seqs, start=1):
@@ -97,7 +99,9 @@ def links(encounter: Encounter, step: Step) -> list[dict]:
     for label, index, testid in targets:
         seq = step.seq_at(index)
         here = index == step.index
-        shown.append({"label": label, "url": "" if seq is None or here else f"{url}?seq={seq}", "testid": testid})
+        shown.append(
+            {"label": label, "url": "" if seq is None or here else f"{url}?seq={seq}", "testid": testid}
+        )
     return shown
 
 

@@ -40,9 +40,9 @@ def live_facts(encounter) -> dict:
     order, engagements = [], []
     if encounter.phase not in ("", "declaring") and encounter.round_log.get("phases"):
         declarations = list(
-            Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number).select_related(
-                "weapon"
-            )
+            Declaration.objects.filter(
+                encounter=encounter, round_number=encounter.round_number
+            ).select_related("weapon")
         )
         state = rebuild(encounter, combatants, declarations)
         order = [row.combatant for row in state.initiative]
@@ -119,7 +119,12 @@ def play_a_fight(table) -> list[tuple[int, dict]]:
         services.end_round(table.storyguide, encounter.pk, table.v)
         record()
     services.record_exertion(
-        table.storyguide, table.boris_character.pk, 1, "a sprint", encounter_id=encounter.pk, expected_version=table.v
+        table.storyguide,
+        table.boris_character.pk,
+        1,
+        "a sprint",
+        encounter_id=encounter.pk,
+        expected_version=table.v,
     )
     record()
     services.end_encounter(table.storyguide, encounter.pk, table.v)

@@ -7,8 +7,8 @@ import itertools
 import pytest
 
 from campaign.models import NpcRolls
-from combat import systems
 from combat import services as combat_services
+from combat import systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Event
 from combat.rules.dice import RandomDice
@@ -26,7 +26,9 @@ STREETS = [("Market streets", "Running"), ("The river", "Swimming")]
 def live_facts(encounter) -> dict:
     """The table now, from the rows the live pages render: sheets, the fight's rows, the latest chase's."""
     encounter.refresh_from_db()
-    fatigue = {str(c.pk): sheet_of(c.character).fatigue for c in encounter.combatants.select_related("character")}
+    fatigue = {
+        str(c.pk): sheet_of(c.character).fatigue for c in encounter.combatants.select_related("character")
+    }
     fight = Fight.objects.filter(encounter=encounter).first()
     order = [str(f.combatant_id) for f in fight.fighters.order_by("position")] if fight else []
     chase = encounter.d6_chases.order_by("-number").first()
