@@ -53,7 +53,7 @@ class CombatantAdded(TypedDict):
     name: str
     side: str
     npc: bool
-    levels: NotRequired[dict[str, Any]]  # the rule system's `joining_levels`, for the replay
+    levels: NotRequired[dict[str, str | int | None]]  # the rule system's `joining_levels`, for the replay
 
 
 class CombatantRemoved(TypedDict):
