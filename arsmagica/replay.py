@@ -234,3 +234,83 @@ def replay_context(table: Table) -> dict:
         ],
         "escapes": [{"who": name(e["combatant"]), "from": name(e["pursuer"])} for e in table.escapes],
     }
+
+
+# --- the charts: the same table, and each event's part in the encounter's story (ArM3 p163-p177) ---
+
+FATIGUE_LEVELS = ("fresh", "winded", "weary", "tired", "dazed", "unconscious")
+BODY_LEVELS = ("unhurt", "hurt", "light_wounds", "medium_wounds", "heavy_wounds", "incapacitated", "dead")
+
+
+def chart_tracks() -> tuple:
+    """Fatigue and Body levels, best to worst, with the labels the table reads (ArM3 p177)."""
+    from .models import BodyLevel, FatigueLevel
+
+    return (
+        ("fatigue", "Fatigue level", tuple(FatigueLevel(v).label for v in FATIGUE_LEVELS)),
+        ("body", "Body level", tuple(BodyLevel(v).label for v in BODY_LEVELS)),
+    )
+
+
+def chart_levels(table: Table) -> dict[str, dict[str, int]]:
+    """Each fighter's Fatigue and Body levels as places on their tracks (0 is Fresh, Unhurt)."""
+    levels = {}
+    for fid, fighter in table.fighters.items():
+        places = {}
+        if fighter.fatigue_level in FATIGUE_LEVELS:
+            places["fatigue"] = FATIGUE_LEVELS.index(fighter.fatigue_level)
+        if fighter.body_level in BODY_LEVELS:
+            places["body"] = BODY_LEVELS.index(fighter.body_level)
+        levels[fid] = places
+    return levels
+
+
+def _botched(roll) -> bool:
+    return bool(roll) and roll.get("botches", 0) > 0
+
+
+def chart_marks(event) -> list[tuple[str, str, str]]:
+    """Hits, wounds, botches and corrections, as the reader's version of the event shows them."""
+    p, kind = event.payload, event.kind
+    marks = []
+    if kind == Kind.ATTACK:
+        if p.get("result") == "hit":
+            marks.append(("hit", p["attacker"], "hit"))
+        if p.get("body_levels_lost"):
+            marks.append(("wound", p["defender"], f"{p['body_levels_lost']} Body level(s) lost"))
+        if _botched(p.get("attack_roll")):
+            marks.append(("botch", p["attacker"], "botched an attack"))
+        if _botched(p.get("defense_roll")):
+            marks.append(("botch", p["defender"], "botched a defense"))
+    elif kind == Kind.SPELL and _botched(p.get("roll")):
+        marks.append(("botch", p["caster"], "botched a spell"))
+    elif kind == Kind.FATIGUE_ROLL and p.get("botch"):
+        marks.append(("botch", p["combatant"], "botched a Fatigue roll"))
+    elif kind == Kind.CORRECTION:
+        marks.append(("correction", p["combatant"], p.get("reason", "")))
+    return marks
+
+
+def chart_tally(event) -> list[tuple[str, str, int]]:
+    """Attacks made and landed, Body levels dealt and taken, botches, Fatigue levels lost (ArM3 p168-p177)."""
+    p, kind = event.payload, event.kind
+    tally = []
+    if kind == Kind.ATTACK:
+        tally.append((p["attacker"], "attacks", 1))
+        if p.get("result") == "hit":
+            tally.append((p["attacker"], "landed", 1))
+        if p.get("body_levels_lost"):
+            tally += [(p["attacker"], "wounds_dealt", p["body_levels_lost"])]
+            tally += [(p["defender"], "wounds_taken", p["body_levels_lost"])]
+    tally += [(who, "botches", 1) for mark, who, _ in chart_marks(event) if mark == "botch"]
+    if kind == Kind.FATIGUE_ROLL and p.get("levels_lost"):
+        tally.append((p["combatant"], "fatigue_lost", p["levels_lost"]))
+    if kind == Kind.SPELL and (p.get("fatigue_test") or {}).get("levels_lost"):
+        tally.append((p["caster"], "fatigue_lost", p["fatigue_test"]["levels_lost"]))
+    return tally
+
+
+def survived(table: Table, combatant_id: str) -> bool:
+    """Alive at the encounter's end: not dead (RULES.md [ours]: death past Incapacitated)."""
+    fighter = table.fighters.get(combatant_id)
+    return fighter is not None and fighter.body_level != "dead"

@@ -131,6 +131,32 @@ class ArsMagica(RuleSystem):
 
         return replay_context(table)
 
+    @property
+    def chart_tracks(self):
+        from .replay import chart_tracks
+
+        return chart_tracks()
+
+    def chart_levels(self, table):
+        from .replay import chart_levels
+
+        return chart_levels(table)
+
+    def chart_marks(self, event):
+        from .replay import chart_marks
+
+        return chart_marks(event)
+
+    def chart_tally(self, event):
+        from .replay import chart_tally
+
+        return chart_tally(event)
+
+    def survived(self, table, combatant_id):
+        from .replay import survived
+
+        return survived(table, combatant_id)
+
     def resolve_file(self, data):
         from .rules.encounter_file import resolve
 

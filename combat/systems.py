@@ -166,6 +166,31 @@ class RuleSystem(ABC):
         """What `replay_template` shows of the table at a step (levels, order, engagements, positions)."""
         return {"table": table}
 
+    # --- the charts ----------------------------------------------------------------------------
+
+    chart_tracks: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""
+
+    def chart_levels(self, table: Any) -> dict[str, dict[str, int]]:
+        """Each combatant's place on every track of `chart_tracks` in a replay's table, by combatant id
+        (as a string) and track key: an index of that track's labels (a level not in the log is left out)."""
+        return {}
+
+    def chart_marks(self, event) -> list[tuple[str, str, str]]:
+        """What an event puts on an encounter's timeline, as (mark, combatant id, words): each mark one of
+        `combat.archive.charts.MARKS` ("hit", "wound", "botch", "correction")."""
+        return []
+
+    def chart_tally(self, event) -> list[tuple[str, str, int]]:
+        """What an event adds to the saga's numbers, as (combatant id, counter, amount): each counter one of
+        `combat.archive.charts.TALLIES` (attacks made and landed, wounds dealt and taken, botches, fatigue
+        levels lost)."""
+        return []
+
+    def survived(self, table: Any, combatant_id: str) -> bool:
+        """Whether a combatant came out of the encounter alive, by the replay's table at its end."""
+        return True
+
     # --- outside the table ---------------------------------------------------------------------
 
     @abstractmethod

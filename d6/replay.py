@@ -257,3 +257,54 @@ def _where(runner: Runner, target: str) -> str:
     if runner.distance < 0:
         return f"ahead of {target}"
     return f"{runner.distance} square{'s' if runner.distance != 1 else ''} behind {target}"
+
+
+# --- the charts: the same table, and each event's part in the encounter's story (d6 seed) ---------
+
+FATIGUE_MAX = 20
+
+
+def chart_tracks() -> tuple:
+    """The fatigue track, 1 to 20 (d6 seed)."""
+    return (("fatigue", "Fatigue", tuple(str(n) for n in range(1, FATIGUE_MAX + 1))),)
+
+
+def chart_levels(table: Table) -> dict[str, dict[str, int]]:
+    """Each combatant's fatigue as a place on the track (0 is fatigue 1)."""
+    return {
+        cid: ({"fatigue": min(max(c.fatigue, 1), FATIGUE_MAX) - 1} if isinstance(c.fatigue, int) else {})
+        for cid, c in table.combatants.items()
+    }
+
+
+def _attack(p: dict) -> bool:
+    return p.get("target") is not None and not p.get("defending")
+
+
+def chart_marks(event) -> list[tuple[str, str, str]]:
+    """An attack that succeeded is a hit (d6 seed: the defender may still defend); the d6 system has no
+    wounds, botches or corrections to mark."""
+    p = event.payload
+    if event.kind == kinds.ROLL and _attack(p) and p.get("success"):
+        return [("hit", p["combatant"], f"hit {p.get('target_name') or ''}".strip())]
+    return []
+
+
+def chart_tally(event) -> list[tuple[str, str, int]]:
+    """Attacks made and succeeded; each rise of fatigue on the track counts as a level lost (d6 seed)."""
+    p, tally = event.payload, []
+    if event.kind == kinds.ROLL:
+        if _attack(p):
+            tally.append((p["combatant"], "attacks", 1))
+            if p.get("success"):
+                tally.append((p["combatant"], "landed", 1))
+        if p.get("fatigue_rose"):
+            tally.append((p["combatant"], "fatigue_lost", 1))
+    elif event.kind == kinds.EXCHANGE:
+        tally += [(r["runner"], "fatigue_lost", 1) for r in p.get("rolls", ()) if r.get("fatigue_rose")]
+    return tally
+
+
+def survived(table: Table, combatant_id: str) -> bool:
+    """Still at the table at the encounter's end (the d6 system has no death)."""
+    return combatant_id in table.combatants

@@ -149,3 +149,15 @@ def test_a_players_replay_shows_each_step_as_the_live_frame_showed_it(table, see
             client.force_login(user)
             html = client.get(f"/encounters/{encounter.pk}/replay/", {"seq": event.seq}).content.decode()
             assert line_of(html, event.seq) == line_of(frames[audience], event.seq), (audience, event.seq)
+
+
+def test_the_d6_charts_draw_the_fatigue_track_and_the_hits(table, seeded, client):
+    play(table)
+    events = Event.objects.filter(encounter=table.encounter, kind="d6_roll")
+    hits = [e for e in events if e.payload["target"] and not e.payload["defending"] and e.payload["success"]]
+    client.force_login(table.alice)
+    html = client.get(f"/encounters/{table.encounter.pk}/charts/").content.decode()
+    assert 'data-testid="chart-fatigue-encounter"' in html and 'data-testid="chart-body-encounter"' not in html
+    assert html.count('class="mark mark-hit"') == len(hits)
+    saga = client.get(f"/sagas/{table.saga.pk}/charts/")
+    assert saga.status_code == 200 and 'data-testid="chart-numbers-table"' in saga.content.decode()
