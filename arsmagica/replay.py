@@ -242,6 +242,10 @@ FATIGUE_LEVELS = ("fresh", "winded", "weary", "tired", "dazed", "unconscious")
 BODY_LEVELS = ("unhurt", "hurt", "light_wounds", "medium_wounds", "heavy_wounds", "incapacitated", "dead")
 
 
+# What the saga's charts read: the kinds that change a level, and those that add to a tally.
+CHART_KINDS = (*EFFECTS, Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL)
+
+
 def chart_tracks() -> tuple:
     """Fatigue and Body levels, best to worst, with the labels the table reads (ArM3 p177)."""
     from .models import BodyLevel, FatigueLevel

@@ -132,6 +132,12 @@ class ArsMagica(RuleSystem):
         return replay_context(table)
 
     @property
+    def chart_kinds(self):
+        from .replay import CHART_KINDS
+
+        return CHART_KINDS
+
+    @property
     def chart_tracks(self):
         from .replay import chart_tracks
 

@@ -171,6 +171,10 @@ class RuleSystem(ABC):
     chart_tracks: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""
 
+    chart_kinds: tuple[str, ...] | None = None
+    """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
+    saga's other entries are never read for them; None reads every kind."""
+
     def chart_levels(self, table: Any) -> dict[str, dict[str, int]]:
         """Each combatant's place on every track of `chart_tracks` in a replay's table, by combatant id
         (as a string) and track key: an index of that track's labels (a level not in the log is left out)."""

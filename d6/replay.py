@@ -264,6 +264,10 @@ def _where(runner: Runner, target: str) -> str:
 FATIGUE_MAX = 20
 
 
+# What the saga's charts read: the kinds that change fatigue (the rolls and exchanges among them).
+CHART_KINDS = tuple(EFFECTS)
+
+
 def chart_tracks() -> tuple:
     """The fatigue track, 1 to 20 (d6 seed)."""
     return (("fatigue", "Fatigue", tuple(str(n) for n in range(1, FATIGUE_MAX + 1))),)

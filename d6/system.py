@@ -112,6 +112,12 @@ class D6Fatigue(RuleSystem):
         return replay_context(table)
 
     @property
+    def chart_kinds(self):
+        from .replay import CHART_KINDS
+
+        return CHART_KINDS
+
+    @property
     def chart_tracks(self):
         from .replay import chart_tracks
 

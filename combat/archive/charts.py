@@ -277,10 +277,12 @@ def encounter_charts(request, encounter_id):
 
 
 def saga_events(reader):
-    """The saga's events as the reader sees them, light (no model rows), encounter by encounter."""
-    rows = reader.events().values_list(
-        "encounter_id", "seq", "kind", "round_number", "payload", "storyguide_only"
-    )
+    """The saga's events the charts read (`chart_kinds`) as the reader sees them, light (no model rows),
+    encounter by encounter."""
+    events = reader.events()
+    if reader.system.chart_kinds is not None:
+        events = events.filter(kind__in=[str(kind) for kind in reader.system.chart_kinds])
+    rows = events.values_list("encounter_id", "seq", "kind", "round_number", "payload", "storyguide_only")
     for encounter_id, seq, kind, round_number, payload, hidden in rows.iterator(chunk_size=2000):
         event = SimpleNamespace(
             encounter_id=encounter_id, seq=seq, kind=kind, round_number=round_number, payload=payload,

@@ -157,7 +157,8 @@ def test_the_d6_charts_draw_the_fatigue_track_and_the_hits(table, seeded, client
     hits = [e for e in events if e.payload["target"] and not e.payload["defending"] and e.payload["success"]]
     client.force_login(table.alice)
     html = client.get(f"/encounters/{table.encounter.pk}/charts/").content.decode()
-    assert 'data-testid="chart-fatigue-encounter"' in html and 'data-testid="chart-body-encounter"' not in html
+    assert 'data-testid="chart-fatigue-encounter"' in html
+    assert 'data-testid="chart-body-encounter"' not in html
     assert html.count('class="mark mark-hit"') == len(hits)
     saga = client.get(f"/sagas/{table.saga.pk}/charts/")
     assert saga.status_code == 200 and 'data-testid="chart-numbers-table"' in saga.content.decode()
