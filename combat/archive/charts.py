@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from .. import systems
 from ..events import CoreKind
 from ..systems import RuleSystem
 from ..views import encounter_for
@@ -258,17 +259,17 @@ def bars(rows: list[dict]) -> dict:
 def encounter_charts(request, encounter_id):
     """An encounter's charts: each track's levels round by round, the timeline of what happened."""
     encounter = encounter_for(request.user, encounter_id)
-    reader = reader_for(request.user, encounter.saga_id, sheets=False)
+    system = systems.of(encounter.saga)
     _, events = reader_events(encounter, request.user)
-    story = tell(reader.system, events)
+    story = tell(system, events)
     series = sorted(story.names.items(), key=lambda item: item[1].casefold())
     points = [(f"R{r}" if r else "Start", story.levels[r]) for r in story.rounds]
-    charts = [level_chart(track, points, series, "encounter") for track in reader.system.chart_tracks]
+    charts = [level_chart(track, points, series, "encounter") for track in system.chart_tracks]
     return render(
         request,
         "combat/charts.html",
         {
-            "saga": reader.saga,
+            "saga": encounter.saga,
             "encounter": encounter,
             "level_charts": charts,
             "timeline": timeline(story),

@@ -227,3 +227,21 @@ def test_at_everything_players_replay_the_npcs_initiative_too(table, seeded, cli
     player_html = replay_page(client, table.alice, table.refresh(), movement.seq)
     for row in movement.payload["initiative"]:
         assert f'data-testid="replay-initiative-{row["combatant"]}"' in player_html
+
+
+def test_a_rule_system_without_a_fold_replays_its_log_alone(client):
+    """The coin duel (tests/coinduel) brings no replay members: its replay steps through the log, its
+    charts have the timeline and no level track."""
+    from tests.coinduel.test_coin_duel import HEADS, TAILS, Duel
+
+    duel = Duel()
+    duel.create()
+    for faces in ((HEADS, TAILS), (TAILS, HEADS)):
+        duel.flip(*faces)
+    client.force_login(duel.player)
+    response = client.get(f"/encounters/{duel.encounter.pk}/replay/", {"seq": 4})
+    html = response.content.decode()
+    assert response.status_code == 200 and 'data-testid="replay-current"' in html and 'data-seq="4"' in html
+    assert 'data-testid="replay-table"' not in html
+    charts = client.get(f"/encounters/{duel.encounter.pk}/charts/").content.decode()
+    assert 'data-testid="chart-timeline"' in charts and "chart-fatigue" not in charts
