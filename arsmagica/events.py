@@ -249,10 +249,22 @@ class RestedAwhile(Recovered):
 # --- the payloads -----------------------------------------------------------------------------------
 
 
+class RoundStart(TypedDict):
+    """A combatant's levels and the advantage it carries as a round begins (for the replay)."""
+
+    combatant: str
+    fatigue_level: str
+    body_level: str
+    advantage_attack: int
+    advantage_defense: int
+
+
 class DeclarationsOpened(TypedDict):
-    """A round begins with declarations open (ArM3 p163)."""
+    """A round begins with declarations open (ArM3 p163); `start` is each combatant's levels then
+    (logs from before it was kept lack it)."""
 
     round: int
+    start: NotRequired[list[RoundStart]]
 
 
 class Declared(TypedDict):

@@ -109,6 +109,60 @@ class ArsMagica(RuleSystem):
 
         return archive_rows(saga)
 
+    replay_template = "arsmagica/_replay.html"
+
+    def joining_levels(self, combatant):
+        from .replay import joining_levels
+
+        return joining_levels(combatant)
+
+    def replay_start(self):
+        from .replay import Table
+
+        return Table()
+
+    def replay_apply(self, table, event):
+        from .replay import apply
+
+        return apply(table, event)
+
+    def replay_context(self, table):
+        from .replay import replay_context
+
+        return replay_context(table)
+
+    @property
+    def chart_kinds(self):
+        from .replay import CHART_KINDS
+
+        return CHART_KINDS
+
+    @property
+    def chart_tracks(self):
+        from .replay import chart_tracks
+
+        return chart_tracks()
+
+    def chart_levels(self, table):
+        from .replay import chart_levels
+
+        return chart_levels(table)
+
+    def chart_marks(self, event):
+        from .replay import chart_marks
+
+        return chart_marks(event)
+
+    def chart_tally(self, event):
+        from .replay import chart_tally
+
+        return chart_tally(event)
+
+    def survived(self, table, combatant_id):
+        from .replay import survived
+
+        return survived(table, combatant_id)
+
     def resolve_file(self, data):
         from .rules.encounter_file import resolve
 

@@ -1,12 +1,15 @@
 """The archive at length: a saga of 200 encounters x 20 Ars Magica rounds, built through the services,
-then the history's first page and both exports timed, for the storyguide and a player.
+then the history's first page, a replay step, the charts and the exports timed, for the storyguide and a
+player.
 
 Run: `.venv/bin/python bench/archive.py` (`--encounters`, `--rounds`, `--repeat`; `--db PATH` keeps the
 built saga in that SQLite file and reuses it on the next run; default a file in /tmp). Each timing goes
-through Django's test client with the site's own middleware, in this one process: the first page is
-the median of `--repeat` requests; each export is read to its last byte, its size and the peak of
-Python's memory while it was made (tracemalloc, on a separate run, since tracing slows it) printed
-beside it. Replay and charts are not built yet and are not timed. Never part of the test suite.
+through Django's test client with the site's own middleware, in this one process: the first page, a
+replay step (the middle step of the last encounter, 640 events folded) and an encounter's charts are
+the median of `--repeat` requests; the saga's charts (every event of the saga folded) the median of
+three; each export is read to its last byte, its size and the peak of Python's memory while it was made
+(tracemalloc, on a separate run, since tracing slows it) printed beside it. Never part of the test
+suite.
 """
 
 from __future__ import annotations
@@ -144,7 +147,11 @@ def client_for(username: str):
 def first_page(client, saga_id: int, repeat: int) -> tuple[float, int]:
     from django.urls import reverse
 
-    url = reverse("saga_history", args=[saga_id])
+    return timed(client, reverse("saga_history", args=[saga_id]), repeat)
+
+
+def timed(client, url: str, repeat: int) -> tuple[float, int]:
+    """The median seconds of `repeat` GETs of a page, and its size."""
     times, size = [], 0
     for _ in range(repeat):
         started = time.perf_counter()
@@ -178,6 +185,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--pages-only", action="store_true", help="time the pages, not the exports")
     args = parser.parse_args()
     db = (
         args.db
@@ -203,6 +211,23 @@ def main() -> None:
         seconds, size = first_page(client, saga.pk, args.repeat)
         median = f"{seconds * 1000:7.1f} ms (median of {args.repeat})"
         print(f"{who:9} history, first page: {median}, {size / 1024:8.1f} KiB")
+        last = saga.encounters.order_by("-id").first()
+        seqs = list(Event.objects.filter(encounter=last).order_by("seq").values_list("seq", flat=True))
+        pages = (
+            (
+                "replay step",
+                f"{reverse('encounter_replay', args=[last.pk])}?seq={seqs[len(seqs) // 2]}",
+                args.repeat,
+            ),
+            ("encounter charts", reverse("encounter_charts", args=[last.pk]), args.repeat),
+            ("saga charts", reverse("saga_charts", args=[saga.pk]), 3),
+        )
+        for label, url, times in pages:
+            seconds, size = timed(client, url, times)
+            median = f"{seconds * 1000:7.1f} ms (median of {times})"
+            print(f"{who:9} {label + ':':21} {median}, {size / 1024:8.1f} KiB")
+        if args.pages_only:
+            continue
         for name, label in (
             ("saga_archive_json", "archive.json (format 2, streamed)"),
             ("saga_recap", "recap.md (streamed)"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from django.db import models
 
@@ -53,6 +53,7 @@ class CombatantAdded(TypedDict):
     name: str
     side: str
     npc: bool
+    levels: NotRequired[dict[str, str | int | None]]  # the rule system's `joining_levels`, for the replay
 
 
 class CombatantRemoved(TypedDict):

@@ -135,6 +135,66 @@ class RuleSystem(ABC):
         people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
         return {}
 
+    # --- the replay ----------------------------------------------------------------------------
+
+    def joining_levels(self, combatant) -> dict[str, Any]:
+        """What a replay needs of a combatant as it joins (its levels now, as JSON), kept in the
+        `levels` of its `combatant_added` event: the log alone then says how each one started."""
+        return {}
+
+    def replay_start(self) -> Any:
+        """The replay's table before an encounter's first event, in the system's own type."""
+        return None
+
+    def replay_apply(self, table: Any, event) -> Any:
+        """The table after one more event: that event kind's effect, applied by the system's own fold
+        (a kind it does not know leaves the table as it was). May change `table` in place; returns it."""
+        return table
+
+    def state_at(self, events: list) -> Any:
+        """The table as it stood after the last of `events` (an encounter's log up to a step, as its
+        audience reads it), folded from the log alone: `replay_apply` on `replay_start`, in order."""
+        table = self.replay_start()
+        for event in events:
+            table = self.replay_apply(table, event)
+        return table
+
+    replay_template: str = ""
+    """The panels of one replay step, drawn from `replay_context` (none when empty: the log alone)."""
+
+    def replay_context(self, table: Any) -> dict:
+        """What `replay_template` shows of the table at a step (levels, order, engagements, positions)."""
+        return {"table": table}
+
+    # --- the charts ----------------------------------------------------------------------------
+
+    chart_tracks: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""
+
+    chart_kinds: tuple[str, ...] | None = None
+    """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
+    saga's other entries are never read for them; None reads every kind."""
+
+    def chart_levels(self, table: Any) -> dict[str, dict[str, int]]:
+        """Each combatant's place on every track of `chart_tracks` in a replay's table, by combatant id
+        (as a string) and track key: an index of that track's labels (a level not in the log is left out)."""
+        return {}
+
+    def chart_marks(self, event) -> list[tuple[str, str, str]]:
+        """What an event puts on an encounter's timeline, as (mark, combatant id, words): each mark one of
+        `combat.archive.charts.MARKS` ("hit", "wound", "botch", "correction")."""
+        return []
+
+    def chart_tally(self, event) -> list[tuple[str, str, int]]:
+        """What an event adds to the saga's numbers, as (combatant id, counter, amount): each counter one of
+        `combat.archive.charts.TALLIES` (attacks made and landed, wounds dealt and taken, botches, fatigue
+        levels lost)."""
+        return []
+
+    def survived(self, table: Any, combatant_id: str) -> bool:
+        """Whether a combatant came out of the encounter alive, by the replay's table at its end."""
+        return True
+
     # --- outside the table ---------------------------------------------------------------------
 
     @abstractmethod

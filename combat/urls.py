@@ -1,8 +1,9 @@
-"""The core's URLs: the encounter's page, set-up and end, the saga's history and its archive."""
+"""The core's URLs: the encounter's page, set-up and end, the saga's history, its archive and replays."""
 
 from django.urls import path
 
 from . import history, views
+from .archive import charts, replay
 from .archive import views as archive
 
 urlpatterns = [
@@ -10,8 +11,12 @@ urlpatterns = [
     path("sagas/<id:saga_id>/history/", history.history_page, name="saga_history"),
     path("sagas/<id:saga_id>/history.json", history.history_json, name="saga_history_json"),
     path("sagas/<id:saga_id>/archive.json", archive.archive_json, name="saga_archive_json"),
+    path("sagas/<id:saga_id>/charts/", charts.saga_charts, name="saga_charts"),
     path("sagas/<id:saga_id>/recap.md", archive.recap_markdown, name="saga_recap"),
     path("encounters/<id:encounter_id>/record/", archive.encounter_record, name="encounter_record"),
+    path("encounters/<id:encounter_id>/replay/", replay.replay_page, name="encounter_replay"),
+    path("encounters/<id:encounter_id>/charts/", charts.encounter_charts, name="encounter_charts"),
+    path("encounters/<id:encounter_id>/replay/latest/", replay.replay_latest, name="encounter_replay_latest"),
     path("encounters/<id:encounter_id>/", views.encounter_page, name="encounter_page"),
     path("encounters/<id:encounter_id>/combatants/", views.add_combatants, name="add_combatants"),
     path(

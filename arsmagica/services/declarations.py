@@ -44,6 +44,10 @@ DECLARATION_FIELDS = (
 )
 
 
+# What a round's start keeps of each combatant in its `declarations_opened` event, for the replay.
+ROUND_START = ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
+
+
 def combatants_for_round(encounter: Encounter) -> list[Combatant]:
     return list(encounter.combatants.select_related("character").prefetch_related("character__weapons"))
 
@@ -55,7 +59,11 @@ def begin_round(encounter: Encounter, log: EventLog, combatants: list[Combatant]
     encounter.phase = Phase.DECLARING
     encounter.pending = {}
     encounter.round_log = start_log(combatants)
-    log.append(Kind.DECLARATIONS_OPENED, {"round": encounter.round_number})
+    start = [
+        {"combatant": entry["id"], **{key: entry[key] for key in ROUND_START}}
+        for entry in encounter.round_log["start"]
+    ]
+    log.append(Kind.DECLARATIONS_OPENED, {"round": encounter.round_number, "start": start})
 
 
 def open_declarations(user, encounter_id: int, expected_version: int) -> Encounter:

@@ -76,6 +76,7 @@ def add_combatants(
             raise InvalidCommand(f"Already in the fight: {', '.join(sorted(already))}.")
         order = (encounter.combatants.aggregate(last=Max("order"))["last"] or 0) + 1
         added = []
+        system = systems.of(encounter.saga)
         log = EventLog(encounter, user)
         for offset, character in enumerate(characters):
             combatant = Combatant.objects.create(
@@ -90,9 +91,10 @@ def add_combatants(
                     "name": character.name,
                     "side": combatant.side,
                     "npc": character.is_npc,
+                    "levels": system.joining_levels(combatant),
                 },
             )
-        log.save(*systems.of(encounter.saga).combatants_changed(encounter))
+        log.save(*system.combatants_changed(encounter))
     return added
 
 

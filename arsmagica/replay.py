@@ -1,0 +1,320 @@
+"""The Ars Magica table at any step of an encounter, folded from its event log alone (ArM3 p163-p177).
+
+Each event kind's effect is one small function of `EFFECTS`: the combatants' Fatigue and Body levels,
+the advantage they carry, the round's step, the acting order and the engagements. Kinds that change
+none of these (a declaration, an attack, a spell, a fatigue roll: the phase's results, applied with
+its `phase_resolved`) leave the table as it was; a new kind slots in with its own function.
+
+What the log holds: every level change (`phase_resolved`, `correction`, rest), the advantage carried
+(`round_ended`, `correction`), the acting order and engagements (`movement`); the levels each combatant
+joins with (`combatant_added`'s `levels`) and each round starts with (`declarations_opened`'s `start`).
+Logs written before those two were added lack the starting levels: a combatant's levels read "not in
+the log" until an event sets them (docs/replay.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from combat.events import CoreKind
+
+from .events import Kind
+from .rules.table import NEXT_STEP, STEPS
+
+
+@dataclass
+class Fighter:
+    """One combatant as the table saw it at that step."""
+
+    id: str
+    name: str
+    side: str
+    npc: bool
+    character: int | None = None
+    fatigue_level: str | None = None
+    body_level: str | None = None
+    advantage_attack: int = 0
+    advantage_defense: int = 0
+
+
+@dataclass
+class Table:
+    """The encounter at one step: status, round, the round's step, who fights, order, engagements."""
+
+    status: str = "preparing"
+    round: int = 0
+    phase: str = ""
+    fighters: dict[str, Fighter] = field(default_factory=dict)
+    order: list[dict] = field(
+        default_factory=list
+    )  # Initiative rows in acting order, as the reader sees them
+    engagements: list[dict] = field(default_factory=list)
+    escapes: list[dict] = field(default_factory=list)
+
+    def facts(self) -> dict:
+        """What the table shows, as plain values: the replay's test compares them with the live rows'."""
+        return {
+            "status": self.status,
+            "round": self.round,
+            "phase": self.phase,
+            "fighters": {
+                fid: (f.fatigue_level, f.body_level, f.advantage_attack, f.advantage_defense)
+                for fid, f in self.fighters.items()
+            },
+            "order": [row["combatant"] for row in self.order],
+            "engagements": sorted((e["a"], e["b"], e["range"]) for e in self.engagements),
+        }
+
+    def by_character(self, character, name: str = "") -> Fighter | None:
+        """The fighter playing that character (by the id its `levels` recorded, else by name)."""
+        for fighter in self.fighters.values():
+            if fighter.character is not None and fighter.character == character:
+                return fighter
+        return next((f for f in self.fighters.values() if f.character is None and f.name == name), None)
+
+
+def joining_levels(combatant) -> dict:
+    """A combatant's levels as it joins the fight, for its `combatant_added` event."""
+    from .sheet import carried, sheet_of
+
+    sheet = sheet_of(combatant.character)
+    advantage = carried(combatant)
+    return {
+        "character": combatant.character_id,
+        "fatigue_level": sheet.fatigue_level,
+        "body_level": sheet.body_level,
+        "advantage_attack": advantage.advantage_attack,
+        "advantage_defense": advantage.advantage_defense,
+    }
+
+
+def _added(table: Table, p: dict) -> None:
+    levels = p.get("levels") or {}
+    table.fighters[p["combatant"]] = Fighter(
+        id=p["combatant"],
+        name=p.get("name", ""),
+        side=p.get("side", ""),
+        npc=bool(p.get("npc")),
+        character=levels.get("character"),
+        fatigue_level=levels.get("fatigue_level"),
+        body_level=levels.get("body_level"),
+        advantage_attack=levels.get("advantage_attack", 0),
+        advantage_defense=levels.get("advantage_defense", 0),
+    )
+
+
+def _removed(table: Table, p: dict) -> None:
+    table.fighters.pop(p.get("combatant"), None)
+
+
+def _opened(table: Table, p: dict) -> None:
+    """A round begins (ArM3 p163): declarations open, last round's order and engagements are gone."""
+    table.status, table.round, table.phase = "running", p.get("round", table.round + 1), "declaring"
+    table.order, table.engagements, table.escapes = [], [], []
+    for entry in p.get("start", ()):
+        fighter = table.fighters.get(entry["combatant"])
+        if fighter is not None:
+            fighter.fatigue_level, fighter.body_level = entry["fatigue_level"], entry["body_level"]
+            fighter.advantage_attack = entry["advantage_attack"]
+            fighter.advantage_defense = entry["advantage_defense"]
+
+
+def _movement(table: Table, p: dict) -> None:
+    """Initiative in acting order, engagements and escapes (ArM3 p163-p164)."""
+    table.order = list(p.get("initiative", ()))
+    table.engagements = list(p.get("engagements", ()))
+    table.escapes = list(p.get("escapes", ()))
+    table.phase = "first_missile"
+
+
+def _resolved(table: Table, p: dict) -> None:
+    """A confirmed phase: the levels it changed, and the round's next step."""
+    for change in p.get("levels", ()):
+        fighter = table.fighters.get(change["combatant"])
+        if fighter is not None:
+            fighter.fatigue_level, fighter.body_level = change["fatigue_level"][1], change["body_level"][1]
+    table.phase = NEXT_STEP.get(p.get("phase", ""), table.phase)
+
+
+def _round_ended(table: Table, p: dict) -> None:
+    """Advantage won carries into the next round; advantage held is used up (ArM3 p168)."""
+    carried = {a["combatant"]: a for a in p.get("advantages", ())}
+    for fighter in table.fighters.values():
+        won = carried.get(fighter.id, {})
+        fighter.advantage_attack, fighter.advantage_defense = won.get("attack", 0), won.get("defense", 0)
+
+
+def _correction(table: Table, p: dict) -> None:
+    fighter = table.fighters.get(p.get("combatant"))
+    if fighter is None:
+        return
+    for key, (_, after) in (p.get("changes") or {}).items():
+        setattr(fighter, key, after)
+
+
+def _rested(table: Table, p: dict) -> None:
+    """Time passed or a night's sleep: each rested character's Fatigue level after (ArM3 p177)."""
+    for entry in p.get("characters", ()):
+        fighter = table.by_character(entry.get("character"), entry.get("name", ""))
+        if fighter is not None:
+            fighter.fatigue_level = entry["to"]
+
+
+def _exertion(table: Table, p: dict) -> None:
+    fighter = table.by_character(p.get("character"), p.get("name", ""))
+    if fighter is not None:
+        fighter.fatigue_level = p["to"]
+
+
+def _ended(table: Table, p: dict) -> None:
+    table.status = "ended"
+
+
+EFFECTS: dict[str, Callable[[Table, dict], None]] = {
+    CoreKind.COMBATANT_ADDED: _added,
+    CoreKind.COMBATANT_REMOVED: _removed,
+    CoreKind.ENCOUNTER_ENDED: _ended,
+    Kind.DECLARATIONS_OPENED: _opened,
+    Kind.MOVEMENT: _movement,
+    Kind.PHASE_RESOLVED: _resolved,
+    Kind.ROUND_ENDED: _round_ended,
+    Kind.CORRECTION: _correction,
+    Kind.TIME_PASSED: _rested,
+    Kind.NIGHT_OF_SLEEP: _rested,
+    Kind.EXERTION: _exertion,
+}
+
+
+def apply(table: Table, event) -> Table:
+    """The table after one more event (its kind's effect; any other kind changes nothing)."""
+    effect = EFFECTS.get(event.kind)
+    if effect is not None:
+        effect(table, event.payload)
+    return table
+
+
+def replay_context(table: Table) -> dict:
+    """The replay's panels: each combatant's levels and advantage, the acting order, the engagements."""
+    from .models import BodyLevel, FatigueLevel
+    from .presenters import advantage_words
+
+    names = {fid: f.name for fid, f in table.fighters.items()}
+
+    def name(cid) -> str:
+        return names.get(str(cid), "someone who left")
+
+    return {
+        "table": table,
+        "step_label": STEPS.get(table.phase, table.phase),
+        "rows": [
+            {
+                "id": f.id,
+                "name": f.name,
+                "side": f.side,
+                "fatigue": FatigueLevel(f.fatigue_level).label if f.fatigue_level else "not in the log",
+                "body": BodyLevel(f.body_level).label if f.body_level else "not in the log",
+                "advantage": advantage_words(f.advantage_attack, f.advantage_defense) or "none",
+                "down": f.body_level in ("incapacitated", "dead") or f.fatigue_level == "unconscious",
+            }
+            for f in table.fighters.values()
+        ],
+        "order": [
+            {"id": row["combatant"], "name": name(row["combatant"]), "total": row.get("total")}
+            for row in table.order
+        ],
+        "engagements": [
+            {
+                "a": name(e["a"]),
+                "b": name(e["b"]),
+                "range": e["range"].replace("_", " "),
+                "prevailed": name(e["prevailed"]) if e.get("contested") and e.get("prevailed") else "",
+            }
+            for e in table.engagements
+        ],
+        "escapes": [{"who": name(e["combatant"]), "from": name(e["pursuer"])} for e in table.escapes],
+    }
+
+
+# --- the charts: the same table, and each event's part in the encounter's story (ArM3 p163-p177) ---
+
+FATIGUE_LEVELS = ("fresh", "winded", "weary", "tired", "dazed", "unconscious")
+BODY_LEVELS = ("unhurt", "hurt", "light_wounds", "medium_wounds", "heavy_wounds", "incapacitated", "dead")
+
+
+# What the saga's charts read: the kinds that change a level, and those that add to a tally.
+CHART_KINDS = (*EFFECTS, Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL)
+
+
+def chart_tracks() -> tuple:
+    """Fatigue and Body levels, best to worst, with the labels the table reads (ArM3 p177)."""
+    from .models import BodyLevel, FatigueLevel
+
+    return (
+        ("fatigue", "Fatigue level", tuple(FatigueLevel(v).label for v in FATIGUE_LEVELS)),
+        ("body", "Body level", tuple(BodyLevel(v).label for v in BODY_LEVELS)),
+    )
+
+
+def chart_levels(table: Table) -> dict[str, dict[str, int]]:
+    """Each fighter's Fatigue and Body levels as places on their tracks (0 is Fresh, Unhurt)."""
+    levels = {}
+    for fid, fighter in table.fighters.items():
+        places = {}
+        if fighter.fatigue_level in FATIGUE_LEVELS:
+            places["fatigue"] = FATIGUE_LEVELS.index(fighter.fatigue_level)
+        if fighter.body_level in BODY_LEVELS:
+            places["body"] = BODY_LEVELS.index(fighter.body_level)
+        levels[fid] = places
+    return levels
+
+
+def _botched(roll) -> bool:
+    return bool(roll) and roll.get("botches", 0) > 0
+
+
+def chart_marks(event) -> list[tuple[str, str, str]]:
+    """Hits, wounds, botches and corrections, as the reader's version of the event shows them."""
+    p, kind = event.payload, event.kind
+    marks = []
+    if kind == Kind.ATTACK:
+        if p.get("result") == "hit":
+            marks.append(("hit", p["attacker"], "hit"))
+        if p.get("body_levels_lost"):
+            marks.append(("wound", p["defender"], f"{p['body_levels_lost']} Body level(s) lost"))
+        if _botched(p.get("attack_roll")):
+            marks.append(("botch", p["attacker"], "botched an attack"))
+        if _botched(p.get("defense_roll")):
+            marks.append(("botch", p["defender"], "botched a defense"))
+    elif kind == Kind.SPELL and _botched(p.get("roll")):
+        marks.append(("botch", p["caster"], "botched a spell"))
+    elif kind == Kind.FATIGUE_ROLL and p.get("botch"):
+        marks.append(("botch", p["combatant"], "botched a Fatigue roll"))
+    elif kind == Kind.CORRECTION:
+        marks.append(("correction", p["combatant"], p.get("reason", "")))
+    return marks
+
+
+def chart_tally(event) -> list[tuple[str, str, int]]:
+    """Attacks made and landed, Body levels dealt and taken, botches, Fatigue levels lost (ArM3 p168-p177)."""
+    p, kind = event.payload, event.kind
+    tally = []
+    if kind == Kind.ATTACK:
+        tally.append((p["attacker"], "attacks", 1))
+        if p.get("result") == "hit":
+            tally.append((p["attacker"], "landed", 1))
+        if p.get("body_levels_lost"):
+            tally += [(p["attacker"], "wounds_dealt", p["body_levels_lost"])]
+            tally += [(p["defender"], "wounds_taken", p["body_levels_lost"])]
+    tally += [(who, "botches", 1) for mark, who, _ in chart_marks(event) if mark == "botch"]
+    if kind == Kind.FATIGUE_ROLL and p.get("levels_lost"):
+        tally.append((p["combatant"], "fatigue_lost", p["levels_lost"]))
+    if kind == Kind.SPELL and (p.get("fatigue_test") or {}).get("levels_lost"):
+        tally.append((p["caster"], "fatigue_lost", p["fatigue_test"]["levels_lost"]))
+    return tally
+
+
+def survived(table: Table, combatant_id: str) -> bool:
+    """Alive at the encounter's end: not dead (RULES.md [ours]: death past Incapacitated)."""
+    fighter = table.fighters.get(combatant_id)
+    return fighter is not None and fighter.body_level != "dead"
