@@ -18,6 +18,8 @@ from django.contrib.auth.models import AnonymousUser
 from arsmagica import services
 from campaign import services as campaign
 from campaign.models import Character, Membership
+from combat import saga_live
+from combat.audience import AUDIENCES
 from combat.consumers import CLOSE_FORBIDDEN, CLOSE_UNAVAILABLE, LAYER_DOWN, RATE_LIMIT
 from combat.routing import websocket_urlpatterns
 
@@ -189,3 +191,12 @@ async def test_the_channel_layer_down_closes_with_4503(saga_table, monkeypatch):
         assert await comm.receive_output(timeout=TIMEOUT) == closed_with(CLOSE_UNAVAILABLE)
     finally:
         await comm.disconnect()
+
+
+def test_a_saga_frame_reads_a_few_rows_however_many_characters(saga_table, django_assert_max_num_queries):
+    for n in range(12):
+        Character.objects.create(saga=saga_table.saga, name=f"Grog {n}", is_npc=True)
+    with django_assert_max_num_queries(4):
+        regions = saga_live.saga_regions(saga_table.saga)
+        for audience in AUDIENCES:
+            saga_live.render_frame(regions, audience)
