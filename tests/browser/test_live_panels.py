@@ -1,6 +1,8 @@
 """Every panel is live and no push eats input: the storyguide's NPC declarations and the saga page follow
 what others do without a reload, and a push keeps what the storyguide is typing in the set-up form."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -26,10 +28,19 @@ def test_the_npc_panel_follows_declarations_made_in_another_tab_and_by_a_player(
     expect(panel.get_by_test_id(f"declare-form-{bandit.pk}")).to_be_visible()
     guide.mark_page()
 
+    # Half-way through another NPC's declaration here (typed, then looked elsewhere)...
+    second = panel.get_by_test_id(f"declare-form-{combatants['Bandit 2'].pk}")
+    second.get_by_label("Initiative modifier").fill("2")
+    second.get_by_label(re.compile(r"Sir Boris \(")).check()
+    page.get_by_test_id("event-log").click(position={"x": 5, "y": 5})
+
+    # ...when another tab of the storyguide's declares for Bandit 1: this panel shows it, and keeps the rest.
     other_tab = guide.new_tab()
     guide.goto(f"/encounters/{encounter.pk}/", other_tab)
     declare(other_tab, bandit, action="Fight hand to hand", weapon="Sword", engage=boris)
     expect(panel.get_by_test_id(f"declared-mark-{bandit.pk}")).to_be_visible()
+    expect(second.get_by_label("Initiative modifier")).to_have_value("2")
+    expect(second.get_by_label(re.compile(r"Sir Boris \("))).to_be_checked()
 
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
