@@ -125,6 +125,9 @@ def test_what_the_storyguide_types_in_the_set_up_form_survives_a_push(table):
     expect(form.get_by_label("Wolf")).to_be_checked()
     expect(side).to_have_value("Beasts of the wood and hills")
 
+    # Sent and accepted: the next push brings an empty form (Wolf is in the fight now).
     form.get_by_test_id("add-combatants").click()
     expect(page.get_by_test_id("combatants")).to_contain_text("Wolf")
+    expect(form.get_by_label("Wolf")).to_have_count(0)
+    expect(side).to_have_value("")
     assert Combatant.objects.get(character=wolf).side == "Beasts of the wood and hills"

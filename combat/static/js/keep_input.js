@@ -1,7 +1,8 @@
 /* A push never eats what someone is typing (the encounter pages and the saga page):
  * - a field the person changes is marked (data-typed) until its form is sent and accepted;
- * - a pushed region (an out-of-band outerHTML swap) that has the focus in a field being typed in is held
- *   back, and swapped in once the focus has left the region or a request from the page has come back;
+ * - a pushed region (an out-of-band outerHTML swap) that has the focus in a field being typed in, or a
+ *   form whose request is on its way, is held back, and swapped in once the focus has left the region
+ *   or the requests have come back (an accepted form is not filled in again);
  * - a pushed region with changed fields is swapped in, then its changed fields get back what was typed
  *   or ticked, and its <details> stay open or closed as they were.
  * The region itself is whatever the server pushes whole (the set-up panel, the storyguide's NPC declarations,
@@ -13,6 +14,7 @@
   var SETTLE_MS = 400;  // after the focus leaves a held region: time for the click that took it away to land
   var held = {};        // region id -> the newest pushed element not yet swapped in
   var inFlight = 0;     // htmx requests sent and not yet answered
+  var sending = {};     // form key -> requests from that form not yet answered
 
   function isField(el) {
     return Boolean(el && el.name && el.form && /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && el.type !== "hidden");
@@ -24,6 +26,12 @@
   function busy(region) {
     var el = document.activeElement;
     return Boolean(el) && region.contains(el) && isTyping(el);
+  }
+  function awaited(region) {
+    return Array.prototype.some.call(region.querySelectorAll("form"), function (f) { return sending[formKey(f)]; });
+  }
+  function formOf(elt) {
+    return elt && (elt.tagName === "FORM" ? elt : (elt.form || (elt.closest && elt.closest("form"))));
   }
 
   function mark(event) { if (isField(event.target)) { event.target.dataset.typed = "1"; } }
@@ -113,7 +121,7 @@
     if (!event.detail.shouldSwap || !target.id || !fragment || !fragment.firstElementChild) { return; }
     var incoming = fragment.firstElementChild;
     if (incoming.id !== target.id) { return; }  // not a whole-region swap (a new line of the log)
-    if (busy(target) || held[target.id]) {  // someone is typing here: this push waits for them
+    if (busy(target) || held[target.id] || awaited(target)) {  // someone is typing or sending here: wait
       event.detail.shouldSwap = false;
       held[target.id] = incoming;
       return;
@@ -126,13 +134,24 @@
   document.addEventListener("focusout", function () {
     if (Object.keys(held).length) { setTimeout(applyIdle, SETTLE_MS); }
   });
-  document.addEventListener("htmx:beforeRequest", function () { inFlight += 1; });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    inFlight += 1;
+    var form = formOf(event.detail.elt);
+    if (form) { sending[formKey(form)] = (sending[formKey(form)] || 0) + 1; }
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     inFlight = Math.max(0, inFlight - 1);
-    var elt = event.detail.elt, xhr = event.detail.xhr;
-    var form = elt && (elt.tagName === "FORM" ? elt : elt.closest && elt.closest("form"));
-    if (form && xhr && xhr.status >= 200 && xhr.status < 300) {  // sent and accepted: nothing left to keep
-      form.querySelectorAll("[data-typed]").forEach(function (field) { delete field.dataset.typed; });
+    var form = formOf(event.detail.elt), xhr = event.detail.xhr;
+    if (form) {
+      var key = formKey(form);
+      sending[key] = (sending[key] || 1) - 1;
+      if (!sending[key]) { delete sending[key]; }
+      if (xhr && xhr.status >= 200 && xhr.status < 300) {  // sent and accepted: nothing left to keep
+        [form].concat(Array.prototype.slice.call(document.querySelectorAll("form"))).forEach(function (f) {
+          if (formKey(f) !== key) { return; }
+          f.querySelectorAll("[data-typed]").forEach(function (field) { delete field.dataset.typed; });
+        });
+      }
     }
     Object.keys(held).forEach(function (id) {
       var region = document.getElementById(id);
