@@ -10,7 +10,7 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import InMemoryChannelLayer
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
@@ -181,7 +181,7 @@ async def test_the_channel_layer_down_closes_with_4503(saga_table, monkeypatch):
     async def refused(self, group, channel):
         raise ConnectionRefusedError("redis is down")
 
-    monkeypatch.setattr(InMemoryChannelLayer, "group_add", refused)
+    monkeypatch.setattr(type(get_channel_layer()), "group_add", refused)  # in memory, or Redis (make test)
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/sagas/{saga_table.saga.pk}/")
     comm.scope["user"] = saga_table.alice
     try:
