@@ -1,8 +1,8 @@
 """The live websockets: an encounter's (join the audience's group, replay what a client missed, push
 frames) and a saga page's (join the audience's group, send the current regions, push frames).
 
-Thin: it authenticates, parses, and sends HTML rendered by `combat.live`; it never computes
-a rule and never holds game state beyond the last sequence number it sent.
+Thin: it authenticates, parses, and sends HTML rendered by `combat.live` and `combat.saga_live`; it
+never computes a rule and never holds game state beyond the last sequence number it sent.
 """
 
 from __future__ import annotations
