@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
+from django.utils.functional import SimpleLazyObject
 
 from arsmagica.events import Kind
 from arsmagica.models import Declaration, Phase
@@ -18,8 +19,10 @@ from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
 from . import presenters
+from .forms import DeclarationForm
 from .models import Weapon
 from .odds import odds_context
+from .presenters import my_declarations_words
 from .rules.table import (
     Table,
     can_change_combatants,
@@ -57,6 +60,12 @@ SETUP_KINDS = {
     Kind.MOVEMENT,
     CoreKind.ENCOUNTER_ENDED,
 }
+# ... and the storyguide's "Declare for NPCs" panel: its forms, who has declared, open or closed.
+DECLARE_KINDS = SETUP_KINDS | {
+    Kind.DECLARED,
+    Kind.PHASE_RESOLVED,
+    Kind.ROUND_ENDED,
+}
 # ... and the "time passes" panel: shown between rounds and outside the fight.
 TIME_KINDS = SETUP_KINDS | {
     Kind.PHASE_RESOLVED,
@@ -72,6 +81,7 @@ def frame_flags(events, *, replay: bool) -> dict:
     return {
         "setup_changed": replay or any(event.kind in SETUP_KINDS for event in events),
         "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
+        "declare_changed": replay or any(event.kind in DECLARE_KINDS for event in events),
     }
 
 
@@ -168,6 +178,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
     table = table_of(encounter, combatants, len(declarations))
+    can = refusals(table)
     return {
         "encounter": encounter,
         "audience": audience,
@@ -181,13 +192,18 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
         "phase_label": step_label(encounter.phase),
-        "can": refusals(table),
+        "can": can,
         "next_command": next_command(table),
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
         "time_people": [card.character for card in cards],
         **(setup_context(encounter, cards) if audience == STORYGUIDE else {}),
+        **(
+            npc_declarations(encounter, combatants, declarations, can["declare"])
+            if audience == STORYGUIDE
+            else {}
+        ),
         **(odds_context(encounter.pending) if audience == STORYGUIDE and encounter.pending else {}),
         "option_rows": option_rows(encounter, cards, movement.payload if movement else None)
         if audience == STORYGUIDE and encounter.pending
@@ -263,6 +279,42 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
     return {
         "add_form": AddCombatantsForm(available=available),
         "correction_form": CorrectionForm(combatants=[card.combatant for card in cards]),
+    }
+
+
+def declaration_entries(
+    encounter: Encounter, combatants, declarations: dict, *, storyguide: bool, user_id=None
+) -> list[dict]:
+    """The declaration forms one person may fill in: the storyguide's NPCs first, then everyone else's
+    (the storyguide may declare for anyone); a player's own characters."""
+    mine = [c for c in combatants if (c.character.is_npc if storyguide else c.character.owner_id == user_id)]
+    others = [c for c in combatants if c not in mine] if storyguide else []
+    return [
+        {
+            "form": DeclarationForm(
+                combatant=combatant,
+                others=combatants,
+                physical=encounter.saga.physical_dice,
+                storyguide=storyguide,
+                declaration=declarations.get(combatant.pk),
+            ),
+            "combatant": combatant,
+            "declaration": declarations.get(combatant.pk),
+            "own": combatant in mine,
+        }
+        for combatant in mine + others
+    ]
+
+
+def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:
+    """The storyguide's "Declare for NPCs" panel, pushed in their frames (one render for every tab of theirs):
+    the forms are built only when a page or frame shows the panel."""
+    return {
+        "entries": SimpleLazyObject(
+            lambda: declaration_entries(encounter, combatants, declarations, storyguide=True)
+        ),
+        "refusal": refusal,
+        **my_declarations_words(encounter, True),
     }
 
 

@@ -19,7 +19,7 @@ from combat.views import command_encounter, encounter_command, encounter_for, po
 from . import services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
-from .panels import combatants_of, state_context
+from .panels import combatants_of, declaration_entries, state_context
 from .presenters import my_declarations_words
 from .rules.table import can_declare
 from .services.dice import PURPOSE_LABELS, parse_faces
@@ -56,36 +56,14 @@ def encounter_play(request, encounter_id):
 # --- declarations ------------------------------------------------------------------------------
 
 
-def _declaration_forms(request, encounter: Encounter, storyguide: bool, bound: dict | None = None):
-    combatants = combatants_of(encounter)
+def _declaration_forms(request, encounter: Encounter, storyguide: bool):
     declarations = {
         d.combatant_id: d
         for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number)
     }
-    mine = [
-        c
-        for c in combatants
-        if (c.character.is_npc if storyguide else c.character.owner_id == request.user.pk)
-    ]
-    others = [c for c in combatants if c not in mine] if storyguide else []
-    forms = []
-    for combatant in mine + others:
-        form = (bound or {}).get(combatant.pk) or DeclarationForm(
-            combatant=combatant,
-            others=combatants,
-            physical=encounter.saga.physical_dice,
-            storyguide=storyguide,
-            declaration=declarations.get(combatant.pk),
-        )
-        forms.append(
-            {
-                "form": form,
-                "combatant": combatant,
-                "declaration": declarations.get(combatant.pk),
-                "own": combatant in mine,
-            }
-        )
-    return forms
+    return declaration_entries(
+        encounter, combatants_of(encounter), declarations, storyguide=storyguide, user_id=request.user.pk
+    )
 
 
 @login_required

@@ -131,6 +131,7 @@ def saga_detail(request, saga_id):
         "player_characters": [c for c in characters if not c.is_npc],
         "npc_templates": [c for c in characters if c.is_npc and c.copies] if guide else [],
         "npcs": [c for c in characters if c.is_npc and not c.copies] if guide else [],
+        "encounters": list(saga.encounters.filter(archived_at__isnull=True)),
         "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
     }
     if guide:

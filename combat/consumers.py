@@ -1,7 +1,8 @@
-"""The encounter's websocket: join the audience's group, replay what a client missed, push frames.
+"""The live websockets: an encounter's (join the audience's group, replay what a client missed, push
+frames) and a saga page's (join the audience's group, send the current regions, push frames).
 
-Thin: it authenticates, parses, and sends HTML rendered by `combat.live`; it never computes
-a rule and never holds game state beyond the last sequence number it sent.
+Thin: it authenticates, parses, and sends HTML rendered by `combat.live` and `combat.saga_live`; it
+never computes a rule and never holds game state beyond the last sequence number it sent.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import answers, live
+from . import answers, live, saga_live
 from .audience import audience_for
 from .models import Encounter
 from .rules.limits import nesting
@@ -35,6 +36,16 @@ def _audience(user, encounter_id: int) -> str | None:
     except Encounter.DoesNotExist:
         return None
     return audience_for(user, encounter)
+
+
+@database_sync_to_async
+def _saga_audience(user, saga_id: int) -> str | None:
+    return saga_live.audience_for(user, saga_id)
+
+
+@database_sync_to_async
+def _saga_frame(saga_id: int, audience: str) -> str:
+    return saga_live.current_frame(saga_id, audience)
 
 
 @database_sync_to_async
@@ -97,8 +108,9 @@ class RateLimit:
         return self.count <= self.limit
 
 
-class EncounterConsumer(AsyncWebsocketConsumer):
-    """One connection of one page: storyguide or players audience."""
+class LiveConsumer(AsyncWebsocketConsumer):
+    """What the live sockets share: the 4503 close when the channel layer fails, the 4403 close for
+    someone not in the saga, and the rate limit on what a client sends."""
 
     async def __call__(self, scope, receive, send) -> None:
         """Serve the socket; when the channel layer fails, close with 4503 instead of crashing."""
@@ -110,8 +122,9 @@ class EncounterConsumer(AsyncWebsocketConsumer):
 
     async def layer_down(self, error: Exception) -> None:
         """One short log line; the client gets an error frame and 4503, and replays from the log later."""
-        encounter_id = self.scope["url_route"]["kwargs"].get("encounter_id")
-        logger.warning("encounter %s socket closed with 4503: channel layer down (%s)", encounter_id, error)
+        kwargs = self.scope["url_route"]["kwargs"]
+        place = " ".join(f"{key.removesuffix('_id')} {value}" for key, value in kwargs.items())
+        logger.warning("%s socket closed with 4503: channel layer down (%s)", place, error)
         if self.closed:
             return
         if not self.accepted:
@@ -127,6 +140,42 @@ class EncounterConsumer(AsyncWebsocketConsumer):
         await super().close(code, reason)
         self.closed = True
 
+    async def forbid(self) -> None:
+        """Accept (if not yet) then close, so the browser sees 4403 and stops reconnecting."""
+        if not self.accepted:
+            await self.accept()
+        await self.send(text_data=answers.error_frame("You are not in this saga (log in again?)."))
+        await self.close(code=CLOSE_FORBIDDEN)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            # With Redis down the membership cannot be dropped now; it expires with the group (a day).
+            with contextlib.suppress(*live.LAYER_ERRORS):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def read(self, text_data: str | None, bytes_data: bytes | None) -> int | None:
+        """A client message's `last_seq`, within the rate limit; None (with an error frame sent) if not."""
+        if not self._rate().allow():
+            await self.send(
+                text_data=answers.error_frame(f"Too many messages: at most {RATE_LIMIT} a second.")
+            )
+            return None
+        try:
+            message = read_message(text_data, bytes_data)
+            return MESSAGE_TYPES[message["type"]](message)
+        except ValueError as error:
+            await self.send(text_data=answers.error_frame(str(error)))
+            return None
+
+    def _rate(self) -> RateLimit:
+        if getattr(self, "rate", None) is None:
+            self.rate = RateLimit()
+        return self.rate
+
+
+class EncounterConsumer(LiveConsumer):
+    """One connection of one page: storyguide or players audience."""
+
     async def connect(self) -> None:
         self.encounter_id = int(self.scope["url_route"]["kwargs"]["encounter_id"])
         self.audience = None
@@ -137,41 +186,18 @@ class EncounterConsumer(AsyncWebsocketConsumer):
         if user is not None:
             self.audience = await _audience(user, self.encounter_id)
         if self.audience is None:
-            # Accept then close, so the browser sees 4403 and stops reconnecting.
-            await self.accept()
-            await self.send(text_data=answers.error_frame("You are not in this saga (log in again?)."))
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.forbid()
             return
         self.group = Encounter.group_name(self.encounter_id, self.audience)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
-    async def disconnect(self, code: int) -> None:
-        if self.group:
-            # With Redis down the membership cannot be dropped now; it expires with the group (a day).
-            with contextlib.suppress(*live.LAYER_ERRORS):
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
-        if not self._rate().allow():
-            await self.send(
-                text_data=answers.error_frame(f"Too many messages: at most {RATE_LIMIT} a second.")
-            )
-            return
-        try:
-            message = read_message(text_data, bytes_data)
-            last_seq = MESSAGE_TYPES[message["type"]](message)
-        except ValueError as error:
-            await self.send(text_data=answers.error_frame(str(error)))
-            return
-        await self.replay(last_seq)
-
-    def _rate(self) -> RateLimit:
-        if getattr(self, "rate", None) is None:
-            self.rate = RateLimit()
-        return self.rate
+        last_seq = await self.read(text_data, bytes_data)
+        if last_seq is not None:
+            await self.replay(last_seq)
 
     async def replay(self, after_seq: int) -> None:
         """Everything after `after_seq`, then the panels; frames held meanwhile go after, if newer."""
@@ -195,6 +221,37 @@ class EncounterConsumer(AsyncWebsocketConsumer):
             return
         await self.send(text_data=message["html"])
         self.last_sent = message["last_seq"]
+
+
+class SagaConsumer(LiveConsumer):
+    """One saga page: its members, characters and encounters, pushed whole after each change."""
+
+    async def connect(self) -> None:
+        self.saga_id = int(self.scope["url_route"]["kwargs"]["saga_id"])
+        self.group = None
+        user = self.scope.get("user")
+        self.audience = await _saga_audience(user, self.saga_id) if user is not None else None
+        if self.audience is None:
+            await self.forbid()
+            return
+        self.group = saga_live.group_name(self.saga_id, self.audience)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await _saga_frame(self.saga_id, self.audience))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A resume: the current regions again, if this person is still in the saga (else 4403)."""
+        if self.group is None or await self.read(text_data, bytes_data) is None:
+            return
+        user = self.scope.get("user")
+        if await _saga_audience(user, self.saga_id) != self.audience:
+            await self.forbid()
+            return
+        await self.send(text_data=await _saga_frame(self.saga_id, self.audience))
+
+    async def saga_frame(self, message: dict) -> None:
+        """A frame from the group, as rendered once for this audience."""
+        await self.send(text_data=message["html"])
 
 
 class UnknownPath(AsyncWebsocketConsumer):

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
 from . import systems
-from .audience import AUDIENCES, STORYGUIDE, as_players_see, player_combatants, visible_to
+from .audience import PLAYERS, STORYGUIDE, as_players_see, player_combatants, visible_to
 from .models import Encounter, Event
 
 FRAME_TYPE = "encounter.frame"
@@ -56,16 +56,20 @@ def shown_to(encounter: Encounter, events: list[Event], audience: str) -> list[E
 
 
 def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:
-    """Send events first_seq..last_seq and the current panels to both audiences (after commit)."""
+    """Send events first_seq..last_seq and the current panels to both audiences (after commit): the
+    players' first (the phones), then the storyguide's; then the saga page (its encounters' state)."""
+    from . import saga_live
+
     encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
     layer = get_channel_layer()
-    for audience in AUDIENCES:
+    for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(encounter, events, audience, first_seq, last_seq)
         async_to_sync(layer.group_send)(
             Encounter.group_name(encounter_id, audience),
             {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},
         )
+    saga_live.push(encounter.saga_id)
 
 
 def replay_frame(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int]:

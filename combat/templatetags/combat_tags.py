@@ -122,8 +122,3 @@ def side_choice():
 
     return {"choices": sides.CHOICES, "third": sides.THIRD, "max_length": sides.MAX_SIDE}
 
-
-@register.filter
-def current_encounters(saga):
-    """The saga's encounters that are not archived (archived ones are listed apart)."""
-    return saga.encounters.filter(archived_at__isnull=True)

@@ -7,7 +7,7 @@ from django.urls import reverse
 from arsmagica import services
 from arsmagica.models import Weapon
 from campaign.models import Character
-from combat.audience import AUDIENCES
+from combat.audience import AUDIENCES, STORYGUIDE
 from combat.live import render_frame
 from combat.models import Combatant
 
@@ -39,6 +39,23 @@ def test_frames_for_both_audiences_render_in_a_few_queries(crowded, django_asser
     for audience in AUDIENCES:
         with django_assert_max_num_queries(8):
             render_frame(encounter, events, audience, 1, events[-1].seq, replay=True)
+
+
+def test_the_storyguide_frame_with_every_npc_declaration_form_renders_in_a_few_queries(
+    table, django_assert_max_num_queries
+):
+    """While declarations are open the storyguide's frames carry the "Declare for NPCs" forms: no query
+    per combatant either."""
+    for n in range(8):
+        character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
+        Weapon.objects.create(character=character, name="Club")
+        Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    encounter = table.refresh()
+    events = list(encounter.events.order_by("seq"))
+    with django_assert_max_num_queries(8):
+        html = render_frame(encounter, events, STORYGUIDE, 1, events[-1].seq, replay=True)
+    assert html.count('data-testid="declare-form-') == 13
 
 
 @pytest.mark.parametrize(

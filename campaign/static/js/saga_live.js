@@ -1,0 +1,52 @@
+/* The saga page's live client, on htmx's websocket extension (hx-ws-2), socket /ws/sagas/<id>/
+ * (combat.saga_live): each frame redraws the members, characters and encounters whole; the server sends
+ * one when the socket opens, so a reconnect catches up by itself.
+ * - drop a frame older than the one shown (data-stamp), and error frames (JSON) after showing them;
+ * - show "Reconnecting…" while the socket is down; reconnect after any close but 4403, backing off
+ *   from under half a second to at most five, with jitter (the extension itself retries only after
+ *   1006, 1011, 1012, 1013).
+ */
+(function () {
+  "use strict";
+  var STAMP = /id="saga-stamp"[^>]*data-stamp="(\d+)"/;
+  var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
+  var FORBIDDEN = 4403;
+  var retries = 0;
+  var forbidden = false;
+
+  function sign(text) {
+    var el = document.getElementById("live-sign");
+    if (!el) { return; }
+    if (text) { el.textContent = text; el.hidden = false; } else { el.hidden = true; }
+  }
+  function shown() {
+    var el = document.getElementById("saga-stamp");
+    return el ? el.dataset.stamp || "0" : "0";
+  }
+  function older(a, b) {  // nanosecond stamps as decimal strings: compare without losing digits
+    return a.length < b.length || (a.length === b.length && a < b);
+  }
+
+  document.addEventListener("htmx:wsOpen", function () { retries = 0; sign(null); });
+
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail.event.code, wrapper = event.detail.socketWrapper;
+    if (code === FORBIDDEN) { forbidden = true; sign("You are no longer in this saga: log in again."); return; }
+    sign("Reconnecting…");
+    if (EXTENSION_RETRIES.indexOf(code) >= 0 || forbidden) { return; }
+    var delay = Math.min(5000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
+    retries += 1;
+    setTimeout(function () { wrapper.reconnect(); }, delay);
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var message = event.detail.message;
+    if (message.charAt(0) === "{") {
+      event.preventDefault();
+      try { sign(JSON.parse(message).error || null); } catch (e) { sign(null); }
+      return;
+    }
+    var match = STAMP.exec(message);
+    if (match && older(match[1], shown())) { event.preventDefault(); }
+  });
+})();

@@ -1,0 +1,159 @@
+"""The saga page's live push: its members, characters, NPCs and encounters (with their state), rendered
+once per audience and sent to every open saga page of that audience after the change commits.
+
+What pushes: a save or delete of a membership, a character or an encounter (model signals, so every
+path is covered: sheets, stamping, joining, commands). An encounter command's own push
+(`combat.live.broadcast`) pushes the saga after the encounter's frames, so the phones hear first.
+A frame is the whole of each region, so frames are idempotent; `data-stamp` orders them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import Count
+from django.db.models.signals import post_delete, post_save
+from django.template.loader import render_to_string
+
+from campaign.models import Character, Membership, Saga
+
+from . import systems
+from .audience import PLAYERS, STORYGUIDE
+from .live import LAYER_ERRORS
+from .models import Encounter
+
+FRAME_TYPE = "saga.frame"
+logger = logging.getLogger(__name__)
+
+
+def group_name(saga_id: int, audience: str) -> str:
+    """The channel group of one audience of a saga's page."""
+    return f"saga-{saga_id}-{audience}"
+
+
+def audience_for(user, saga_id: int) -> str | None:
+    """STORYGUIDE for the saga's storyguide, PLAYERS for its players, None for anyone else."""
+    if not user.is_authenticated:
+        return None
+    membership = Membership.objects.filter(saga_id=saga_id, user=user).select_related("saga").first()
+    if membership is None:
+        return None
+    return STORYGUIDE if membership.saga.storyguide_id == user.pk else PLAYERS
+
+
+def saga_regions(saga: Saga) -> dict:
+    """What the saga page's live regions show, for both audiences (three queries)."""
+    characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
+    return {
+        "saga": saga,
+        "system": systems.of(saga),
+        "members": list(saga.memberships.select_related("user").order_by("role", "user__username")),
+        "player_characters": [c for c in characters if not c.is_npc],
+        "all_npcs": [c for c in characters if c.is_npc and not c.copies],
+        "all_npc_templates": [c for c in characters if c.is_npc and c.copies],
+        "encounters": list(saga.encounters.filter(archived_at__isnull=True)),
+    }
+
+
+def render_frame(regions: dict, audience: str) -> str:
+    """The regions as one htmx message of out-of-band swaps; NPCs only for the storyguide."""
+    is_storyguide = audience == STORYGUIDE
+    context = {
+        **regions,
+        "npcs": regions["all_npcs"] if is_storyguide else [],
+        "npc_templates": regions["all_npc_templates"] if is_storyguide else [],
+        "is_storyguide": is_storyguide,
+        "stamp": time.time_ns(),
+        "oob": True,
+    }
+    return render_to_string("combat/_saga_frame.html", context)
+
+
+def current_frame(saga_id: int, audience: str) -> str:
+    """The frame a newly connected (or resuming) page gets."""
+    return render_frame(saga_regions(Saga.objects.get(pk=saga_id)), audience)
+
+
+def broadcast(saga_id: int) -> None:
+    """Render the regions once per audience and send them to the saga's open pages."""
+    saga = Saga.objects.filter(pk=saga_id).first()
+    if saga is None:  # deleted meanwhile
+        return
+    regions = saga_regions(saga)
+    layer = get_channel_layer()
+    for audience in (PLAYERS, STORYGUIDE):
+        html = render_frame(regions, audience)
+        async_to_sync(layer.group_send)(group_name(saga_id, audience), {"type": FRAME_TYPE, "html": html})
+
+
+def push(saga_id: int) -> None:
+    """`broadcast`, after commit: a failure is logged, never raised into the committed command."""
+    try:
+        broadcast(saga_id)
+    except LAYER_ERRORS as error:
+        logger.warning("push of saga %s not sent (channel layer down: %s); pages catch up on reconnect",
+                       saga_id, error)
+    except Exception:
+        logger.exception("push of saga %s", saga_id)
+
+
+# --- when to push -------------------------------------------------------------------------------------
+
+NOW = "now"  # push after commit
+WITH_ENCOUNTER = "encounter"  # an encounter command's push will do it, after its frames
+
+
+class _Flush:
+    """The one on-commit callback of a transaction: pushes each saga changed in it, once."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, str] = {}
+
+    def __call__(self) -> None:
+        for saga_id, how in self.pending.items():
+            if how == NOW:
+                push(saga_id)
+
+
+def schedule(saga_id: int, how: str = NOW) -> None:
+    """Push the saga's page after the current transaction commits (at once outside one)."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        if how == NOW:
+            push(saga_id)
+        return
+    flush = next((func for _, func, _ in connection.run_on_commit if isinstance(func, _Flush)), None)
+    if flush is None:
+        flush = _Flush()
+        transaction.on_commit(flush)
+    if how == WITH_ENCOUNTER or saga_id not in flush.pending:
+        flush.pending[saga_id] = how
+
+
+def _character_changed(sender, instance, **kwargs) -> None:
+    schedule(instance.saga_id)
+
+
+def _membership_changed(sender, instance, created=False, **kwargs) -> None:
+    if created or kwargs.get("signal") is post_delete:
+        schedule(instance.saga_id)
+
+
+def _encounter_changed(sender, instance, update_fields=None, **kwargs) -> None:
+    # A command bumps the version: its push (combat.live.broadcast) sends the saga after the encounter.
+    schedule(instance.saga_id, WITH_ENCOUNTER if update_fields and "version" in update_fields else NOW)
+
+
+def connect_signals() -> None:
+    """Called once from CombatConfig.ready()."""
+    for model, receiver in (
+        (Character, _character_changed),
+        (Membership, _membership_changed),
+        (Encounter, _encounter_changed),
+    ):
+        post_save.connect(receiver, sender=model, dispatch_uid=f"saga_live.{model.__name__}.save")
+        post_delete.connect(receiver, sender=model, dispatch_uid=f"saga_live.{model.__name__}.delete")

@@ -1,0 +1,133 @@
+"""Every panel is live and no push eats input: the storyguide's NPC declarations and the saga page follow
+what others do without a reload, and a push keeps what the storyguide is typing in the set-up form."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from campaign.models import Character
+from combat.models import Combatant
+
+from .encounter_page import declare, load_demo_table
+from .people import PHONE, outside_the_event_loop
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_npc_panel_follows_declarations_made_in_another_tab_and_by_a_player(table):
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    page.get_by_test_id("open-declarations").click()
+    panel = page.get_by_test_id("my-declarations")
+    expect(panel.get_by_test_id(f"declare-form-{bandit.pk}")).to_be_visible()
+    guide.mark_page()
+
+    # Half-way through another NPC's declaration here (typed, then looked elsewhere)...
+    second = panel.get_by_test_id(f"declare-form-{combatants['Bandit 2'].pk}")
+    second.get_by_label("Initiative modifier").fill("2")
+    second.get_by_label(re.compile(r"Sir Boris \(")).check()
+    page.get_by_test_id("event-log").click(position={"x": 5, "y": 5})
+
+    # ...when another tab of the storyguide's declares for Bandit 1: this panel shows it, and keeps the rest.
+    other_tab = guide.new_tab()
+    guide.goto(f"/encounters/{encounter.pk}/", other_tab)
+    declare(other_tab, bandit, action="Fight hand to hand", weapon="Sword", engage=boris)
+    expect(panel.get_by_test_id(f"declared-mark-{bandit.pk}")).to_be_visible()
+    expect(second.get_by_label("Initiative modifier")).to_have_value("2")
+    expect(second.get_by_label(re.compile(r"Sir Boris \("))).to_be_checked()
+
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
+    expect(panel.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
+    guide.assert_not_reloaded()
+
+
+def test_the_saga_page_shows_a_new_member_character_and_encounter_without_a_reload(table):
+    saga, encounter, _ = outside_the_event_loop(load_demo_table)
+    dora = get_user_model().objects.create_user("dora")
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/sagas/{saga.pk}/")
+    invite_url = page.locator("#invite-url").input_value()
+    guide.mark_page()
+
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(dora)
+    phone = player.goto(invite_url)
+    phone.get_by_role("button", name="Join as player").click()
+    expect(page.get_by_test_id("saga-members")).to_contain_text("dora")
+
+    phone.goto(f"/sagas/{saga.pk}/characters/new/")
+    phone.get_by_label("Name:", exact=True).first.fill("Dora the Bold")
+    phone.get_by_role("button", name="Save sheet").click()
+    expect(page.get_by_test_id("saga-characters")).to_contain_text("Dora the Bold")
+
+    player.goto(f"/sagas/{saga.pk}/")
+    player.mark_page()
+    page.locator("#new-encounter-name").fill("Ambush at the ford")
+    page.get_by_test_id("new-encounter").click()
+    expect(phone.get_by_test_id("encounter-list")).to_contain_text("Ambush at the ford")
+
+    fight = guide.new_tab()
+    guide.goto(f"/encounters/{encounter.pk}/", fight)
+    guide.wait_until_live(fight)
+    fight.get_by_test_id("open-declarations").click()
+    expect(phone.get_by_test_id(f"encounter-state-{encounter.pk}")).to_have_text("round 1, live")
+    player.assert_not_reloaded()
+
+
+def test_what_the_storyguide_types_in_the_set_up_form_survives_a_push(table):
+    saga, encounter, _ = outside_the_event_loop(load_demo_table)
+    wolf, bear = (Character.objects.create(saga=saga, name=name, is_npc=True) for name in ("Wolf", "Bear"))
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    form = page.get_by_test_id("add-combatants-form")
+    form.get_by_label("Wolf").check()
+    side = form.get_by_label("Side")
+    side.fill("Beasts of the wood")
+
+    other_tab = guide.new_tab()
+    guide.goto(f"/encounters/{encounter.pk}/", other_tab)
+    guide.wait_until_live(other_tab)
+    other_tab.get_by_test_id("add-combatants-form").get_by_label("Bear").check()
+    other_tab.get_by_test_id("add-combatants-form").get_by_label("Side").fill("Bears")
+    other_tab.get_by_test_id("add-combatants").click()
+    expect(page.get_by_test_id("combatants")).to_contain_text("Bear")  # the push has come
+
+    # Still typing: the set-up form waits, with what was typed, ticked, and the focus.
+    expect(side).to_have_value("Beasts of the wood")
+    expect(side).to_be_focused()
+    expect(form.get_by_label("Wolf")).to_be_checked()
+    side.press("End")
+    side.type(" and hills")
+
+    # Done typing: the pushed form comes in (Bear is in the fight now), keeping what was typed and ticked.
+    page.get_by_test_id("event-log").click(position={"x": 5, "y": 5})
+    expect(form.get_by_label("Bear")).to_have_count(0)
+    expect(form.get_by_label("Wolf")).to_be_checked()
+    expect(side).to_have_value("Beasts of the wood and hills")
+
+    # A push while nothing has the focus swaps the form at once, still keeping the tick and the side.
+    other_tab.once("dialog", lambda dialog: dialog.accept())  # "Take Bear out of the fight?"
+    other_tab.get_by_test_id(f"remove-{Combatant.objects.get(character=bear).pk}").click()
+    expect(page.get_by_test_id("combatants")).not_to_contain_text("Bear")
+    expect(form.get_by_label("Bear")).to_have_count(1)
+    expect(form.get_by_label("Wolf")).to_be_checked()
+    expect(side).to_have_value("Beasts of the wood and hills")
+
+    # Sent and accepted: the next push brings an empty form (Wolf is in the fight now).
+    form.get_by_test_id("add-combatants").click()
+    expect(page.get_by_test_id("combatants")).to_contain_text("Wolf")
+    expect(form.get_by_label("Wolf")).to_have_count(0)
+    expect(side).to_have_value("")
+    assert Combatant.objects.get(character=wolf).side == "Beasts of the wood and hills"
