@@ -40,6 +40,11 @@ LONG_NAMES = {
     "Wren": "WrenAshfordshireTunbridgewellsworthingtonUnderhillsmytheHall",
 }
 AXE = Axe()
+# Counts the frames an encounter page's socket swaps in (htmx's websocket extension events).
+LIVE_PROBE = """
+window.__covenantLive = {frames: 0};
+document.addEventListener("htmx:wsAfterMessage", () => { window.__covenantLive.frames += 1; });
+"""
 
 
 def _submit_unchecked(page: Page, form: str = "main form") -> None:
@@ -82,7 +87,7 @@ def _live(page: Page) -> None:
 
 @dataclass(frozen=True)
 class Visit:
-    """One page to check: who opens it, its path (str.format with the seeded ids), and what to do there first."""
+    """A page to check: who opens it, its path (str.format with the seeded ids), what to do there first."""
 
     name: str
     who: str  # "guest", "storyguide", "player" (the player of Sir Boris and Wren), "newcomer" (not in a saga)
@@ -195,10 +200,7 @@ class Seats:
                 base_url=self.base_url, viewport=SIZES[size], color_scheme=theme
             )
             context.set_default_timeout(TIMEOUT_MS)
-            context.add_init_script(
-                "window.__covenantLive = {frames: 0};"
-                "document.addEventListener('htmx:wsAfterMessage', () => { window.__covenantLive.frames += 1; });"
-            )
+            context.add_init_script(LIVE_PROBE)
             if who in self.cookies:
                 cookie = self.cookies[who]
                 context.add_cookies(
@@ -299,7 +301,8 @@ def test_no_page_is_wider_than_a_phone_with_60_character_names(seated, visit):
         """() => [...document.querySelectorAll('body *')]
             .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
             .filter((el) => !el.closest('.table-scroll'))
-            .slice(0, 5).map((el) => el.tagName + '.' + el.className + ': ' + (el.textContent || '').trim().slice(0, 60))"""
+            .slice(0, 5)
+            .map((el) => `${el.tagName}.${el.className}: ${(el.textContent || '').trim().slice(0, 60)}`)"""
     )
     assert width <= PHONE["width"], f"{page.url} is {width}px wide on a {PHONE['width']}px phone: {wide}"
 
