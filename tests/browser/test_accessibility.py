@@ -307,6 +307,25 @@ def test_no_page_is_wider_than_a_phone_with_60_character_names(seated, visit):
     assert width <= PHONE["width"], f"{page.url} is {width}px wide on a {PHONE['width']}px phone: {wide}"
 
 
+# Every control a finger presses (for a checkbox or radio, the label that carries it): [what, height].
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'button, .button, select, summary, input:not([type=hidden]), textarea')]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map((el) => ['checkbox', 'radio'].includes(el.type)
+    ? (el.closest('label') || document.querySelector(`label[for="${el.id}"]`) || el) : el)
+  .map((el) => [`${el.tagName}.${el.className}: ${(el.textContent || el.name || '').trim().slice(0, 40)}`,
+                el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 43.5)"""
+
+
+@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
+def test_touch_targets_are_at_least_44px_on_a_phone(seated, visit):
+    seats, ids = seated
+    page = _open(seats, ids, visit, "phone", "light")
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"{page.url}: targets under 44 px: {small[:8]}"
+
+
 def test_long_names_are_the_seeded_60_characters():
     assert {len(name) for name in LONG_NAMES.values()} == {60}
 
