@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Screenshots of Covenant's main pages at phone and desktop size, to look at them.
+"""Screenshots of every Covenant page at phone and desktop size, in both themes, to look at them.
 
-Against a running server (`make run`, which loads the demo saga), log in as the demo storyguide and
-a demo player and save, for each of them and each size (390x844 and 1280x800), full-page PNGs of:
-the saga page, a character sheet, the encounter (the storyguide's control panel / the player's page)
-and the saga's history.
+Against a running server (`make run`, which loads both demo sagas), save full-page PNGs named
+`<size>-<theme>-<who>-<page>.png` for each size (390x844, 1280x800), each theme (light, dark: the browser's
+prefers-color-scheme, which the page follows) and each person:
+- guest: the front page, log in (and a failed login), sign up (and its errors);
+- storyguide: home, sagas, a new saga's errors, the saga page, a character sheet and its form, the encounter's
+  control panel (live, then offline: its socket cut), the history, the printable record, the d6 saga, its
+  attributes form, the d6 table, and a page that does not exist;
+- player: sagas, the saga page, their own character and its form, their encounter page (live, then offline),
+  the history, the record, the d6 saga, the d6 table and their d6 character;
+- newcomer (a demo player not in the d6 saga): the d6 saga's invite page.
 
     .venv/bin/python scripts/screenshots.py --base-url http://127.0.0.1:8000 --out /tmp/covenant-shots
 
-Pages are reached by following the links a person would click, so a renamed URL does not break it.
-Chromium is Debian's (/usr/bin/chromium, or COVENANT_CHROMIUM).
+Pages are reached by following the links a person would click where there is one, so a renamed URL does not
+break it. It prints every PNG saved, and on stderr every problem seen: a missing link, a page wider than the
+phone, a page that got no live frame. Chromium is Debian's (/usr/bin/chromium, or COVENANT_CHROMIUM).
 """
 
 from __future__ import annotations
@@ -20,9 +27,10 @@ import re
 import sys
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocketRoute, sync_playwright
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+THEMES = ("light", "dark")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -41,6 +49,8 @@ DEMO_SAGA = "Sir Boris and the bandits"
 DEMO_D6_SAGA = "The chase through Ashford"
 DEMO_STORYGUIDE = "storyguide:covenant-sg-1220"
 DEMO_PLAYER = "player1:covenant-p1-1220"
+DEMO_NEWCOMER = "player3:covenant-p3-1220"
+OFFLINE_WAIT_MS = 3_000  # longer than the 2 s within which the page must say the socket is lost
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -53,20 +63,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--storyguide", default=DEMO_STORYGUIDE, help="USERNAME:PASSWORD")
     parser.add_argument("--player", default=DEMO_PLAYER, help="USERNAME:PASSWORD")
+    parser.add_argument(
+        "--newcomer",
+        default=DEMO_NEWCOMER,
+        help="USERNAME:PASSWORD of someone not in the d6 saga ('' for none)",
+    )
     parser.add_argument("--size", choices=[*SIZES, "all"], default="all")
+    parser.add_argument("--theme", choices=[*THEMES, "all"], default="all")
     return parser.parse_args(argv)
 
 
 class Shooter:
-    """One person at one size: logs in, follows links, saves `<size>-<who>-<page>.png`."""
+    """One person, one size, one theme: logs in, follows links, saves `<size>-<theme>-<who>-<page>.png`."""
 
-    def __init__(self, browser: Browser, base_url: str, out: Path, size: str, who: str):
+    def __init__(self, browser: Browser, base_url: str, out: Path, size: str, theme: str, who: str):
         self.out = out
-        self.prefix = f"{size}-{who}"
-        self.context = browser.new_context(base_url=base_url, viewport=SIZES[size])
+        self.prefix = f"{size}-{theme}-{who}"
+        self.context = browser.new_context(base_url=base_url, viewport=SIZES[size], color_scheme=theme)
         self.context.set_default_timeout(10_000)
         self.context.add_init_script(LIVE_PROBE)
         self.page: Page = self.context.new_page()
+        self.page.on(
+            "pageerror", lambda error: self.problems.append(f"{self.prefix}: {self.page.url}: {error}")
+        )
         self.saved: list[Path] = []
         self.problems: list[str] = []
 
@@ -99,6 +118,10 @@ class Shooter:
             self.problems.append(f"{path.name}: the page is {width}px wide in a {viewport}px viewport")
         self.saved.append(path)
 
+    def visit(self, path: str, name: str) -> None:
+        self.page.goto(path)
+        self.shoot(name)
+
     def follow(self, link_name: str | re.Pattern, scope: str = "main") -> bool:
         """Click the first link so named inside `scope`; False (noted) when there is none."""
         link = self.page.locator(scope).get_by_role("link", name=link_name).first
@@ -109,20 +132,74 @@ class Shooter:
         self.page.wait_for_load_state()
         return True
 
+    def submit_unchecked(self, name: str) -> None:
+        """Send the page's form past the browser's own checks, so the server's errors show; shoot them."""
+        form = self.page.locator("main form").first
+        form.evaluate("(form) => { form.noValidate = true; }")
+        form.locator("button[type=submit]").last.click()
+        self.page.wait_for_load_state()
+        self.shoot(name)
+
     def open_saga(self, saga: str) -> bool:
         self.page.goto("/sagas/")
         return self.follow(saga)
+
+    def encounter_live_and_offline(self, name: str) -> None:
+        """The encounter page live, then with its socket cut (as when the wifi goes) for a few seconds."""
+        url = self.page.url
+        cut = {"now": False}
+
+        def connect(route: WebSocketRoute) -> None:
+            if cut["now"]:
+                route.close(code=1006, reason="offline")
+            else:
+                route.connect_to_server()
+
+        self.page.route_web_socket(re.compile(r"/ws/"), connect)
+        self.page.goto(url)
+        self.wait_until_live()
+        self.shoot(name)
+        cut["now"] = True
+        self.context.set_offline(True)
+        self.page.wait_for_timeout(OFFLINE_WAIT_MS)
+        self.page.screenshot(path=self.out / f"{self.prefix}-{name}-offline.png", full_page=True)
+        self.saved.append(self.out / f"{self.prefix}-{name}-offline.png")
+        self.context.set_offline(False)
+        self.page.unroute_all()
 
     def close(self) -> None:
         self.context.close()
 
 
-def saga_tour(shooter: Shooter, saga: str, prefix: str, *, own_character_of: str = "") -> None:
-    """The saga page, a character sheet (the player's own), its first encounter, its history."""
+def guest_tour(shooter: Shooter) -> None:
+    shooter.visit("/", "front")
+    shooter.visit("/accounts/login/", "login")
+    shooter.page.get_by_label("Username").fill("nobody-at-all")
+    shooter.page.get_by_label("Password").fill("not-the-password")
+    shooter.page.get_by_role("button", name="Log in").click()
+    shooter.page.wait_for_load_state()
+    shooter.shoot("login-failed")
+    shooter.visit("/accounts/signup/", "signup")
+    shooter.page.get_by_label("Username").fill("someone-new")
+    shooter.page.locator("input[type=password]").nth(0).fill("a-long-enough-password-1")
+    shooter.page.locator("input[type=password]").nth(1).fill("a-different-password-2")
+    shooter.submit_unchecked("signup-errors")
+
+
+def saga_tour(
+    shooter: Shooter, saga: str, prefix: str, *, own_character_of: str = "", guide: bool = False
+) -> str:
+    """The saga page, a character sheet (the player's own) and its form, its first encounter (live and
+    offline), its history and the encounter's record; returns the saga's invite link, when shown."""
     if not shooter.open_saga(saga):
-        return
+        return ""
     saga_url = shooter.page.url
     shooter.shoot(f"{prefix}saga")
+    invite = shooter.page.locator("input[value*='/join/']")
+    invite_url = invite.first.input_value() if invite.count() else ""
+    if guide and prefix:
+        shooter.visit(saga_url + "attributes/", f"{prefix}attributes")
+    shooter.page.goto(saga_url)
     rows = shooter.page.locator("#characters tbody tr")
     if own_character_of:
         rows = rows.filter(has_text=own_character_of)
@@ -130,25 +207,51 @@ def saga_tour(shooter: Shooter, saga: str, prefix: str, *, own_character_of: str
         rows.first.get_by_role("link").first.click()
         shooter.page.wait_for_load_state()
         shooter.shoot(f"{prefix}character")
+        shooter.visit(shooter.page.url + "edit/", f"{prefix}character-form")
     else:
         shooter.problems.append(f"{shooter.prefix}: no character {own_character_of} on {saga_url}")
     shooter.page.goto(saga_url)
+    encounter_url = ""
     if shooter.follow(re.compile(r"."), scope="#saga-encounters .encounter-list"):
-        shooter.wait_until_live()
-        shooter.shoot(f"{prefix}{'player-page' if own_character_of else 'control-panel'}")
+        encounter_url = shooter.page.url
+        shooter.encounter_live_and_offline(
+            f"{prefix}{'player-page' if own_character_of else 'control-panel'}"
+        )
     shooter.page.goto(saga_url)
     if shooter.follow(re.compile(r"history", re.I)):
         shooter.shoot(f"{prefix}history")
+    if encounter_url:
+        encounter_id = re.search(r"/encounters/(\d+)/", encounter_url)
+        if encounter_id:
+            shooter.visit(f"/encounters/{encounter_id.group(1)}/record/", f"{prefix}record")
+    return invite_url
 
 
-def tour(shooter: Shooter, args: argparse.Namespace, credentials: str, player: bool) -> None:
+def tour(shooter: Shooter, args: argparse.Namespace, credentials: str, who: str, shared: dict) -> None:
+    if who == "guest":
+        guest_tour(shooter)
+        return
     shooter.log_in(credentials)
+    if who == "newcomer":
+        if shared.get("invite"):
+            shooter.visit(shared["invite"], "join")
+        else:
+            shooter.problems.append(f"{shooter.prefix}: no invite link was seen on the d6 saga's page")
+        return
+    player = who == "player"
     username = credentials.partition(":")[0] if player else ""
-    saga_tour(shooter, args.saga, "", own_character_of=username)
+    shooter.visit("/", "home")
+    shooter.visit("/sagas/", "sagas")
+    if not player:
+        shooter.page.goto("/sagas/new/")
+        shooter.submit_unchecked("saga-form-errors")
+        shooter.visit("/sagas/999999/", "not-found")
+    saga_tour(shooter, args.saga, "", own_character_of=username, guide=not player)
     if args.d6_saga:
         shooter.page.goto("/sagas/")
         if shooter.page.locator("main").get_by_role("link", name=args.d6_saga).count():
-            saga_tour(shooter, args.d6_saga, "d6-", own_character_of=username)
+            invite = saga_tour(shooter, args.d6_saga, "d6-", own_character_of=username, guide=not player)
+            shared.setdefault("invite", invite)
 
 
 def main(argv: list[str]) -> int:
@@ -156,19 +259,25 @@ def main(argv: list[str]) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     executable = os.environ.get("COVENANT_CHROMIUM", "/usr/bin/chromium")
     sizes = list(SIZES) if args.size == "all" else [args.size]
+    themes = list(THEMES) if args.theme == "all" else [args.theme]
+    people = [("guest", ""), ("storyguide", args.storyguide), ("player", args.player)]
+    if args.newcomer:
+        people.append(("newcomer", args.newcomer))
     saved: list[Path] = []
     problems: list[str] = []
+    shared: dict = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         for size in sizes:
-            for who, credentials in (("storyguide", args.storyguide), ("player", args.player)):
-                shooter = Shooter(browser, args.base_url, args.out, size, who)
-                try:
-                    tour(shooter, args, credentials, player=who == "player")
-                finally:
-                    shooter.close()
-                saved += shooter.saved
-                problems += shooter.problems
+            for theme in themes:
+                for who, credentials in people:
+                    shooter = Shooter(browser, args.base_url, args.out, size, theme, who)
+                    try:
+                        tour(shooter, args, credentials, who, shared)
+                    finally:
+                        shooter.close()
+                    saved += shooter.saved
+                    problems += shooter.problems
         browser.close()
     for path in saved:
         print(path)

@@ -199,7 +199,7 @@ def test_the_phase_track_marks_done_now_and_next(client, table, scripted_dice):
     assert steps[:3] == [("done", "Declarations"), ("now", "First Missile"), ("next", "Melee")]
     css = open(finders.find("css/combat.css")).read()
     now_rule = re.search(r"\.phase-track \.step\.now \{([^}]*)\}", css).group(1)
-    assert "background: var(--accent)" in now_rule and "color: #fff" in now_rule
+    assert "background: var(--accent)" in now_rule and "color: var(--on-accent)" in now_rule
     assert "font-size: .8rem" not in re.search(
         r"\.phase-track \{([^}]*)\}", css.split("@media (min-width: 700px)")[1]
     ).group(1)

@@ -1,0 +1,358 @@
+"""Looks: axe-core finds no serious or critical violation on any page, in either theme, at phone and desktop
+size, for the storyguide and for a player; no page is wider than a 390-px phone, even with 60-character names;
+the theme follows prefers-color-scheme and the toggle is remembered.
+
+One Daphne and one seeded saga serve every case: the module seeds the two demo sagas once (an Ars Magica round
+with declarations open, a d6 chase and a d6 fight running), gives the player's characters 60-character names,
+and keeps one browser context per person, size and theme. PAGES lists what is checked, by path (filled in from
+the seeded ids) and, for an error state, the steps that put the page in it: add a page by adding a line.
+"""
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from io import StringIO
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from arsmagica.services.declarations import open_declarations
+from campaign.models import Saga
+from combat import services as combat_services
+from combat.models import Encounter
+from d6 import services as d6_services
+
+from .people import DESKTOP, PHONE, TIMEOUT_MS, outside_the_event_loop, wait_until_true
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+THEMES = ("light", "dark")
+SERIOUS = {"serious", "critical"}
+# 60 characters each, one of them a single unbroken word: the longest names a phone must still fit.
+LONG_NAMES = {
+    "Sir Boris": "Sir Boris Aurelianus Maximilianus of the Ravenswoode Marches",
+    "Wren": "WrenAshfordshireTunbridgewellsworthingtonUnderhillsmytheHall",
+}
+AXE = Axe()
+# Counts the frames an encounter page's socket swaps in (htmx's websocket extension events).
+LIVE_PROBE = """
+window.__covenantLive = {frames: 0};
+document.addEventListener("htmx:wsAfterMessage", () => { window.__covenantLive.frames += 1; });
+"""
+
+
+def _submit_unchecked(page: Page, form: str = "main form") -> None:
+    """Send `form` past the browser's own checks (required, min), so the server's errors show."""
+    page.locator(form).first.evaluate("(form) => { form.noValidate = true; }")
+    page.locator(form).first.locator("button[type=submit]").last.click()
+    page.wait_for_load_state()
+
+
+def _wrong_password(page: Page) -> None:
+    page.get_by_label("Username").fill(f"nobody-{uuid.uuid4().hex[:8]}")
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".form-errors, .errorlist").first).to_be_visible()
+
+
+def _locked_out(page: Page) -> None:
+    """Fail to log in as one username until django-axes locks it (the first case locks it for the rest)."""
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+        page.get_by_label("Username").fill("locked-out-person")
+        page.get_by_label("Password").fill("not-the-password")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_load_state()
+        if page.get_by_test_id("locked-out").count():
+            return
+    raise AssertionError("the login was never locked out")
+
+
+def _signup_mismatch(page: Page) -> None:
+    page.get_by_label("Username").fill("someone-new")
+    page.locator("input[type=password]").nth(0).fill("a-long-enough-password-1")
+    page.locator("input[type=password]").nth(1).fill("a-different-password-2")
+    _submit_unchecked(page)
+
+
+def _live(page: Page) -> None:
+    """An encounter page: its socket's first frame has drawn the live state."""
+    wait_until_true(page, "window.__covenantLive.frames >= 1")
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A page to check: who opens it, its path (str.format with the seeded ids), what to do there first."""
+
+    name: str
+    who: str  # "guest", "storyguide", "player" (the player of Sir Boris and Wren), "newcomer" (not in a saga)
+    path: str
+    then: Callable[[Page], None] | None = None
+    status: int = 200
+    # Answered by this process (DEBUG off, as in production) instead of the server, whose DEBUG shows Django's
+    # technical 404 page: the page a real visitor gets.
+    as_in_production: bool = False
+
+
+PAGES = [
+    Visit("front", "guest", "/"),
+    Visit("login", "guest", "/accounts/login/"),
+    Visit("login-failed", "guest", "/accounts/login/", _wrong_password),
+    Visit("locked-out", "guest", "/accounts/login/", _locked_out),
+    Visit("signup", "guest", "/accounts/signup/"),
+    Visit("signup-errors", "guest", "/accounts/signup/", _signup_mismatch),
+    Visit("home", "storyguide", "/"),
+    Visit("sagas", "storyguide", "/sagas/"),
+    Visit("sagas", "player", "/sagas/"),
+    Visit("saga-form-errors", "storyguide", "/sagas/new/", _submit_unchecked),
+    Visit("saga", "storyguide", "/sagas/{saga}/"),
+    Visit("saga", "player", "/sagas/{saga}/"),
+    Visit("d6-saga", "player", "/sagas/{d6_saga}/"),
+    Visit("character", "storyguide", "/characters/{npc}/"),
+    Visit("character", "player", "/characters/{character}/"),
+    Visit("character-form", "player", "/characters/{character}/edit/"),
+    Visit("character-form-errors", "storyguide", "/sagas/{saga}/characters/new/", _submit_unchecked),
+    Visit("d6-character", "player", "/characters/{d6_character}/"),
+    Visit("d6-character-form", "player", "/characters/{d6_character}/edit/"),
+    Visit("join", "newcomer", "/join/{invite}/"),
+    Visit("encounter", "storyguide", "/encounters/{encounter}/", _live),
+    Visit("encounter", "player", "/encounters/{encounter}/play/", _live),
+    Visit("d6-chase", "storyguide", "/encounters/{chase}/d6/", _live),
+    Visit("d6-chase", "player", "/encounters/{chase}/d6/", _live),
+    Visit("d6-fight", "storyguide", "/encounters/{fight}/d6/", _live),
+    Visit("d6-fight", "player", "/encounters/{fight}/d6/", _live),
+    Visit("history", "storyguide", "/sagas/{saga}/history/"),
+    Visit("history", "player", "/sagas/{saga}/history/"),
+    Visit("d6-history", "player", "/sagas/{d6_saga}/history/"),
+    Visit("record", "storyguide", "/encounters/{encounter}/record/"),
+    Visit("record", "player", "/encounters/{chase}/record/"),
+    Visit("d6-attributes", "storyguide", "/sagas/{d6_saga}/attributes/"),
+    Visit("not-found", "player", "/sagas/999999/", status=404, as_in_production=True),
+    Visit("forbidden", "player", "/sagas/{saga}/npcs/new/", status=403),
+]
+
+
+def _seed() -> dict:
+    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo_d6", stdout=StringIO())
+    saga = Saga.objects.get(name="Sir Boris and the bandits")
+    d6_saga = Saga.objects.get(name="The chase through Ashford")
+    guide = saga.storyguide
+    for old, new in LONG_NAMES.items():
+        character = saga.characters.get(name=old) if old == "Sir Boris" else d6_saga.characters.get(name=old)
+        character.name = new
+        character.save(update_fields=["name"])
+    encounter = Encounter.objects.get(saga=saga)
+    open_declarations(guide, encounter.pk, encounter.version)  # a round under way
+    chase = Encounter.objects.get(saga=d6_saga)
+    fight = d6_services.create_encounter(guide, d6_saga.pk, "A scuffle at the Ashford gate")
+    for side, names in (("Companions", ("Tobias", LONG_NAMES["Wren"])), ("The watch", ("Watchman Hale",))):
+        fight.refresh_from_db()
+        ids = list(d6_saga.characters.filter(name__in=names).values_list("pk", flat=True))
+        combat_services.add_combatants(guide, fight.pk, fight.version, ids, side)
+    fight.refresh_from_db()
+    d6_services.start_fight(guide, fight.pk, fight.version)
+    player = saga.characters.get(name=LONG_NAMES["Sir Boris"]).owner
+    newcomer = get_user_model().objects.create_user("newcomer", password="a-long-enough-password-1")
+    return {
+        "ids": {
+            "saga": saga.pk,
+            "d6_saga": d6_saga.pk,
+            "encounter": encounter.pk,
+            "chase": chase.pk,
+            "fight": fight.pk,
+            "character": saga.characters.get(owner=player).pk,
+            "npc": saga.characters.filter(owner__isnull=True).first().pk,
+            "d6_character": d6_saga.characters.get(owner=player).pk,
+            "invite": saga.invite_token,
+        },
+        "users": {"storyguide": guide, "player": player, "newcomer": newcomer},
+        "cookies": {
+            who: _session_cookie(user)
+            for who, user in (("storyguide", guide), ("player", player), ("newcomer", newcomer))
+        },
+    }
+
+
+def _session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+class Seats:
+    """One browser context per (person, size, theme), made when first asked for and kept for the module."""
+
+    def __init__(self, browser: Browser, base_url: str, seeded: dict, blocker):
+        self.browser, self.base_url, self.blocker = browser, base_url, blocker
+        self.users, self.cookies = seeded["users"], seeded["cookies"]
+        self.contexts: dict[tuple, BrowserContext] = {}
+
+    def page(self, who: str, size: str, theme: str) -> Page:
+        key = (who, size, theme)
+        if key not in self.contexts:
+            context = self.browser.new_context(
+                base_url=self.base_url, viewport=SIZES[size], color_scheme=theme
+            )
+            context.set_default_timeout(TIMEOUT_MS)
+            context.add_init_script(LIVE_PROBE)
+            if who in self.cookies:
+                cookie = self.cookies[who]
+                context.add_cookies(
+                    [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": self.base_url}]
+                )
+            self.contexts[key] = context
+        context = self.contexts[key]
+        return context.pages[0] if context.pages else context.new_page()
+
+    def close(self) -> None:
+        for context in self.contexts.values():
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def db(daphne):
+    """Named `db` so pytest-django creates the test database for these tests (it looks for the name); it
+    stands for one database seeded per module, shared by every case, where pytest-django's own `db` or
+    `transactional_db` would empty it after each case."""
+    return daphne
+
+
+@pytest.fixture(scope="module")
+def seated(chromium, db, django_db_blocker):
+    with django_db_blocker.unblock():
+        seeded = outside_the_event_loop(_seed)
+    seats = Seats(chromium, db.url, seeded, django_db_blocker)
+    try:
+        yield seats, seeded["ids"]
+    finally:
+        seats.close()
+        with django_db_blocker.unblock():
+            outside_the_event_loop(call_command, "flush", interactive=False, stdout=StringIO())
+
+
+def _open(seats: Seats, ids: dict, visit: Visit, size: str, theme: str) -> Page:
+    page = seats.page(visit.who, size, theme)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    path = visit.path.format(**ids)
+    if visit.as_in_production:
+        with seats.blocker.unblock():
+            _answer_as_in_production(page, seats.users.get(visit.who), path)
+    response = page.goto(path)
+    assert response is not None and response.status == visit.status, (visit, response and response.status)
+    if visit.then:
+        visit.then(page)
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("document.documentElement.dataset.theme") == theme
+    assert not errors, errors
+    return page
+
+
+def _answer_as_in_production(page: Page, user, path: str) -> None:
+    def render():
+        client = Client(raise_request_exception=False)
+        if user is not None:
+            client.force_login(user)
+        return client.get(path)
+
+    assert not settings.DEBUG  # pytest-django runs the test process with DEBUG off
+    response = outside_the_event_loop(render)
+    body, status = response.content, response.status_code
+    page.route(
+        lambda url: url.endswith(path),
+        lambda route: route.fulfill(status=status, body=body, content_type=response["Content-Type"]),
+    )
+
+
+def _case_id(visit: Visit) -> str:
+    return f"{visit.name}-{visit.who}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
+def test_no_serious_or_critical_axe_violation(seated, visit, size, theme):
+    seats, ids = seated
+    page = _open(seats, ids, visit, size, theme)
+    results = AXE.run(page)
+    serious = [v for v in results.response["violations"] if v.get("impact") in SERIOUS]
+    report = "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']}\n    "
+        + "\n    ".join(
+            f"{node['target']}: {node.get('failureSummary', '')[:300]}" for node in v["nodes"][:6]
+        )
+        for v in serious
+    )
+    assert not serious, f"{page.url} ({size}, {theme}):\n{report}"
+
+
+@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
+def test_no_page_is_wider_than_a_phone_with_60_character_names(seated, visit):
+    seats, ids = seated
+    page = _open(seats, ids, visit, "phone", "light")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+            .filter((el) => !el.closest('.table-scroll'))
+            .slice(0, 5)
+            .map((el) => `${el.tagName}.${el.className}: ${(el.textContent || '').trim().slice(0, 60)}`)"""
+    )
+    assert width <= PHONE["width"], f"{page.url} is {width}px wide on a {PHONE['width']}px phone: {wide}"
+
+
+# Every control a finger presses (for a checkbox or radio, the label that carries it): [what, height].
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'button, .button, select, summary, input:not([type=hidden]), textarea')]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map((el) => ['checkbox', 'radio'].includes(el.type)
+    ? (el.closest('label') || document.querySelector(`label[for="${el.id}"]`) || el) : el)
+  .map((el) => [`${el.tagName}.${el.className}: ${(el.textContent || el.name || '').trim().slice(0, 40)}`,
+                el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 43.5)"""
+
+
+@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
+def test_touch_targets_are_at_least_44px_on_a_phone(seated, visit):
+    seats, ids = seated
+    page = _open(seats, ids, visit, "phone", "light")
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"{page.url}: targets under 44 px: {small[:8]}"
+
+
+def test_long_names_are_the_seeded_60_characters():
+    assert {len(name) for name in LONG_NAMES.values()} == {60}
+
+
+def test_the_theme_follows_the_system_and_the_toggle_is_remembered(seated):
+    seats, ids = seated
+    page = seats.page("player", "phone", "dark")  # a dark system
+    page.goto(f"/sagas/{ids['saga']}/")
+    root = "document.documentElement"
+    assert page.evaluate(f"{root}.dataset.theme") == "dark"
+    dark_paper = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    toggle = page.get_by_role("button", name="Dark theme")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    box = toggle.bounding_box()
+    assert box["height"] >= 44, box
+
+    toggle.click()
+    assert page.evaluate(f"{root}.dataset.theme") == "light"
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    light_paper = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert light_paper != dark_paper
+
+    page.goto(f"/sagas/{ids['saga']}/history/")  # another page, the choice kept over the system's
+    assert page.evaluate(f"{root}.dataset.theme") == "light"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == light_paper
+    page.get_by_role(
+        "button", name="Dark theme"
+    ).click()  # and back: this seat stays dark for the other tests
+    assert page.evaluate("localStorage.getItem('covenant-theme')") == "dark"
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == dark_paper
