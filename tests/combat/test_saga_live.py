@@ -206,9 +206,8 @@ async def test_the_push_lists_templates_apart_and_leaves_archived_encounters_out
     def set_up():
         template = Character.objects.create(saga=saga_table.saga, name="Grog", is_npc=True)
         campaign.stamp_npc_copies(template, 2)
-        services.create_encounter(saga_table.storyguide, saga_table.saga.pk, "Old ambush").__class__.objects.filter(
-            name="Old ambush"
-        ).update(archived_at="2026-11-01T00:00:00Z")
+        old = services.create_encounter(saga_table.storyguide, saga_table.saga.pk, "Old ambush")
+        type(old).objects.filter(pk=old.pk).update(archived_at="2026-11-01T00:00:00Z")
 
     await database_sync_to_async(set_up)()
     sg, frame = await opened(saga_table.saga.pk, saga_table.storyguide)
