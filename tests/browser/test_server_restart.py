@@ -16,6 +16,8 @@ from .people import PHONE
 
 pytestmark = pytest.mark.browser
 
+DOWN_MS = 8000  # long enough for htmx's own backoff (doubling up to 64 s) to wait well past the restart
+
 
 def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, daphne, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # load_demo's four logins
@@ -36,6 +38,7 @@ def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, 
     for person in (guide, player):
         expect(person.page.get_by_test_id("reconnecting")).to_be_visible(timeout=2000)
         expect(person.page.get_by_test_id("connection-chip")).to_have_text("Reconnecting…")
+    guide.page.wait_for_timeout(DOWN_MS)  # a deploy that takes a few seconds: a dozen refused attempts
     daphne.start()  # returns once the new server answers on the port
     accepting = time.monotonic()
     for person in (guide, player):
