@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from d6.models import Fight, Fighter
 
-from .encounter_page import declare, load_demo_table, phase_is
+from .encounter_page import declare, event_seqs, load_demo_table, phase_is
 from .people import PHONE, wait_until_true
 from .test_d6_players_act import demo_encounter, seat_everyone
 
@@ -47,9 +47,7 @@ def a_new_result_shows(page: Page, seq: int, words: str, *, who: str) -> None:
 
 
 def newest_seq(page: Page) -> int:
-    return max(int(seq) for seq in page.get_by_test_id("event-log").locator("li[data-seq]").evaluate_all(
-        "items => items.map(item => item.dataset.seq)"
-    ))
+    return max(event_seqs(page))
 
 
 def test_ars_magica_results_are_marked_read_out_and_shown_at_the_top_of_a_phone(table, settings):
@@ -121,8 +119,8 @@ def test_d6_results_name_the_players_character_and_the_tab_says_whose_turn_it_is
     a_new_result_shows(wren_player.page, newest_seq(wren_player.page), "The fight begins", who="Wren")
 
     fight = Fight.objects.get(encounter=encounter)
-    order = [f.combatant.character.name for f in
-             Fighter.objects.filter(fight=fight).select_related("combatant__character").order_by("position")]
+    fighters = Fighter.objects.filter(fight=fight).select_related("combatant__character").order_by("position")
+    order = [fighter.combatant.character.name for fighter in fighters]
     for turn, name in enumerate(order):
         for person in (guide, wren_player, tobias_player):
             expect(person.page.get_by_test_id("turn-current")).to_have_text(name)
