@@ -229,14 +229,9 @@
     event.preventDefault();
     notSent(event.detail.elt, NOT_SENT_OFFLINE);
   });
-  document.addEventListener("submit", function (event) {  // a plain form on a live page
-    var form = event.target;
-    if (!isOffline() || form.matches("[hx-post], [hx-put], [hx-patch], [hx-delete], [hx-get]") ||
-        (form.method || "get").toLowerCase() === "get") { return; }
-    event.preventDefault();
-    notSent(form, NOT_SENT_OFFLINE);
-  }, true);
-  document.addEventListener("htmx:sendError", function (event) { notSent(event.detail.elt, NOT_SENT_FAILED); });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") { notSent(event.detail.elt, NOT_SENT_FAILED); }
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt, anchor = elt && ((elt.closest && elt.closest("form")) || elt);
     var note = anchor && anchor.nextElementSibling;

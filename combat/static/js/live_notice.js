@@ -3,8 +3,8 @@
  *   (the #live-announce aria-live region);
  * - on a phone, the latest result shows for a few seconds in a bar at the top of the screen, headed by
  *   this person's own character when the result names them;
- * - when a move is wanted from this person (a declaration to make; on the d6 table, a turn, a defence,
- *   a chase die, a terrain to choose), the tab's title says so and the phone vibrates once, where the
+ * - when a move is wanted from this person (a declaration to make; a turn, a defence, chase dice,
+ *   a terrain to choose), the tab's title says so and the phone vibrates once, where the
  *   browser allows it.
  * Everything here reads the page as the frame left it: no request of its own.
  */
@@ -101,7 +101,7 @@
       });
       if (names.length) { return "Declare for " + names.join(", "); }
     }
-    // A part of the page for this person alone (the d6 table's) with a main button to press.
+    // A part of the page for this person alone (data-for-user) with a main button to press.
     var parts = document.querySelectorAll("[data-for-user='" + who + "']");
     for (var i = 0; i < parts.length; i++) {
       if (!parts[i].querySelector("button.primary:not([disabled])")) { continue; }
