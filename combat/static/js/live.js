@@ -2,8 +2,12 @@
  * - on open, ask for everything after the last sequence number this page has shown;
  * - drop frames already seen; ask again when a gap shows up;
  * - drop an event already in the log (a replay and a push can overlap);
- * - show "Reconnecting…" while the socket is down; reconnect on any close but 4403
- *   (the extension itself retries only after 1006, 1011, 1012, 1013);
+ * - show the connection in a chip (Live / Reconnecting… / Offline) and, while it is down, a banner at
+ *   the top; reconnect on any close but 4403 (the extension itself retries only after 1006, 1011,
+ *   1012, 1013), both with the same backoff: the first retry within 0.4 s, then at most 1 s apart for
+ *   the first ten seconds or so (a server restart), then growing to at most 5 s apart, each jittered;
+ * - never lose a command silently: one made while the browser is offline is not sent, and one whose
+ *   request fails on the way is reported, each with a message next to the form or button that sent it;
  * - reconnect at once when the device comes back (the browser goes `online`, or the page becomes
  *   visible while the socket is down) instead of waiting out the extension's backoff (up to 64 s);
  *   a socket that still looks open when the network comes back is asked to resume, and replaced if
@@ -20,6 +24,7 @@
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
   var PROBE_MS = 8000;        // an open socket that does not answer a resume within this is replaced
+  var FIRST_RETRY_MS = 400, RETRY_MS = 1000, MAX_RETRY_MS = 5000, QUICK_RETRIES = 15;
   var retries = 0;
   var awaitingReplay = false;
   var wrapper = null;          // the extension's socket wrapper (reconnect(), send())
@@ -28,6 +33,35 @@
   var forbidden = false;
 
   function root() { return document.getElementById("live"); }
+
+  // How long to wait before retry number n (0, 1, …): a ceiling, and a random point in its upper half
+  // (jitter, so that the pages of a table do not all knock at the same moment).
+  function backoff(n) {
+    var ceiling = n === 0 ? FIRST_RETRY_MS : n < QUICK_RETRIES ? RETRY_MS :
+      Math.min(MAX_RETRY_MS, RETRY_MS * Math.pow(2, n - QUICK_RETRIES + 1));
+    return ceiling * (0.5 + Math.random() / 2);
+  }
+  if (window.htmx) { window.htmx.config.wsReconnectDelay = backoff; }  // the extension's own retries
+
+  // The connection as the person sees it: "connected", "reconnecting" or "offline" (the browser has no
+  // network, or this person may no longer join); "connecting" until the first socket opens.
+  var BANNERS = {
+    reconnecting: "Connection lost: reconnecting… What you send now may not reach the table.",
+    offline: "You are offline: nothing you send goes to the table until the connection is back."
+  };
+  var CHIPS = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
+  function connection(state, text) {
+    var el = root();
+    if (el) { el.dataset.connection = state; }
+    var chip = document.getElementById("live-chip");
+    if (chip) {
+      chip.dataset.state = state;
+      chip.querySelector(".live-chip-text").textContent = CHIPS[state];
+    }
+    sign(text || BANNERS[state] || null);
+    if (state === "connected") { backOnline(); }
+  }
+  function down() { connection(navigator.onLine === false ? "offline" : "reconnecting"); }
   function seen() { var el = root(); return el ? parseInt(el.dataset.lastSeq || "0", 10) : 0; }
   function setSeen(n) { var el = root(); if (el) { el.dataset.lastSeq = String(n); } }
   function sign(text) {
@@ -67,7 +101,7 @@
     if (live && live !== event.detail.event.target) { live.covenantRetired = true; }
     live = event.detail.event.target;
     wrapper = event.detail.socketWrapper;
-    sign(null);
+    connection("connected");
     resume(event.detail.socketWrapper);
   });
 
@@ -78,10 +112,10 @@
     // is not a drop (a retry timer left over from before a wake-up does this once).
     if ((socket === live && connecting) || socket.covenantRetired) { return; }
     if (socket !== live) { connecting = false; }  // an attempt that never opened
-    if (code === FORBIDDEN) { forbidden = true; sign("You are no longer in this saga: log in again."); return; }
-    sign("Reconnecting…");
+    if (code === FORBIDDEN) { forbidden = true; connection("offline", "You are no longer in this saga: log in again."); return; }
+    down();
     if (EXTENSION_RETRIES.indexOf(code) < 0) {
-      var delay = Math.random() * 1000 * Math.pow(2, Math.min(retries, 5));
+      var delay = backoff(retries);
       retries += 1;
       setTimeout(function () { if (!connecting && !isOpen(live)) { reconnectNow(); } }, delay);
     }
@@ -96,18 +130,21 @@
   // The network is back: reconnect now, or make sure the socket that looks open still answers.
   function online() {
     if (!wrapper || forbidden) { return; }
+    connection("reconnecting");
     if (!isOpen(live)) { reconnectNow(); return; }
     var socket = live;
     resume(wrapper);
     setTimeout(function () {
       if (awaitingReplay && socket === live && isOpen(socket) && !connecting) {
-        sign("Reconnecting…");
+        connection("reconnecting");
         wrapper.reconnect();  // it looked open but is dead: replace it
       }
     }, PROBE_MS);
   }
 
   window.addEventListener("online", online);
+  // The browser says the network is gone: say so at once, without waiting for the socket to notice.
+  window.addEventListener("offline", function () { if (!forbidden) { connection("offline"); } });
   // The screen is on again or the tab shown: if the socket is down, do not wait for the next retry.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible" && !isOpen(live)) { reconnectNow(); }
@@ -116,7 +153,7 @@
   document.addEventListener("htmx:wsError", function (event) {
     var socket = event.detail.error && event.detail.error.target;
     if (socket && (socket.covenantRetired || (socket === live && connecting))) { return; }  // a discarded socket
-    sign("Reconnecting…");
+    if (!forbidden) { down(); }
   });
 
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
@@ -129,7 +166,7 @@
     var match = FRAME.exec(message);
     if (!match) { return; }
     var first = parseInt(match[1], 10), last = parseInt(match[2], 10), replay = Boolean(match[3]);
-    if (replay) { awaitingReplay = false; frameLast = last; return; }
+    if (replay) { awaitingReplay = false; frameLast = last; connection("connected"); return; }
     if (awaitingReplay || last <= seen()) { event.preventDefault(); return; }
     if (first > seen() + 1) {  // a gap: ask for what is missing instead of showing this frame
       event.preventDefault();
@@ -159,6 +196,46 @@
       document.body.dispatchEvent(new CustomEvent("covenant:phase", { bubbles: true }));
     }
     lastPhaseKey = key;
+  });
+
+  // A command is any request but a GET. While the browser is offline it is not sent; if its request
+  // fails on the way, that is said. Either way the message stands right after the form or button.
+  var NOT_SENT_OFFLINE = "Not sent: you are offline. Send it again once the connection is back.";
+  var NOT_SENT_FAILED = "Not sent: the server could not be reached. Send it again once the connection is back.";
+  var SEND_AGAIN = "The connection is back: send it again if it is still wanted.";
+  function isOffline() { return navigator.onLine === false || (root() && root().dataset.connection === "offline"); }
+  function notSent(elt, text) {
+    var anchor = (elt.closest && elt.closest("form")) || elt;
+    var note = anchor.nextElementSibling;
+    if (!note || !note.classList.contains("not-sent")) {
+      note = document.createElement("p");
+      note.className = "not-sent";
+      note.setAttribute("role", "alert");
+      note.dataset.testid = "not-sent";
+      anchor.after(note);
+    }
+    note.classList.remove("not-sent-back");
+    note.textContent = text;
+  }
+  function backOnline() {
+    document.querySelectorAll(".not-sent").forEach(function (note) {
+      note.textContent = SEND_AGAIN;
+      note.classList.add("not-sent-back");
+    });
+  }
+  // htmx:confirm comes before htmx:beforeRequest, so nothing (commands.js) has disabled a button yet.
+  document.addEventListener("htmx:confirm", function (event) {
+    if (event.detail.verb === "get" || !isOffline()) { return; }
+    event.preventDefault();
+    notSent(event.detail.elt, NOT_SENT_OFFLINE);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") { notSent(event.detail.elt, NOT_SENT_FAILED); }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt, anchor = elt && ((elt.closest && elt.closest("form")) || elt);
+    var note = anchor && anchor.nextElementSibling;
+    if (event.detail.successful && note && note.classList.contains("not-sent")) { note.remove(); }
   });
 
   function markMine() {

@@ -1,0 +1,131 @@
+/* What a pushed frame brings, made noticeable (on top of live.js, which swaps it in):
+ * - each new result in the log is highlighted for a few seconds and read out by screen readers
+ *   (the #live-announce aria-live region);
+ * - on a phone, the latest result shows for a few seconds in a bar at the top of the screen, headed by
+ *   this person's own character when the result names them;
+ * - when a move is wanted from this person (a declaration to make; a turn, a defence, chase dice,
+ *   a terrain to choose), the tab's title says so and the phone vibrates once, where the
+ *   browser allows it.
+ * Everything here reads the page as the frame left it: no request of its own.
+ */
+(function () {
+  "use strict";
+  var FRESH_MS = 6000;      // how long a new result stays highlighted
+  var LATEST_MS = 7000;     // how long the latest-result bar stays up
+  var ANNOUNCED = 3;        // at most this many results read out per frame (the newest)
+  var VIBRATION = [200, 100, 200];
+  var shownSeq = 0, latestTimer = null, baseTitle = null, wantedBefore = "";
+
+  function me() { var live = document.getElementById("live"); return live ? live.dataset.me : ""; }
+  function newestSeq() {
+    var most = 0;
+    document.querySelectorAll("#event-log > li.event").forEach(function (item) {
+      most = Math.max(most, parseInt(item.dataset.seq || "0", 10));
+    });
+    return most;
+  }
+  function words(item) {  // the line as read: without "Round 2 · Melee #14"
+    var copy = item.cloneNode(true);
+    copy.querySelectorAll(".seq").forEach(function (label) { label.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+  function myNames() {
+    var who = me(), names = [];
+    if (!who) { return names; }
+    document.querySelectorAll("[data-owner='" + who + "'] .name").forEach(function (name) {
+      var text = name.textContent.trim();
+      if (text && names.indexOf(text) < 0) { names.push(text); }
+    });
+    return names;
+  }
+
+  function highlight(items) {
+    items.forEach(function (item) {
+      item.classList.add("fresh");
+      setTimeout(function () { item.classList.remove("fresh"); }, FRESH_MS);
+    });
+  }
+  function announce(lines) {
+    var region = document.getElementById("live-announce");
+    if (region) { region.textContent = lines.slice(-ANNOUNCED).join(" · "); }
+  }
+  function showLatest(items) {
+    var bar = document.getElementById("latest-result");
+    if (!bar || !items.length) { return; }
+    var names = myNames(), chosen = items[items.length - 1], mine = "";
+    for (var i = items.length - 1; i >= 0 && !mine; i--) {
+      var text = words(items[i]);
+      for (var j = 0; j < names.length; j++) {
+        if (text.indexOf(names[j]) >= 0) { mine = names[j]; chosen = items[i]; break; }
+      }
+    }
+    bar.textContent = "";
+    var head = document.createElement("b");
+    head.className = "latest-who";
+    head.dataset.testid = "latest-who";
+    head.textContent = mine || "Latest";
+    var body = document.createElement("span");
+    body.className = "latest-text";
+    body.textContent = words(chosen);
+    bar.append(head, " ", body);
+    bar.classList.toggle("mine", Boolean(mine));
+    bar.hidden = false;
+    clearTimeout(latestTimer);
+    latestTimer = setTimeout(function () { bar.hidden = true; }, LATEST_MS);
+  }
+
+  function newResults() {
+    var items = [];
+    document.querySelectorAll("#event-log > li.event").forEach(function (item) {
+      if (parseInt(item.dataset.seq || "0", 10) > shownSeq) { items.push(item); }
+    });
+    items.sort(function (a, b) { return a.dataset.seq - b.dataset.seq; });
+    shownSeq = Math.max(shownSeq, newestSeq());
+    if (!items.length) { return; }
+    highlight(items);
+    announce(items.map(words));
+    showLatest(items);
+  }
+
+  // What is wanted from this person now, in a few words; "" when nothing is.
+  function wanted() {
+    var who = me();
+    if (!who) { return ""; }
+    var status = document.getElementById("encounter-status");
+    if (status && status.dataset.status === "running" && status.dataset.phase === "declaring") {
+      var names = [];
+      document.querySelectorAll("#combatants [data-owner='" + who + "']").forEach(function (card) {
+        var mark = document.getElementById("declared-" + card.id.replace("combatant-", ""));
+        var name = card.querySelector(".name");
+        if (mark && mark.classList.contains("waiting") && name) { names.push(name.textContent.trim()); }
+      });
+      if (names.length) { return "Declare for " + names.join(", "); }
+    }
+    // A part of the page for this person alone (data-for-user) with a main button to press.
+    var parts = document.querySelectorAll("[data-for-user='" + who + "']");
+    for (var i = 0; i < parts.length; i++) {
+      if (!parts[i].querySelector("button.primary:not([disabled])")) { continue; }
+      var title = parts[i].querySelector("h2, h3, p");
+      return title ? title.textContent.replace(/\s+/g, " ").trim() : "Your move";
+    }
+    return "";
+  }
+  function attention(quiet) {
+    if (baseTitle === null) { baseTitle = document.title; }
+    var now = wanted();
+    document.title = now ? "▶ " + now + " · " + baseTitle : baseTitle;
+    if (quiet !== true && now && now !== wantedBefore && navigator.vibrate) {
+      try { navigator.vibrate(VIBRATION); } catch (e) { /* not allowed here: the title says it */ }
+    }
+    wantedBefore = now;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    shownSeq = newestSeq();
+    var bar = document.getElementById("latest-result");
+    if (bar) { bar.addEventListener("click", function () { bar.hidden = true; }); }
+    attention(true);  // the page just opened: the title says it, no buzz
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { newResults(); attention(); });
+  document.addEventListener("htmx:afterSwap", function () { attention(); });
+})();
