@@ -31,9 +31,11 @@ from .rules.table import (
     can_open_declarations,
     can_pass_time,
     can_preview_phase,
+    can_undo,
     step_label,
 )
 from .services.dice import PURPOSE_LABELS
+from .services.round import last_confirmed
 from .services.sheets import fatigue_state_of, level_penalties
 from .services.table import table_of
 from .sheet import carried, sheet_of
@@ -60,10 +62,21 @@ SETUP_KINDS = {
 # ... and the "time passes" panel: shown between rounds and outside the fight.
 TIME_KINDS = SETUP_KINDS | {
     Kind.PHASE_RESOLVED,
+    Kind.PHASE_UNDONE,
     Kind.ROUND_ENDED,
     Kind.TIME_PASSED,
     Kind.NIGHT_OF_SLEEP,
     Kind.EXERTION,
+}
+
+# ... and the "undo the last step" panel: after the round moves on or back (its reason is kept meanwhile).
+STEP_KINDS = {
+    Kind.DECLARATIONS_OPENED,
+    Kind.MOVEMENT,
+    Kind.PHASE_RESOLVED,
+    Kind.PHASE_UNDONE,
+    Kind.ROUND_ENDED,
+    CoreKind.ENCOUNTER_ENDED,
 }
 
 
@@ -72,6 +85,7 @@ def frame_flags(events, *, replay: bool) -> dict:
     return {
         "setup_changed": replay or any(event.kind in SETUP_KINDS for event in events),
         "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
+        "step_changed": replay or any(event.kind in STEP_KINDS for event in events),
     }
 
 
@@ -177,6 +191,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "phase_label": step_label(encounter.phase),
         "can": refusals(table),
         "next_command": next_command(table),
+        "undo": dict(zip(("phase", "passed"), last_confirmed(encounter.round_log or {}), strict=True)),
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
@@ -209,6 +224,7 @@ def refusals(table: Table) -> dict[str, str | None]:
         "correct": can_correct(table),
         "change_combatants": can_change_combatants(table),
         "pass_time": can_pass_time(table),
+        "undo": can_undo(table),
     }
 
 

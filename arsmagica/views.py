@@ -24,6 +24,7 @@ from .models import Declaration
 from .panels import combatants_of, state_context
 from .presenters import my_declarations_words
 from .rules.table import can_declare
+from .services.declarations import last_round_declaration
 from .services.dice import PURPOSE_LABELS, parse_faces
 from .services.table import table_of
 from .system import KEY
@@ -64,6 +65,10 @@ def _declaration_forms(request, encounter: Encounter, storyguide: bool, bound: d
         d.combatant_id: d
         for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number)
     }
+    previous = {
+        d.combatant_id: d
+        for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number - 1)
+    }
     mine = [
         c
         for c in combatants
@@ -84,6 +89,7 @@ def _declaration_forms(request, encounter: Encounter, storyguide: bool, bound: d
                 "form": form,
                 "combatant": combatant,
                 "declaration": declarations.get(combatant.pk),
+                "previous": previous.get(combatant.pk),
                 "own": combatant in mine,
             }
         )
@@ -144,9 +150,58 @@ def declare(request, encounter_id, combatant_id):
         "arsmagica/_declaration_form.html",
         {
             "encounter": encounter,
-            "entry": {"form": form, "combatant": combatant, "declaration": saved, "own": True},
+            "entry": {
+                "form": form,
+                "combatant": combatant,
+                "declaration": saved,
+                "previous": last_round_declaration(encounter, combatant.pk),
+                "own": True,
+            },
             "saved": saved is not None,
         },
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def declare_as_before(request, encounter_id, combatant_id):
+    """Declare for one combatant what it declared last round, in one tap; the form comes back."""
+    encounter = encounter_for(request.user, encounter_id)
+    storyguide = is_storyguide(request.user, encounter.saga)
+    combatants = combatants_of(encounter)
+    combatant = next((c for c in combatants if c.pk == combatant_id), None)
+    if combatant is None:
+        raise Http404("No such combatant.")
+    if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
+        raise PermissionDenied("You can only declare for your own characters.")
+    status, saved, error = 200, None, None
+    try:
+        saved = services.declare_as_before(request.user, encounter.pk, combatant.pk, posted_version(request))
+    except CombatError as refused:
+        error, status = refused, answers.status_of(refused, form=True)
+    encounter.refresh_from_db()
+    declaration = (
+        saved
+        or Declaration.objects.filter(
+            encounter=encounter, combatant=combatant, round_number=encounter.round_number
+        ).first()
+    )
+    form = DeclarationForm(
+        combatant=combatant,
+        others=combatants,
+        physical=encounter.saga.physical_dice,
+        storyguide=storyguide,
+        declaration=declaration,
+    )
+    if error is not None:
+        form.add_error(None, str(error))
+    entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True}
+    entry["previous"] = last_round_declaration(encounter, combatant.pk)
+    return render(
+        request,
+        "arsmagica/_declaration_form.html",
+        {"encounter": encounter, "entry": entry, "saved": saved is not None},
         status=status,
     )
 
@@ -220,6 +275,11 @@ def end_round(request, encounter):
 
 
 @command
+def undo_phase(request, encounter):
+    services.undo_phase(request.user, encounter.pk, posted_version(request), request.POST.get("reason", ""))
+
+
+@command
 def correct(request, encounter):
     form = CorrectionForm(request.POST, combatants=combatants_of(encounter))
     if not form.is_valid():
@@ -240,4 +300,3 @@ def correct(request, encounter):
         },
         data["reason"],
     )
-
