@@ -229,7 +229,9 @@ def sleep_night(
             set_fatigue(character, recovery.fatigue)
             character.save(update_fields=["sheet"])
             entries.append(_entry(character, before, recovery))
-        return scene.record(user, Kind.NIGHT_OF_SLEEP, {"good_meal": bool(good_meal), "characters": entries})
+        return scene.record(
+            user, Kind.NIGHT_OF_SLEEP, {"good_meal": bool(good_meal), "characters": entries}
+        )
 
 
 def record_exertion(
