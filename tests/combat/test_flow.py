@@ -116,6 +116,8 @@ def test_undoing_melee_brings_back_its_preview_and_the_levels_before_it(client, 
     page = player_page(client, table)
     assert "Undone</b> by the storyguide: Melee (and Second Missile, Magic, which passed empty)" in page
     assert "Wrong botch dice for Bandit 1" in page and 'data-testid="phase-undone"' in page
+    history = client.get(reverse("saga_history", args=[table.saga.pk])).content.decode()
+    assert "Wrong botch dice for Bandit 1" in history and "Undone" in history
     # Confirmed again on the same dice: the same wound, and the empty phases pass again.
     services.confirm_phase(table.storyguide, table.encounter.pk, table.v, "melee")
     bandit1.refresh_from_db()
