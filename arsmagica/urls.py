@@ -17,6 +17,11 @@ urlpatterns = [
         views.declare_as_before,
         name="declare_as_before",
     ),
+    path(
+        "encounters/<id:encounter_id>/declare-npcs/as-before/",
+        views.declare_npcs_as_before,
+        name="declare_npcs_as_before",
+    ),
     path("encounters/<id:encounter_id>/open/", views.open_declarations, name="open_declarations"),
     path("encounters/<id:encounter_id>/close/", views.close_declarations, name="close_declarations"),
     path("encounters/<id:encounter_id>/preview/", views.preview_phase, name="preview_phase"),

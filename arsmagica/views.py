@@ -100,18 +100,26 @@ def _declaration_forms(request, encounter: Encounter, storyguide: bool, bound: d
 @require_GET
 def my_declarations(request, encounter_id):
     """The declaration forms this person may fill in: a player's characters, the storyguide's NPCs."""
-    encounter = encounter_for(request.user, encounter_id)
+    return _my_declarations(request, encounter_for(request.user, encounter_id))
+
+
+def _my_declarations(request, encounter: Encounter, error: CombatError | None = None):
     storyguide = is_storyguide(request.user, encounter.saga)
+    entries = _declaration_forms(request, encounter, storyguide)
     return render(
         request,
         "arsmagica/_my_declarations.html",
         {
             "encounter": encounter,
-            "entries": _declaration_forms(request, encounter, storyguide),
+            "entries": entries,
             "is_storyguide": storyguide,
+            "npcs_as_before": storyguide
+            and any(entry["previous"] and not entry["declaration"] and entry["own"] for entry in entries),
             "refusal": can_declare(table_of(encounter)),
+            "npcs_error": str(error) if error else "",
             **my_declarations_words(encounter, storyguide),
         },
+        status=answers.status_of(error, form=True) if error else 200,
     )
 
 
@@ -204,6 +212,23 @@ def declare_as_before(request, encounter_id, combatant_id):
         {"encounter": encounter, "entry": entry, "saved": saved is not None},
         status=status,
     )
+
+
+@login_required
+@require_POST
+def declare_npcs_as_before(request, encounter_id):
+    """The storyguide's one tap for every NPC not yet declared; the declarations panel comes back,
+    with the reason beside the button when it is refused."""
+    encounter = encounter_for(request.user, encounter_id)
+    if not is_storyguide(request.user, encounter.saga):
+        raise PermissionDenied("Only the storyguide can do that.")
+    try:
+        services.declare_npcs_as_before(request.user, encounter.pk, posted_version(request))
+    except CombatError as error:
+        encounter.refresh_from_db()
+        return _my_declarations(request, encounter, error)
+    encounter.refresh_from_db()
+    return _my_declarations(request, encounter)
 
 
 # --- the storyguide's commands -----------------------------------------------------------------

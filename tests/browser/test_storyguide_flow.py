@@ -1,6 +1,6 @@
 """Fewer clicks and a way back, at the demo table: phases nobody acts in pass by themselves, the
 storyguide drives the round from the keyboard (never while typing in a field) and undoes a confirmed
-phase with a reason that every screen shows live; a player repeats last round's declaration in one tap;
+phase with a reason that every screen shows live; a player repeats last round's declaration in one tap, the storyguide every NPC's;
 a shooter's missile fields stay put when their heading is tapped."""
 
 import re
@@ -102,6 +102,11 @@ def test_the_storyguide_keys_a_round_through_and_undoes_melee_for_everyone(table
     same.click()
     expect(player.page.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
     expect(page.get_by_test_id(f"declared-{boris.pk}")).to_have_class(re.compile(r"\bdone\b"))
+    # ... and the storyguide every NPC declared last round, in one tap.
+    page.get_by_test_id("npcs-as-before").click()
+    for bandit in (bandit1, bandit2):
+        expect(page.get_by_test_id(f"declared-mark-{bandit.pk}")).to_be_visible()
+        expect(player.page.get_by_test_id(f"declared-{bandit.pk}")).to_have_class(re.compile(r"\bdone\b"))
     for person in (guide, player):
         person.assert_not_reloaded()
 

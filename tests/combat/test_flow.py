@@ -179,3 +179,24 @@ def test_same_as_last_round_repeats_a_declaration_once(table, scripted_dice):
     with pytest.raises(StaleCommand):
         services.declare_as_before(table.alice, table.encounter.pk, table.boris.pk, version)
     assert Event.objects.filter(kind="declared", round_number=2).count() == 1
+
+
+def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripted_dice):
+    through_movement(table, scripted_dice)
+    resolve(table, "melee")
+    resolve(table, "fatigue")
+    services.end_round(table.storyguide, table.encounter.pk, table.v)
+    version = table.v
+    client.force_login(table.storyguide)
+    url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
+    response = client.post(url, {"expected_version": version})
+    assert response.status_code == 200
+    assert Declaration.objects.filter(round_number=2).count() == 3  # the three bandits
+    assert all(
+        f'data-testid="declared-mark-{bandit.pk}"' in response.content.decode() for bandit in table.bandits
+    )
+    again = client.post(url, {"expected_version": version})  # a second tap of the same button
+    assert again.status_code == 409 and 'data-testid="npcs-as-before-error"' in again.content.decode()
+    assert Event.objects.filter(kind="declared", round_number=2).count() == 3
+    client.force_login(table.alice)
+    assert client.post(url, {"expected_version": table.v}).status_code == 403
