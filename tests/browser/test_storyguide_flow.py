@@ -1,7 +1,7 @@
 """Fewer clicks and a way back, at the demo table: phases nobody acts in pass by themselves, the
 storyguide drives the round from the keyboard (never while typing in a field) and undoes a confirmed
-phase with a reason that every screen shows live; a player repeats last round's declaration in one tap, the storyguide every NPC's;
-a shooter's missile fields stay put when their heading is tapped."""
+phase with a reason that every screen shows live; a player repeats last round's declaration in one
+tap, the storyguide every NPC's; a shooter's missile fields stay put when their heading is tapped."""
 
 import re
 
