@@ -23,6 +23,7 @@ class Kind(models.TextChoices):
     SKIPPED = "skipped", "Did not happen"
     PHASE_PREVIEWED = "phase_previewed", "Phase previewed"
     PHASE_RESOLVED = "phase_resolved", "Phase resolved"
+    PHASE_UNDONE = "phase_undone", "Phase undone"
     ROUND_ENDED = "round_ended", "Round ended"
     CORRECTION = "correction", "Correction"
     TIME_PASSED = "time_passed", "Time passed (rest)"
@@ -304,6 +305,22 @@ class PhaseResolved(TypedDict):
     levels: list[LevelsChanged]
     options: PhaseOptions
     dice: Faces
+    quiet: NotRequired[bool]  # nobody acted in it: it passed by itself, nothing rolled (ArM3 p163) [ours]
+
+
+class PhaseUndone(TypedDict):
+    """The storyguide took back the round's last confirmed phase, with a reason shown to everyone.
+
+    The round stands again where it stood before that phase was confirmed: at `phase`, whose dice and
+    options come back to the storyguide as a preview (a storyguide-only `phase_previewed` event that
+    follows); the phases in `passed` (empty ones that passed by themselves after it) are taken back too;
+    each combatant in `levels` goes back to the levels it had before the phase ([before the undo, after]).
+    """
+
+    phase: str
+    passed: list[str]
+    levels: list[LevelsChanged]
+    reason: str
 
 
 class RoundEnded(TypedDict):
@@ -353,6 +370,7 @@ PAYLOADS: dict[str, type] = {
     Kind.SKIPPED: Skip,
     Kind.PHASE_PREVIEWED: PhasePreviewed,
     Kind.PHASE_RESOLVED: PhaseResolved,
+    Kind.PHASE_UNDONE: PhaseUndone,
     Kind.ROUND_ENDED: RoundEnded,
     Kind.CORRECTION: Correction,
     Kind.TIME_PASSED: TimePassed,

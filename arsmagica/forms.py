@@ -73,7 +73,9 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
         super().__init__(*args, **kwargs)
         weapons = list(combatant.character.weapons.all())
         self.has_missile = any(weapon.missile for weapon in weapons)
-        self.casts = declaration is not None and declaration.action == Declaration.Action.CAST
+        self.casts = self._acts(Declaration.Action.CAST, declaration)
+        # A shooter's missile fields are always shown: a tap on their heading must not hide them.
+        self.shoots = self.has_missile or self._acts(Declaration.Action.MISSILE, declaration)
         if declaration is None and weapons:
             self.fields["weapon"].initial = weapons[0].pk
         self.fields["weapon"].choices = [("", "No weapon")] + [(weapon.pk, weapon.name) for weapon in weapons]
@@ -93,6 +95,12 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
                     help_text="as rolled, e.g. 1 1 3" if purpose == "initiative" else "",
                     initial=faces_text((declaration.dice if declaration else {}).get(purpose)),
                 )
+
+    def _acts(self, action: str, declaration: Declaration | None) -> bool:
+        """The declaration, as sent or as saved, is this action."""
+        if self.is_bound:
+            return self.data.get(self.add_prefix("action")) == action
+        return declaration is not None and declaration.action == action
 
     def clean(self):
         data = super().clean()

@@ -34,9 +34,11 @@ from .rules.table import (
     can_open_declarations,
     can_pass_time,
     can_preview_phase,
+    can_undo,
     step_label,
 )
 from .services.dice import PURPOSE_LABELS
+from .services.round import last_confirmed
 from .services.sheets import fatigue_state_of, level_penalties
 from .services.table import table_of
 from .sheet import carried, sheet_of
@@ -69,10 +71,21 @@ DECLARE_KINDS = SETUP_KINDS | {
 # ... and the "time passes" panel: shown between rounds and outside the fight.
 TIME_KINDS = SETUP_KINDS | {
     Kind.PHASE_RESOLVED,
+    Kind.PHASE_UNDONE,
     Kind.ROUND_ENDED,
     Kind.TIME_PASSED,
     Kind.NIGHT_OF_SLEEP,
     Kind.EXERTION,
+}
+
+# ... and the "undo the last step" panel: after the round moves on or back (its reason is kept meanwhile).
+STEP_KINDS = {
+    Kind.DECLARATIONS_OPENED,
+    Kind.MOVEMENT,
+    Kind.PHASE_RESOLVED,
+    Kind.PHASE_UNDONE,
+    Kind.ROUND_ENDED,
+    CoreKind.ENCOUNTER_ENDED,
 }
 
 
@@ -82,6 +95,7 @@ def frame_flags(events, *, replay: bool) -> dict:
         "setup_changed": replay or any(event.kind in SETUP_KINDS for event in events),
         "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
         "declare_changed": replay or any(event.kind in DECLARE_KINDS for event in events),
+        "step_changed": replay or any(event.kind in STEP_KINDS for event in events),
     }
 
 
@@ -194,6 +208,7 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "phase_label": step_label(encounter.phase),
         "can": can,
         "next_command": next_command(table),
+        "undo": dict(zip(("phase", "passed"), last_confirmed(encounter.round_log or {}), strict=True)),
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "last_seq": last_seq(encounter),
@@ -231,6 +246,7 @@ def refusals(table: Table) -> dict[str, str | None]:
         "correct": can_correct(table),
         "change_combatants": can_change_combatants(table),
         "pass_time": can_pass_time(table),
+        "undo": can_undo(table),
     }
 
 
@@ -283,10 +299,11 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
 
 
 def declaration_entries(
-    encounter: Encounter, combatants, declarations: dict, *, storyguide: bool, user_id=None
+    encounter: Encounter, combatants, declarations: dict, *, storyguide: bool, user_id=None, previous=None
 ) -> list[dict]:
     """The declaration forms one person may fill in: the storyguide's NPCs first, then everyone else's
-    (the storyguide may declare for anyone); a player's own characters."""
+    (the storyguide may declare for anyone); a player's own characters. `previous`: last round's
+    declarations by combatant, for "same as last round"."""
     mine = [c for c in combatants if (c.character.is_npc if storyguide else c.character.owner_id == user_id)]
     others = [c for c in combatants if c not in mine] if storyguide else []
     return [
@@ -300,6 +317,7 @@ def declaration_entries(
             ),
             "combatant": combatant,
             "declaration": declarations.get(combatant.pk),
+            "previous": (previous or {}).get(combatant.pk),
             "own": combatant in mine,
         }
         for combatant in mine + others
@@ -308,10 +326,21 @@ def declaration_entries(
 
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:
     """The storyguide's "Declare for NPCs" panel, pushed in their frames (one render for every tab of theirs):
-    the forms are built only when a page or frame shows the panel."""
+    the forms (and last round's declarations, for "same as last round") are built only when a page or
+    frame shows the panel."""
+
+    def entries() -> list[dict]:
+        previous = {
+            d.combatant_id: d
+            for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number - 1)
+        }
+        return declaration_entries(encounter, combatants, declarations, storyguide=True, previous=previous)
+
+    lazy = SimpleLazyObject(entries)
     return {
-        "entries": SimpleLazyObject(
-            lambda: declaration_entries(encounter, combatants, declarations, storyguide=True)
+        "entries": lazy,
+        "npcs_as_before": SimpleLazyObject(
+            lambda: any(e["previous"] and not e["declaration"] and e["own"] for e in lazy)
         ),
         "refusal": refusal,
         **my_declarations_words(encounter, True),

@@ -387,3 +387,11 @@ def missile_words(weapon) -> str:
     if not weapon.missile:
         return "—"
     return f"{weapon.paces} paces" + (", twice" if weapon.twice else "")
+
+
+def undo_words(phase: str, passed: list[str]) -> str:
+    """What an undo takes back: "Melee", or "Melee (and Second Missile, Magic, which passed empty)"."""
+    words = phase_name(phase)
+    if passed:
+        words += f" (and {', '.join(phase_name(step) for step in reversed(passed))}, which passed empty)"
+    return words

@@ -137,6 +137,16 @@ def _resolved(table: Table, p: dict) -> None:
     table.phase = NEXT_STEP.get(p.get("phase", ""), table.phase)
 
 
+def _undone(table: Table, p: dict) -> None:
+    """The storyguide took back the last confirmed phase [ours]: the levels it changed go back (each
+    `levels` entry's second value), and the round stands at that phase again."""
+    for change in p.get("levels", ()):
+        fighter = table.fighters.get(change["combatant"])
+        if fighter is not None:
+            fighter.fatigue_level, fighter.body_level = change["fatigue_level"][1], change["body_level"][1]
+    table.phase = p.get("phase", table.phase)
+
+
 def _round_ended(table: Table, p: dict) -> None:
     """Advantage won carries into the next round; advantage held is used up (ArM3 p168)."""
     carried = {a["combatant"]: a for a in p.get("advantages", ())}
@@ -178,6 +188,7 @@ EFFECTS: dict[str, Callable[[Table, dict], None]] = {
     Kind.DECLARATIONS_OPENED: _opened,
     Kind.MOVEMENT: _movement,
     Kind.PHASE_RESOLVED: _resolved,
+    Kind.PHASE_UNDONE: _undone,
     Kind.ROUND_ENDED: _round_ended,
     Kind.CORRECTION: _correction,
     Kind.TIME_PASSED: _rested,

@@ -22,6 +22,7 @@ from .models import Declaration
 from .panels import combatants_of, declaration_entries, state_context
 from .presenters import my_declarations_words
 from .rules.table import can_declare
+from .services.declarations import last_round_declaration
 from .services.dice import PURPOSE_LABELS, parse_faces
 from .services.table import table_of
 from .system import KEY
@@ -61,8 +62,17 @@ def _declaration_forms(request, encounter: Encounter, storyguide: bool):
         d.combatant_id: d
         for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number)
     }
+    previous = {
+        d.combatant_id: d
+        for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number - 1)
+    }
     return declaration_entries(
-        encounter, combatants_of(encounter), declarations, storyguide=storyguide, user_id=request.user.pk
+        encounter,
+        combatants_of(encounter),
+        declarations,
+        storyguide=storyguide,
+        user_id=request.user.pk,
+        previous=previous,
     )
 
 
@@ -70,18 +80,26 @@ def _declaration_forms(request, encounter: Encounter, storyguide: bool):
 @require_GET
 def my_declarations(request, encounter_id):
     """The declaration forms this person may fill in: a player's characters, the storyguide's NPCs."""
-    encounter = encounter_for(request.user, encounter_id)
+    return _my_declarations(request, encounter_for(request.user, encounter_id))
+
+
+def _my_declarations(request, encounter: Encounter, error: CombatError | None = None):
     storyguide = is_storyguide(request.user, encounter.saga)
+    entries = _declaration_forms(request, encounter, storyguide)
     return render(
         request,
         "arsmagica/_my_declarations.html",
         {
             "encounter": encounter,
-            "entries": _declaration_forms(request, encounter, storyguide),
+            "entries": entries,
             "is_storyguide": storyguide,
+            "npcs_as_before": storyguide
+            and any(entry["previous"] and not entry["declaration"] and entry["own"] for entry in entries),
             "refusal": can_declare(table_of(encounter)),
+            "npcs_error": str(error) if error else "",
             **my_declarations_words(encounter, storyguide),
         },
+        status=answers.status_of(error, inline=True) if error else 200,
     )
 
 
@@ -124,11 +142,83 @@ def declare(request, encounter_id, combatant_id):
         "arsmagica/_declaration_form.html",
         {
             "encounter": encounter,
-            "entry": {"form": form, "combatant": combatant, "declaration": saved, "own": True},
+            "entry": {
+                "form": form,
+                "combatant": combatant,
+                "declaration": saved,
+                "previous": last_round_declaration(encounter, combatant.pk),
+                "own": True,
+            },
             "saved": saved is not None,
         },
         status=status,
     )
+
+
+@login_required
+@require_POST
+def declare_as_before(request, encounter_id, combatant_id):
+    """Declare for one combatant what it declared last round, in one tap; the form comes back."""
+    try:
+        encounter = command_encounter(request, encounter_id)
+        storyguide = is_storyguide(request.user, encounter.saga)
+        combatants = combatants_of(encounter)
+        combatant = next((c for c in combatants if c.pk == combatant_id), None)
+        if combatant is None:
+            raise NotAllowed("This combatant is no longer in the fight.")
+        if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
+            raise NotAllowed("You can only declare for your own characters.")
+    except CombatError as error:
+        return answers.error_fragment(request, error)
+    status, saved, error = 200, None, None
+    try:
+        saved = services.declare_as_before(request.user, encounter.pk, combatant.pk, posted_version(request))
+    except CombatError as refused:
+        error, status = refused, answers.status_of(refused, inline=True)
+    encounter.refresh_from_db()
+    declaration = (
+        saved
+        or Declaration.objects.filter(
+            encounter=encounter, combatant=combatant, round_number=encounter.round_number
+        ).first()
+    )
+    form = DeclarationForm(
+        combatant=combatant,
+        others=combatants,
+        physical=encounter.saga.physical_dice,
+        storyguide=storyguide,
+        declaration=declaration,
+    )
+    if error is not None:
+        form.add_error(None, str(error))
+    entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True}
+    entry["previous"] = last_round_declaration(encounter, combatant.pk)
+    return render(
+        request,
+        "arsmagica/_declaration_form.html",
+        {"encounter": encounter, "entry": entry, "saved": saved is not None},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def declare_npcs_as_before(request, encounter_id):
+    """The storyguide's one tap for every NPC not yet declared; the declarations panel comes back,
+    with the reason beside the button when it is refused."""
+    try:
+        encounter = command_encounter(request, encounter_id)
+        if not is_storyguide(request.user, encounter.saga):
+            raise NotAllowed("Only the storyguide can do that.")
+    except CombatError as error:
+        return answers.error_fragment(request, error)
+    try:
+        services.declare_npcs_as_before(request.user, encounter.pk, posted_version(request))
+    except CombatError as error:
+        encounter.refresh_from_db()
+        return _my_declarations(request, encounter, error)
+    encounter.refresh_from_db()
+    return _my_declarations(request, encounter)
 
 
 # --- the storyguide's commands -----------------------------------------------------------------
@@ -200,6 +290,11 @@ def end_round(request, encounter):
 
 
 @command
+def undo_phase(request, encounter):
+    services.undo_phase(request.user, encounter.pk, posted_version(request), request.POST.get("reason", ""))
+
+
+@command
 def correct(request, encounter):
     form = CorrectionForm(request.POST, combatants=combatants_of(encounter))
     if not form.is_valid():
@@ -220,4 +315,3 @@ def correct(request, encounter):
         },
         data["reason"],
     )
-

@@ -108,7 +108,8 @@ def build(encounters: int, rounds: int) -> None:
                 except CombatError:
                     pass  # down and out: no declaration
             services.close_declarations(storyguide, encounter.pk, version(encounter.pk))
-            for phase in ("first_missile", "melee", "second_missile", "magic", "fatigue"):
+            # phases nobody acts in pass by themselves; the others are rolled and confirmed
+            while (phase := Encounter.objects.get(pk=encounter.pk).phase) != "round_over":
                 services.preview_phase(storyguide, encounter.pk, version(encounter.pk), phase)
                 services.confirm_phase(storyguide, encounter.pk, version(encounter.pk), phase)
             back_on_their_feet(storyguide, encounter.pk, combatants, version)

@@ -93,9 +93,9 @@ def play_ars_magica_round(monkeypatch) -> Table:
     ars.open_declarations(sg, encounter_id, table.v)
     table.declare_p168()
     ars.close_declarations(sg, encounter_id, table.v)
-    for phase in ("first_missile", "melee", "second_missile", "magic"):
-        ars.preview_phase(sg, encounter_id, table.v, phase)
-        ars.confirm_phase(sg, encounter_id, table.v, phase)
+    # First Missile passes by itself (nobody shoots), so do Second Missile and Magic after Melee.
+    ars.preview_phase(sg, encounter_id, table.v, "melee")
+    ars.confirm_phase(sg, encounter_id, table.v, "melee")
     ars.preview_phase(sg, encounter_id, table.v, "fatigue")
     ars.confirm_phase(sg, encounter_id, table.v, "fatigue", {"ease_factors": {ids["boris"]: "30"}})
     ars.correct(sg, encounter_id, table.v, table.anselm.pk, {"body_level": "hurt"}, "An old wound")

@@ -54,6 +54,7 @@ class Table:
     pending_phase: str = ""  # the phase previewed this round and not yet confirmed
     sides: int = 0  # how many sides have combatants in the fight
     declared: int = 0  # declarations made this round
+    undoable: str = ""  # the round's last phase the storyguide confirmed, which may be taken back
 
 
 def step_label(step: str) -> str:
@@ -109,6 +110,15 @@ def can_end_round(table: Table) -> Refusal | None:
     """A round ends after its Fatigue phase; advantage then carries on (ArM3 p168)."""
     if table.phase != "round_over":
         return Refusal("Resolve every phase of the round before ending it.")
+    return None
+
+
+def can_undo(table: Table) -> Refusal | None:
+    """The storyguide takes back the last phase confirmed in the current round, with a reason [ours]."""
+    if table.status != RUNNING:
+        return Refusal("The encounter is not running: there is no round to undo.")
+    if not table.undoable:
+        return Refusal("No phase of this round has been confirmed yet: there is nothing to undo.")
     return None
 
 

@@ -5,8 +5,14 @@ an Ars Magica table has one namespace of commands."""
 from combat.services import add_combatants, end_encounter, remove_combatant
 
 from .corrections import correct
-from .declarations import close_declarations, declare, open_declarations
-from .phases import confirm_phase, end_round, preview_phase
+from .declarations import (
+    close_declarations,
+    declare,
+    declare_as_before,
+    declare_npcs_as_before,
+    open_declarations,
+)
+from .phases import confirm_phase, end_round, preview_phase, undo_phase
 from .recovery import pass_time, record_exertion, sleep_night
 from .setup import create_encounter
 
@@ -17,6 +23,8 @@ __all__ = [
     "correct",
     "create_encounter",
     "declare",
+    "declare_as_before",
+    "declare_npcs_as_before",
     "end_encounter",
     "end_round",
     "open_declarations",
@@ -25,4 +33,5 @@ __all__ = [
     "record_exertion",
     "remove_combatant",
     "sleep_night",
+    "undo_phase",
 ]

@@ -18,7 +18,7 @@ from combat.services.log import EventLog, lock_encounter, obey, require_storygui
 
 from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
-from .round import rebuild, snapshots, start_log
+from .round import pass_quiet_phases, rebuild, snapshots, start_log
 from .sheets import declaration_of, options_from_json
 from .table import table_of
 
@@ -139,6 +139,60 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
     return row
 
 
+def last_round_declaration(encounter: Encounter, combatant_id: int) -> Declaration | None:
+    """What the combatant declared in the round before this one, if anything."""
+    return Declaration.objects.filter(
+        encounter=encounter, combatant_id=combatant_id, round_number=encounter.round_number - 1
+    ).first()
+
+
+def declare_as_before(
+    user, encounter_id: int, combatant_id: int, expected_version: int | None
+) -> Declaration:
+    """Declare what the combatant declared last round, in one tap [ours]: targets that have left the
+    fight and a weapon no longer on the sheet are dropped; typed dice are the new round's to roll.
+    The page's version is checked, so a second tap of the same button does nothing twice."""
+    encounter = Encounter.objects.filter(pk=encounter_id).only("round_number").first()
+    previous = last_round_declaration(encounter, combatant_id) if encounter else None
+    if previous is None:
+        raise InvalidCommand("There is no declaration from last round to repeat.")
+    present = set(Combatant.objects.filter(encounter_id=encounter_id).values_list("pk", flat=True))
+    values = {field: getattr(previous, field) for field in DECLARATION_FIELDS if field != "dice"}
+    values["engage"] = [target for target in previous.engage if int(target) in present]
+    return declare(user, encounter_id, combatant_id, values, expected_version)
+
+
+def declare_npcs_as_before(user, encounter_id: int, expected_version: int) -> list[Declaration]:
+    """The storyguide's one tap: every NPC not yet declared this round declares what it declared last
+    round [ours]. All or nothing, on the page's version: a second tap does nothing twice."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        obey(can_declare(table_of(encounter)))
+        declared = set(
+            Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number).values_list(
+                "combatant_id", flat=True
+            )
+        )
+        npcs = (
+            encounter.combatants.filter(character__is_npc=True)
+            .select_related("character")
+            .order_by("order", "pk")
+        )
+        rows = []
+        for npc in npcs:
+            if npc.pk in declared or last_round_declaration(encounter, npc.pk) is None:
+                continue
+            try:
+                rows.append(declare_as_before(user, encounter_id, npc.pk, None))
+            except InvalidCommand as error:
+                raise InvalidCommand(f"{npc.character.name}: {error}") from None
+        if not rows:
+            raise InvalidCommand("No NPC left to declare as last round.")
+    return rows
+
+
 def summary(row: Declaration) -> dict:
     """What a declaration says, in words for the log (targets as combatant ids)."""
     return {
@@ -233,5 +287,6 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
             },
         )
         encounter.phase = Phase.FIRST_MISSILE
+        pass_quiet_phases(encounter, log, state)
         events = log.save("round_log", "phase", "pending")
     return events

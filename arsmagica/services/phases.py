@@ -10,7 +10,7 @@ from arsmagica.events import Kind
 from arsmagica.models import Declaration
 from arsmagica.rules import OnSuccess
 from arsmagica.rules import end_round as engine_end_round
-from arsmagica.rules.table import NEXT_STEP, can_confirm_phase, can_end_round, can_preview_phase
+from arsmagica.rules.table import NEXT_STEP, can_confirm_phase, can_end_round, can_preview_phase, can_undo
 from combat.errors import InvalidCommand
 from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
@@ -20,8 +20,8 @@ from ..sheet import carry, sheet_of, write
 from .declarations import _sentence, begin_round, combatants_for_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
-from .round import PHASE_FUNCTION, rebuild
-from .sheets import options_from_json, set_fatigue
+from .round import PHASE_FUNCTION, last_confirmed, pass_quiet_phases, rebuild
+from .sheets import fatigue_state_of, options_from_json, set_fatigue
 from .table import table_of
 
 MAX_BOTCH_DICE = 10
@@ -185,8 +185,96 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
             },
         )
         encounter.phase = NEXT_STEP[phase]
+        pass_quiet_phases(encounter, log, new_state)
         events = log.save("round_log", "pending", "phase")
     return events
+
+
+def undo_phase(user, encounter_id: int, expected_version: int, reason: str) -> list[Event]:
+    """Take back the round's last confirmed phase, with a reason shown to everyone [ours].
+
+    The round goes back to that phase, rolled and not confirmed: its dice and options return as the
+    storyguide's preview; the empty phases that passed by themselves after it are taken back with it;
+    each combatant the phase changed gets back the levels it had before, unless a correction has
+    changed them since (the correction stands). Nothing in the log is edited: a `phase_undone` event
+    says what was taken back.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidCommand("Say why: an undo needs a reason, shown to everyone.")
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_ars_magica(encounter)
+        require_storyguide_of(user, encounter)
+        obey(can_undo(table_of(encounter)))
+        phase, passed = last_confirmed(encounter.round_log)
+        steps = list(encounter.round_log["phases"])
+        undone = steps[len(steps) - len(passed) - 1]
+        resolved = (
+            encounter.events.filter(
+                kind=Kind.PHASE_RESOLVED, round_number=encounter.round_number, payload__phase=phase
+            )
+            .order_by("-seq")
+            .first()
+        )
+        combatants, declarations, names = _context(encounter)
+        levels = _restore_levels(combatants, resolved.payload["levels"] if resolved else [])
+        encounter.round_log = {**encounter.round_log, "phases": steps[: len(steps) - len(passed) - 1]}
+        encounter.phase = phase
+        state = rebuild(encounter, combatants, declarations)
+        box = replay_box(undone["dice"], names, physical=encounter.saga.physical_dice)
+        try:
+            _, result = PHASE_FUNCTION[phase](state, box, options_from_json(undone["options"]))
+        except RulesError as error:
+            raise InvalidCommand(_sentence(str(error))) from None
+        encounter.pending = {
+            "round": encounter.round_number,
+            "phase": phase,
+            "dice": undone["dice"],
+            "options": undone["options"],
+            "result": result.to_dict(),
+        }
+        log = EventLog(encounter, user)
+        log.append(
+            Kind.PHASE_UNDONE, {"phase": phase, "passed": passed, "levels": levels, "reason": reason[:500]}
+        )
+        log.append(
+            Kind.PHASE_PREVIEWED,
+            {
+                "phase": phase,
+                "dice": undone["dice"],
+                "options": undone["options"],
+                "result": result.to_dict(),
+            },
+            storyguide_only=True,
+        )
+        events = log.save("round_log", "pending", "phase")
+    return events
+
+
+def _restore_levels(combatants: list[Combatant], changed: list[dict]) -> list[dict]:
+    """Put back the levels a phase changed (its `phase_resolved` event's [before, after]) where the row
+    still holds what the phase left; return what changed, each as [before the undo, after]."""
+    rows = {str(c.pk): c for c in combatants}
+    restored = []
+    for entry in changed:
+        row = rows.get(entry["combatant"])
+        if row is None:
+            continue
+        character = row.character
+        sheet = sheet_of(character)
+        now = {"fatigue_level": sheet.fatigue_level, "body_level": sheet.body_level}
+        back = {
+            key: entry[key][0] if now[key] == entry[key][1] else now[key]
+            for key in ("fatigue_level", "body_level")
+        }
+        if back == now:
+            continue
+        write(character, **back)
+        set_fatigue(character, fatigue_state_of(character))  # the levels the phase lost go first
+        character.save(update_fields=["sheet"])
+        restored.append({"combatant": entry["combatant"], **{key: [now[key], back[key]] for key in now}})
+    return restored
 
 
 def _save_levels(combatants: list[Combatant], state) -> list[dict]:

@@ -13,6 +13,8 @@ from arsmagica.rules import (
     ScriptedDiceBox,
     declare,
 )
+from arsmagica.rules.quiet import quiet_phase
+from arsmagica.rules.table import NEXT_STEP, RESOLVABLE
 from combat.errors import InvalidCommand
 from combat.models import Combatant, Encounter
 from combat.rules.errors import RulesError
@@ -25,6 +27,45 @@ PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for functio
 def start_log(combatants: list[Combatant]) -> dict:
     """The round log at the start of a round: every combatant's sheet and levels, no phase yet."""
     return {"start": [{"id": str(c.pk), **sheet_snapshot(c)} for c in combatants], "phases": []}
+
+
+def last_confirmed(round_log: dict) -> tuple[str, list[str]]:
+    """The round's last phase the storyguide confirmed, and the phases that passed by themselves after
+    it, latest first; ("", []) when no phase has been confirmed this round (Movement runs as
+    declarations close and is not taken back)."""
+    passed = []
+    for step in reversed(round_log.get("phases", [])):
+        if step.get("quiet"):
+            passed.append(step["phase"])
+        elif step["phase"] in RESOLVABLE:
+            return step["phase"], passed
+        else:
+            break
+    return "", []
+
+
+def pass_quiet_phases(encounter: Encounter, log, state: RoundState) -> RoundState:
+    """Phases nobody acts in pass by themselves, each as one `phase_resolved` event marked quiet and a
+    round-log step with no dice (rebuilt like any other); the round stops at the first phase with
+    something to roll, or at Fatigue (ArM3 p163, p168) [ours]."""
+    from arsmagica.events import Kind
+
+    while (after := quiet_phase(state)) is not None:
+        phase = state.phase.value
+        round_log = dict(encounter.round_log)
+        round_log["phases"] = [
+            *round_log.get("phases", []),
+            {"phase": phase, "dice": {}, "options": {}, "quiet": True},
+        ]
+        encounter.round_log = round_log
+        encounter.phase = phase  # the event belongs to the phase that passed
+        log.append(
+            Kind.PHASE_RESOLVED,
+            {"phase": phase, "deaths": [], "levels": [], "options": {}, "dice": {}, "quiet": True},
+        )
+        encounter.phase = NEXT_STEP[phase]
+        state = after
+    return state
 
 
 def snapshots(encounter: Encounter) -> dict[str, dict]:
@@ -48,10 +89,7 @@ def rebuild(encounter: Encounter, combatants: list[Combatant], declarations: lis
     rows = {str(c.pk): c.character for c in combatants}
     return replace(
         state,
-        combatants=tuple(
-            with_levels(c, rows[c.id]) if c.id in rows else c
-            for c in state.combatants
-        ),
+        combatants=tuple(with_levels(c, rows[c.id]) if c.id in rows else c for c in state.combatants),
     )
 
 

@@ -6,6 +6,8 @@ from arsmagica.models import Declaration
 from arsmagica.rules.table import Table
 from combat.models import Combatant, Encounter
 
+from .round import last_confirmed
+
 
 def table_of(
     encounter: Encounter, combatants: list[Combatant] | None = None, declared: int | None = None
@@ -27,4 +29,5 @@ def table_of(
         pending_phase=(pending.get("phase") or "") if pending.get("round") == encounter.round_number else "",
         sides=sides,
         declared=declared,
+        undoable=last_confirmed(encounter.round_log or {})[0],
     )

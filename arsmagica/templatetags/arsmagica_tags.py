@@ -173,3 +173,9 @@ def correction_changes(changes):
 def spell_name(name):
     """A spell's name in italics, or "a spell" when the caster gave none."""
     return format_html("<i>{}</i>", name) if name else "a spell"
+
+
+@register.simple_tag
+def undo_words(phase, passed):
+    """What an undo takes back, in words: "Melee (and Magic, which passed empty)"."""
+    return presenters.undo_words(phase, passed)

@@ -23,9 +23,7 @@ def crowded(table, scripted_dice):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     table.declare_p168()
     services.close_declarations(table.storyguide, table.encounter.pk, table.v)
-    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
-    services.confirm_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
-    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "melee")
+    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "melee")  # First Missile passed
     for n in range(8):
         character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
         Weapon.objects.create(character=character, name="Club")

@@ -72,8 +72,9 @@ def seeded(monkeypatch):
 
 
 def play_a_fight(table) -> list[tuple[int, dict]]:
-    """Three rounds with every phase, a correction, advantage, rest between rounds, a combatant who
-    leaves before the fight; the live facts after every command, with the step they end at."""
+    """Three rounds with every phase someone acts in (the empty ones pass by themselves), a correction,
+    advantage, rest between rounds, a combatant who leaves before the fight, a phase undone; the live
+    facts after every command, with the step they end at."""
     recorded = []
     encounter = table.encounter
 
@@ -97,6 +98,8 @@ def play_a_fight(table) -> list[tuple[int, dict]]:
         services.close_declarations(table.storyguide, encounter.pk, table.v)
         record()
         for phase in PHASES:
+            if table.refresh().phase != phase:  # nobody acts in it: it passed by itself
+                continue
             services.preview_phase(table.storyguide, encounter.pk, table.v, phase)
             record()
             options = None
@@ -104,6 +107,13 @@ def play_a_fight(table) -> list[tuple[int, dict]]:
                 options = {"on_success": {f"{ids['boris']}:{ids['bandit1']}": "advantage_attack"}}
             services.confirm_phase(table.storyguide, encounter.pk, table.v, phase, options)
             record()
+            if phase == "melee" and round_number == 3:  # taken back, then rolled and confirmed again
+                services.undo_phase(table.storyguide, encounter.pk, table.v, "Wrong target")
+                record()
+                services.preview_phase(table.storyguide, encounter.pk, table.v, phase)
+                record()
+                services.confirm_phase(table.storyguide, encounter.pk, table.v, phase)
+                record()
         if round_number == 2:
             services.correct(
                 table.storyguide,
@@ -134,9 +144,9 @@ def play_a_fight(table) -> list[tuple[int, dict]]:
 
 def test_the_replay_at_every_step_is_the_table_as_it_stood(table, seeded):
     recorded = play_a_fight(table)
-    assert len(recorded) > 40
+    assert len(recorded) > 30
     changed = {facts["phase"] for _, facts in recorded}
-    assert {"declaring", "first_missile", "round_over"} <= changed
+    assert {"declaring", "melee", "round_over"} <= changed
     assert any(facts["order"] for _, facts in recorded) and any(facts["engagements"] for _, facts in recorded)
     assert any(f[2] or f[3] for _, facts in recorded for f in facts["fighters"].values())  # advantage
     for seq, facts in recorded:

@@ -62,17 +62,17 @@ def test_end_encounter_sits_below_the_next_step_in_a_danger_zone(client, table):
 
 def test_while_a_preview_waits_confirm_comes_before_end_encounter(client, table, scripted_dice):
     through_movement(table, scripted_dice)
-    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "first_missile")
+    services.preview_phase(table.storyguide, table.encounter.pk, table.v, "melee")
     html = control_panel(client, table)
     assert html.index('data-testid="confirm-phase"') < html.index('data-testid="end-encounter"')
     assert html.index('id="phase-preview"') < html.index('id="sg-controls"')
     controls = section(html, "sg-controls")
-    assert 'data-testid="pending-hint"' in controls and "First Missile is rolled" in controls
+    assert 'data-testid="pending-hint"' in controls and "Melee is rolled" in controls
     assert 'class="primary"' not in controls  # the only primary button is the preview's Confirm
     preview = section(html, "phase-preview")
     assert re.search(r'class="secondary"[^>]*data-testid="recompute-phase"', preview)
     assert re.search(r'class="primary" data-testid="confirm-phase"', preview)
-    assert table.refresh().pending["phase"] == "first_missile"
+    assert table.refresh().pending["phase"] == "melee"
 
 
 def test_the_ended_encounter_has_no_end_button(client, table):
@@ -196,7 +196,13 @@ def test_the_phase_track_marks_done_now_and_next(client, table, scripted_dice):
     through_movement(table, scripted_dice)
     status = section(control_panel(client, table), "encounter-status")
     steps = re.findall(r'<span class="step (\w+)">([^<]+)</span>', status)
-    assert steps[:3] == [("done", "Declarations"), ("now", "First Missile"), ("next", "Melee")]
+    # nobody shoots: First Missile passed by itself
+    assert steps[:4] == [
+        ("done", "Declarations"),
+        ("done", "First Missile"),
+        ("now", "Melee"),
+        ("next", "Second Missile"),
+    ]
     css = open(finders.find("css/combat.css")).read()
     now_rule = re.search(r"\.phase-track \.step\.now \{([^}]*)\}", css).group(1)
     assert "background: var(--accent)" in now_rule and "color: var(--on-accent)" in now_rule

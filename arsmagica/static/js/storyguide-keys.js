@@ -1,0 +1,34 @@
+/* The storyguide's keyboard shortcuts on the control panel (listed on the page, in #sg-controls):
+ * a key presses the enabled button whose data-key lists it (R roll, C confirm, E end round, N the next
+ * step, whichever it is), or focuses the field that lists it (U: the undo's reason).
+ * Never while typing in a field, nor with Ctrl, Alt or Meta held (the browser's own shortcuts).
+ * A key pressed twice sends the command twice at most; the server applies it once (expected version).
+ */
+(function () {
+  "use strict";
+  var KEYS = ["r", "c", "e", "n", "u"];
+
+  function typing(target) {
+    if (!target || !target.closest) { return false; }
+    return Boolean(target.isContentEditable || target.closest("input, textarea, select, [contenteditable]"));
+  }
+
+  function usable(element) {
+    return !element.disabled && !element.closest("[hidden]") && element.getClientRects().length > 0;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.repeat || event.isComposing) { return; }
+    if (event.ctrlKey || event.altKey || event.metaKey || typing(event.target)) { return; }
+    var key = (event.key || "").toLowerCase();
+    if (KEYS.indexOf(key) < 0) { return; }
+    var targets = document.querySelectorAll("[data-key~='" + key + "']");
+    for (var i = 0; i < targets.length; i += 1) {
+      var element = targets[i];
+      if (!usable(element)) { continue; }
+      event.preventDefault();
+      if (element.tagName === "BUTTON") { element.click(); } else { element.focus(); }
+      return;
+    }
+  });
+})();
