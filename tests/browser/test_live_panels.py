@@ -86,21 +86,25 @@ def test_the_saga_page_shows_a_new_member_character_and_encounter_without_a_relo
 
 def test_what_the_storyguide_types_in_the_set_up_form_survives_a_push(table):
     saga, encounter, _ = outside_the_event_loop(load_demo_table)
-    wolf, bear = (Character.objects.create(saga=saga, name=name, is_npc=True) for name in ("Wolf", "Bear"))
+    wolf, bear = (
+        outside_the_event_loop(Character.objects.create, saga=saga, name=name, is_npc=True)
+        for name in ("Wolf", "Bear")
+    )
     guide = table.person("storyguide")
     guide.enter_as(saga.storyguide)
     page = guide.goto(f"/encounters/{encounter.pk}/")
     guide.wait_until_live()
     form = page.get_by_test_id("add-combatants-form")
     form.get_by_label("Wolf").check()
-    side = form.get_by_label("Side")
+    form.get_by_test_id("side-third").check()
+    side = form.get_by_test_id("third-side-name")
     side.fill("Beasts of the wood")
 
     other_tab = guide.new_tab()
     guide.goto(f"/encounters/{encounter.pk}/", other_tab)
     guide.wait_until_live(other_tab)
     other_tab.get_by_test_id("add-combatants-form").get_by_label("Bear").check()
-    other_tab.get_by_test_id("add-combatants-form").get_by_label("Side").fill("Bears")
+    other_tab.get_by_test_id("add-combatants-form").get_by_test_id("side-opponents").check()
     other_tab.get_by_test_id("add-combatants").click()
     expect(page.get_by_test_id("combatants")).to_contain_text("Bear")  # the push has come
 
