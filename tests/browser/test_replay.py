@@ -21,7 +21,8 @@ def version(encounter) -> int:
 
 
 def fight_into_round_one(saga, encounter, combatants) -> None:
-    """Declarations for everyone, Movement rolled, First Missile confirmed: through the services."""
+    """Declarations for everyone, Movement rolled (nobody shoots: First Missile passes by itself), Melee
+    confirmed: through the services."""
     sg = saga.storyguide
     services.open_declarations(sg, encounter.pk, version(encounter))
     boris, bandits = combatants["Sir Boris"], [c for c in combatants.values() if c.character.is_npc]
@@ -30,8 +31,8 @@ def fight_into_round_one(saga, encounter, combatants) -> None:
         values = {"action": "attack", "weapon_id": who.character.weapons.first().pk, "engage": [foe.pk]}
         services.declare(who.character.owner or sg, encounter.pk, who.pk, values)
     services.close_declarations(sg, encounter.pk, version(encounter))
-    services.preview_phase(sg, encounter.pk, version(encounter), "first_missile")
-    services.confirm_phase(sg, encounter.pk, version(encounter), "first_missile")
+    services.preview_phase(sg, encounter.pk, version(encounter), "melee")
+    services.confirm_phase(sg, encounter.pk, version(encounter), "melee")
 
 
 def shown_seqs(encounter) -> list[int]:
@@ -100,17 +101,17 @@ def test_the_replay_of_a_running_fight_offers_the_newest_step(table, settings):
     before = outside_the_event_loop(lambda: Event.objects.filter(encounter=encounter).order_by("-seq")[0].seq)
     expect(latest).to_have_attribute("data-seq", str(before))
 
-    def melee():
-        services.preview_phase(saga.storyguide, encounter.pk, version(encounter), "melee")
-        services.confirm_phase(saga.storyguide, encounter.pk, version(encounter), "melee")
+    def fatigue():  # Second Missile and Magic passed by themselves after Melee
+        services.preview_phase(saga.storyguide, encounter.pk, version(encounter), "fatigue")
+        services.confirm_phase(saga.storyguide, encounter.pk, version(encounter), "fatigue")
         return Event.objects.filter(encounter=encounter).order_by("-seq")[0].seq
 
-    after = outside_the_event_loop(melee)
+    after = outside_the_event_loop(fatigue)
     assert after > before
     wait_until_true(
         page, f"document.querySelector('[data-testid=replay-to-latest]').dataset.seq === '{after}'", 12_000
     )
     page.get_by_test_id("replay-to-latest").click()
     expect(page.get_by_test_id("replay")).to_have_attribute("data-seq", str(after))
-    expect(page.get_by_test_id("replay-current")).to_contain_text("Melee")
+    expect(page.get_by_test_id("replay-current")).to_contain_text("Fatigue")
     assert table.page_errors() == []
