@@ -132,6 +132,16 @@ PAGES = [
     Visit("record", "storyguide", "/encounters/{encounter}/record/"),
     Visit("record", "player", "/encounters/{chase}/record/"),
     Visit("d6-attributes", "storyguide", "/sagas/{d6_saga}/attributes/"),
+    Visit("replay", "storyguide", "/encounters/{encounter}/replay/"),
+    Visit("replay", "player", "/encounters/{encounter}/replay/?seq=3"),
+    Visit("d6-replay", "player", "/encounters/{chase}/replay/"),
+    Visit("charts", "storyguide", "/encounters/{encounter}/charts/"),
+    Visit("charts", "player", "/encounters/{chase}/charts/"),
+    Visit("saga-charts", "storyguide", "/sagas/{saga}/charts/"),
+    Visit("saga-charts", "player", "/sagas/{d6_saga}/charts/"),
+    Visit("saga-manage", "storyguide", "/sagas/{saga}/manage/"),
+    Visit("character-manage", "storyguide", "/characters/{npc}/manage/"),
+    Visit("encounter-manage", "storyguide", "/encounters/{encounter}/manage/"),
     Visit("not-found", "player", "/sagas/999999/", status=404, as_in_production=True),
     Visit("forbidden", "player", "/sagas/{saga}/npcs/new/", status=403),
 ]
@@ -186,7 +196,9 @@ def _session_cookie(user) -> str:
 
 
 class Seats:
-    """One browser context per (person, size, theme), made when first asked for and kept for the module."""
+    """One browser context per (person, size, theme), made when first asked for and kept for the module.
+    The page-by-page checks use the light seats and switch the system's scheme to dark on the same page
+    (theme.js follows it), so each page is loaded once per size."""
 
     def __init__(self, browser: Browser, base_url: str, seeded: dict, blocker):
         self.browser, self.base_url, self.blocker = browser, base_url, blocker
@@ -274,37 +286,53 @@ def _case_id(visit: Visit) -> str:
     return f"{visit.name}-{visit.who}"
 
 
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
-def test_no_serious_or_critical_axe_violation(seated, visit, size, theme):
-    seats, ids = seated
-    page = _open(seats, ids, visit, size, theme)
+def _serious_violations(page: Page, size: str, theme: str) -> str:
     results = AXE.run(page)
     serious = [v for v in results.response["violations"] if v.get("impact") in SERIOUS]
-    report = "\n".join(
-        f"{v['id']} ({v['impact']}): {v['help']}\n    "
+    return "\n".join(
+        f"{page.url} ({size}, {theme}): {v['id']} ({v['impact']}): {v['help']}\n    "
         + "\n    ".join(
             f"{node['target']}: {node.get('failureSummary', '')[:300]}" for node in v["nodes"][:6]
         )
         for v in serious
     )
-    assert not serious, f"{page.url} ({size}, {theme}):\n{report}"
 
 
+def _switch_theme(page: Page, theme: str) -> None:
+    page.emulate_media(color_scheme=theme)
+    wait_until_true(page, f"document.documentElement.dataset.theme === '{theme}'")
+
+
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("visit", PAGES, ids=_case_id)
-def test_no_page_is_wider_than_a_phone_with_60_character_names(seated, visit):
+def test_every_page_passes_axe_in_both_themes_fits_a_phone_and_has_44px_targets(seated, visit, size):
+    """axe-core: no serious or critical violation, light then dark; at phone size, no page wider than the
+    phone (60-character names) and no touch target under 44 px."""
     seats, ids = seated
-    page = _open(seats, ids, visit, "phone", "light")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    wide = page.evaluate(
-        """() => [...document.querySelectorAll('body *')]
-            .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
-            .filter((el) => !el.closest('.table-scroll'))
-            .slice(0, 5)
-            .map((el) => `${el.tagName}.${el.className}: ${(el.textContent || '').trim().slice(0, 60)}`)"""
-    )
-    assert width <= PHONE["width"], f"{page.url} is {width}px wide on a {PHONE['width']}px phone: {wide}"
+    page = _open(seats, ids, visit, size, "light")
+    problems = [_serious_violations(page, size, "light")]
+    if size == "phone":
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            wide = page.evaluate(WIDE_ELEMENTS)
+            problems.append(f"{page.url} is {width}px wide on a {PHONE['width']}px phone: {wide}")
+        small = page.evaluate(SMALL_TARGETS)
+        if small:
+            problems.append(f"{page.url}: targets under 44 px: {small[:8]}")
+    _switch_theme(page, "dark")
+    try:
+        problems.append(_serious_violations(page, size, "dark"))
+    finally:
+        _switch_theme(page, "light")
+    problems = [p for p in problems if p]
+    assert not problems, "\n".join(problems)
+
+
+WIDE_ELEMENTS = """() => [...document.querySelectorAll('body *')]
+    .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .filter((el) => !el.closest('.table-scroll'))
+    .slice(0, 5)
+    .map((el) => `${el.tagName}.${el.className}: ${(el.textContent || '').trim().slice(0, 60)}`)"""
 
 
 # Every control a finger presses (for a checkbox or radio, the label that carries it): [what, height].
@@ -316,14 +344,6 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
   .map((el) => [`${el.tagName}.${el.className}: ${(el.textContent || el.name || '').trim().slice(0, 40)}`,
                 el.getBoundingClientRect().height])
   .filter(([, height]) => height < 43.5)"""
-
-
-@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
-def test_touch_targets_are_at_least_44px_on_a_phone(seated, visit):
-    seats, ids = seated
-    page = _open(seats, ids, visit, "phone", "light")
-    small = page.evaluate(SMALL_TARGETS)
-    assert not small, f"{page.url}: targets under 44 px: {small[:8]}"
 
 
 def test_long_names_are_the_seeded_60_characters():
@@ -353,6 +373,6 @@ def test_the_theme_follows_the_system_and_the_toggle_is_remembered(seated):
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == light_paper
     page.get_by_role(
         "button", name="Dark theme"
-    ).click()  # and back: this seat stays dark for the other tests
+    ).click()  # and back to dark
     assert page.evaluate("localStorage.getItem('covenant-theme')") == "dark"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == dark_paper
