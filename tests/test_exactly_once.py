@@ -29,6 +29,16 @@ def ars_correct(table):
     return "correct", {"combatant": table.boris.pk, "body_level": "hurt", "reason": "An old wound"}
 
 
+def ars_undo(table):
+    ars.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    table.declare_p168()
+    ars.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    phase = table.refresh().phase  # the first phase someone acts in (the empty ones pass by themselves)
+    ars.preview_phase(table.storyguide, table.encounter.pk, table.v, phase)
+    ars.confirm_phase(table.storyguide, table.encounter.pk, table.v, phase)
+    return "undo_phase", {"reason": "Wrong target"}
+
+
 def ars_end(table):
     return "end_encounter", {}
 
@@ -43,10 +53,11 @@ def d6_start_fight(table):
         (Table, ars_open),
         (Table, ars_close),
         (Table, ars_correct),
+        (Table, ars_undo),
         (Table, ars_end),
         (D6Table, d6_start_fight),
     ],
-    ids=["open declarations", "close declarations", "correct", "end encounter", "d6 start fight"],
+    ids=["open declarations", "close declarations", "correct", "undo", "end encounter", "d6 start fight"],
 )
 def test_twenty_identical_posts_apply_once(make_table, command):
     table = make_table()
