@@ -135,6 +135,10 @@ class RuleSystem(ABC):
         people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
         return {}
 
+    combatant_keys: frozenset[str] = frozenset()
+    """The payload keys (at the top of a payload) that name a combatant by id, besides the core's
+    `combatant`: an import refuses an event naming one its encounter's log never added."""
+
     # --- the replay ----------------------------------------------------------------------------
 
     def joining_levels(self, combatant) -> dict[str, Any]:

@@ -35,6 +35,18 @@ def attacker_wrong(data):
     return f"encounters[0].events[{index}].payload.attacker"
 
 
+def an_attack_on_a_stranger(data):
+    index = event_of(data, "attack")
+    data["encounters"][0]["events"][index]["payload"]["defender"] = "9999"  # the right type, nobody here
+    return f"encounters[0].events[{index}].payload.defender"
+
+
+def a_declaration_by_a_stranger(data):
+    index = event_of(data, "declared")
+    data["encounters"][0]["events"][index]["payload"]["combatant"] = "4242"
+    return f"encounters[0].events[{index}].payload.combatant"
+
+
 def seq_gap(data):
     data["encounters"][0]["events"][3]["seq"] = 5
     return "encounters[0].events[3].seq"
@@ -109,6 +121,8 @@ def an_unknown_system(data):
     "spoil",
     [
         attacker_wrong,
+        an_attack_on_a_stranger,
+        a_declaration_by_a_stranger,
         seq_gap,
         kind_of_another_system,
         model_not_the_systems,
