@@ -139,6 +139,12 @@ class ArsMagica(RuleSystem):
         return CHART_KINDS
 
     @property
+    def chart_unread(self):
+        from .replay import CHART_UNREAD
+
+        return CHART_UNREAD
+
+    @property
     def chart_tracks(self):
         from .replay import chart_tracks
 

@@ -179,6 +179,11 @@ class RuleSystem(ABC):
     """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
     saga's other entries are never read for them; None reads every kind."""
 
+    chart_unread: tuple[str, ...] = ()
+    """Payload keys of those kinds the saga's charts never read (dotted for a key inside a key:
+    `attack_roll.faces`), nor the players' version of a payload needs to be made: removed in the
+    database, so a long saga's dice and parts are never sent or decoded for its charts."""
+
     def chart_levels(self, table: Any) -> dict[str, dict[str, int]]:
         """Each combatant's place on every track of `chart_tracks` in a replay's table, by combatant id
         (as a string) and track key: an index of that track's labels (a level not in the log is left out)."""
