@@ -246,6 +246,7 @@ def test_an_upload_makes_no_account_and_matches_only_people_already_here(client,
         assert character.owner == (known if wanted == matched else uploader if wanted == "sg" else None)
     page = client.get(reverse("saga_list")).content.decode()
     assert unmatched and all(name in page for name in unmatched) and "Not matched to anyone here" in page
+    assert "no account is made for anyone else" in page  # said beside the upload, before it
 
 
 def test_the_hosts_command_makes_the_accounts_the_file_names(ars_archive):
