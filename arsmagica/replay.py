@@ -256,6 +256,16 @@ BODY_LEVELS = ("unhurt", "hurt", "light_wounds", "medium_wounds", "heavy_wounds"
 # What the saga's charts read: the kinds that change a level, and those that add to a tally.
 CHART_KINDS = (*EFFECTS, Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL)
 
+# What the charts' fold, marks and tallies never read of those kinds: the parts and dice of every roll,
+# Movement's order, engagements and declarations (the charts draw levels, not the acting order).
+_ROLLS = ("attack_roll", "defense_roll", "roll")
+CHART_UNREAD = (
+    *("attack_parts", "defense_parts", "parts", "dice", "names", "declarations"),
+    *("initiative", "engagements", "escapes", "weapon", "range", "attack_total", "defense_total"),
+    *("defense_with", "difference", "applied_as", "damage_total", "soak", "damage_prevented"),
+    *(f"{roll}.{key}" for roll in _ROLLS for key in ("faces", "botch_faces", "value")),
+)
+
 
 def chart_tracks() -> tuple:
     """Fatigue and Body levels, best to worst, with the labels the table reads (ArM3 p177)."""

@@ -14,6 +14,7 @@ class ArsMagica(RuleSystem):
     short_name = "Ars Magica"
     urls = "arsmagica.urls"
     level_headings = ("Fatigue level", "Body level")
+    combatant_keys = frozenset({"attacker", "defender", "caster"})
     sheet_template = "arsmagica/_sheet.html"
     sheet_form_template = "arsmagica/_sheet_form.html"
     frame_template = "arsmagica/_frame_panels.html"
@@ -136,6 +137,12 @@ class ArsMagica(RuleSystem):
         from .replay import CHART_KINDS
 
         return CHART_KINDS
+
+    @property
+    def chart_unread(self):
+        from .replay import CHART_UNREAD
+
+        return CHART_UNREAD
 
     @property
     def chart_tracks(self):

@@ -135,7 +135,9 @@ class ArchiveImportForm(forms.Form):
     """A saga archive to import (format 2, the storyguide's archive.json)."""
 
     archive = forms.FileField(
-        label="Archive file", help_text="A saga's archive.json, as its storyguide downloaded it."
+        label="Archive file",
+        help_text="A saga's archive.json, as its storyguide downloaded it. Its players are matched to "
+        "people here by username; no account is made for anyone else.",
     )
 
     def clean_archive(self):

@@ -96,6 +96,13 @@ def saga_import(request):
             form.add_error("archive", f"Refused, nothing imported: {refusal}")
         else:
             messages.success(request, f"“{saga.name}” is imported with all its history.")
+            if saga.unmatched:
+                messages.info(
+                    request,
+                    "Not matched to anyone here, so left out (their characters have no owner): "
+                    + ", ".join(saga.unmatched)
+                    + ". Invite them, then give them their characters.",
+                )
             return redirect("saga_detail", saga_id=saga.pk)
     return _saga_list_page(request, import_form=form)
 

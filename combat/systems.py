@@ -135,6 +135,10 @@ class RuleSystem(ABC):
         people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
         return {}
 
+    combatant_keys: frozenset[str] = frozenset()
+    """The payload keys (at the top of a payload) that name a combatant by id, besides the core's
+    `combatant`: an import refuses an event naming one its encounter's log never added."""
+
     # --- the replay ----------------------------------------------------------------------------
 
     def joining_levels(self, combatant) -> dict[str, Any]:
@@ -174,6 +178,11 @@ class RuleSystem(ABC):
     chart_kinds: tuple[str, ...] | None = None
     """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
     saga's other entries are never read for them; None reads every kind."""
+
+    chart_unread: tuple[str, ...] = ()
+    """Payload keys of those kinds the saga's charts never read (dotted for a key inside a key:
+    `attack_roll.faces`), nor the players' version of a payload needs to be made: removed in the
+    database, so a long saga's dice and parts are never sent or decoded for its charts."""
 
     def chart_levels(self, table: Any) -> dict[str, dict[str, int]]:
         """Each combatant's place on every track of `chart_tracks` in a replay's table, by combatant id

@@ -14,6 +14,7 @@ class D6Fatigue(RuleSystem):
     short_name = "d6 fatigue-track"
     urls = "d6.urls"
     level_headings = ("Fatigue",)
+    combatant_keys = frozenset({"target", "mover", "chaser", "runner"})
     sheet_template = "d6table/_sheet.html"
     sheet_form_template = "d6table/_sheet_form.html"
     frame_template = "d6table/_frame_panels.html"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import F, Func, JSONField
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -277,13 +278,40 @@ def encounter_charts(request, encounter_id):
     )
 
 
+class Without(Func):
+    """A JSON column without some of its keys, removed in the database (SQLite's `json_remove`,
+    PostgreSQL's `#-`) so they are neither sent nor decoded; any other database sends it whole."""
+
+    output_field = JSONField()
+
+    def __init__(self, column: str, paths: tuple[str, ...]) -> None:
+        super().__init__(F(column))
+        self.paths = tuple(paths)
+
+    def as_sql(self, compiler, connection, **extra):
+        return compiler.compile(self.source_expressions[0])
+
+    def as_sqlite(self, compiler, connection, **extra):
+        sql, params = compiler.compile(self.source_expressions[0])
+        paths = ["$." + ".".join(f'"{key}"' for key in path.split(".")) for path in self.paths]
+        return f"JSON_REMOVE({sql}, {', '.join(['%s'] * len(paths))})", (*params, *paths)
+
+    def as_postgresql(self, compiler, connection, **extra):
+        sql, params = compiler.compile(self.source_expressions[0])
+        for path in self.paths:
+            sql = f"({sql} #- %s::text[])"
+            params = (*params, path.split("."))
+        return sql, params
+
+
 def saga_events(reader):
     """The saga's events the charts read (`chart_kinds`) as the reader sees them, light (no model rows),
     encounter by encounter."""
     events = reader.events()
     if reader.system.chart_kinds is not None:
         events = events.filter(kind__in=[str(kind) for kind in reader.system.chart_kinds])
-    rows = events.values_list("encounter_id", "seq", "kind", "round_number", "payload", "storyguide_only")
+    payload = Without("payload", reader.system.chart_unread) if reader.system.chart_unread else "payload"
+    rows = events.values_list("encounter_id", "seq", "kind", "round_number", payload, "storyguide_only")
     for encounter_id, seq, kind, round_number, payload, hidden in rows.iterator(chunk_size=2000):
         event = SimpleNamespace(
             encounter_id=encounter_id, seq=seq, kind=kind, round_number=round_number, payload=payload,

@@ -1,7 +1,10 @@
 """Import a saga archive (format 2): a service that rebuilds the saga with all its history, or writes nothing.
 
-People are matched by username and created (with no usable password) when missing; the storyguide may be
-given instead (the person uploading the file), and then takes the file's storyguide's place everywhere.
+People are matched by username. The host's `manage.py import_saga` makes the ones missing (with no usable
+password), since it rebuilds a saga on a fresh instance. The upload on the sagas page makes no account: the
+uploader takes the file's storyguide's place everywhere, the file's other people are matched to accounts
+already here, and anyone not matched is left out (no membership; their characters have no owner, their
+log entries no actor; the saga returned names them in `unmatched`).
 Characters, encounters, combatants and the rule system's rows keep the archive's ids, because payloads and
 the system's rows name them: an id already taken here is refused, so an archive goes into a fresh instance.
 """
@@ -40,15 +43,19 @@ def _free(plan: Plan) -> None:
 
 
 def _people(plan: Plan, storyguide) -> dict:
-    """Each username of the file as a person here: matched, or made without a usable password; the file's
-    storyguide is `storyguide` when one is given."""
+    """Each username of the file as a person here: matched, or (no storyguide given: the host's command)
+    made without a usable password, or (an upload) None; the file's storyguide is `storyguide` when one
+    is given."""
     User = get_user_model()
     wanted = plan.usernames - ({plan.saga["storyguide"]} if storyguide is not None else set())
     people = {
         user.get_username(): user for user in User.objects.filter(**{f"{User.USERNAME_FIELD}__in": wanted})
     }
     for username in sorted(wanted - people.keys()):
-        people[username] = User.objects.create_user(**{User.USERNAME_FIELD: username}, password=None)
+        if storyguide is None:
+            people[username] = User.objects.create_user(**{User.USERNAME_FIELD: username}, password=None)
+        else:
+            people[username] = None
     if storyguide is not None:
         people[plan.saga["storyguide"]] = storyguide
     return people
@@ -76,7 +83,8 @@ def _write(plan: Plan, storyguide) -> Saga:
     members = {}
     for member in plan.members:
         user = person(member["username"])
-        members.setdefault(user.pk, Membership(saga=saga, user=user, role=member["role"]))
+        if user is not None:
+            members.setdefault(user.pk, Membership(saga=saga, user=user, role=member["role"]))
     Membership.objects.bulk_create(members.values())
     characters = Character.objects.bulk_create(
         Character(
@@ -109,6 +117,7 @@ def _write(plan: Plan, storyguide) -> Saga:
         for r in plan.records
     )
     _when(SagaRecord, records, [r["created_at"] for r in plan.records])
+    saga.unmatched = sorted(name for name, user in people.items() if user is None)
     return saga
 
 
@@ -140,7 +149,9 @@ def _reset_sequences(plan: Plan) -> None:
 
 
 def import_saga(data, *, storyguide=None) -> Saga:
-    """Check the whole archive (Refused with the field's path), then write it in one transaction."""
+    """Check the whole archive (Refused with the field's path), then write it in one transaction. The saga
+    returned carries `unmatched`: the file's usernames with no account here (only when `storyguide` is
+    given: an upload makes no account)."""
     plan = plan_of(data)
     with transaction.atomic():
         _free(plan)

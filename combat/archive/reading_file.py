@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from campaign.models import Membership, NpcRolls
 
 from .. import systems
-from ..events import PayloadMismatch, check_payload
+from ..events import CoreKind, PayloadMismatch, check_payload
 from ..models import Encounter
 from . import checks
 from .checks import Refused, at
@@ -206,7 +206,24 @@ def _encounters(data: Any, plan: Plan) -> None:
             }
         )
         _combatants(encounter["combatants"], at(path, "combatants"), number, plan)
+        first = len(plan.events)
         _events(encounter["events"], at(path, "events"), number, plan)
+        _named(plan.events[first:], at(path, "events"), plan)
+
+
+def _named(events: list[dict], path: str, plan: Plan) -> None:
+    """Every combatant an encounter's events name (`combatant` and the system's `combatant_keys`) entered
+    that encounter's log (a `combatant_added` event): a file naming anyone else is refused there."""
+    added = {e["payload"].get("combatant") for e in events if e["kind"] == CoreKind.COMBATANT_ADDED}
+    keys = ("combatant", *sorted(plan.system.combatant_keys))
+    for index, event in enumerate(events):
+        for key in keys:
+            value = event["payload"].get(key)
+            if isinstance(value, str) and value not in added:
+                raise Refused(
+                    at(at(at(path, index), "payload"), key),
+                    f"{value} is no combatant of this encounter (its log never added one)",
+                )
 
 
 def _records(data: Any, plan: Plan) -> None:

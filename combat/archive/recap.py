@@ -2,7 +2,9 @@
 
 Each entry is its kind's line from the page (declarations, the rolls with their faces `1 → 1 → 3 = 12`,
 the results, the corrections with their reasons) as Markdown; each encounter ends with its characters'
-levels as they stand now. Players get the players' version, as everywhere in the archive.
+levels as they stood when it ended, folded from that encounter's whole log by the rule system (the
+replay's `state_at`), whatever the filters keep of its entries. Players get the players' version, as
+everywhere in the archive: their fold reads the players' log, as their replay does.
 """
 
 from __future__ import annotations
@@ -25,20 +27,36 @@ def _entry(event, reader: Reader, names: dict[str, str]) -> str:
     return f"- {escaped(where)}: {line(html)}" if where else f"- {line(html)}"
 
 
+def end_levels(encounter_id: int, reader: Reader) -> dict[str, dict[str, int]]:
+    """Each combatant's places on the system's level tracks as the encounter ended (or stands, if it is
+    still running): its whole log as the reader sees it, folded by the rule system."""
+    system = reader.system
+    table = system.replay_start()
+    events = reader.events().filter(encounter_id=encounter_id).select_related("actor")
+    for event in events.iterator(chunk_size=2000):
+        table = system.replay_apply(table, reader.shown(event))
+    return system.chart_levels(table)
+
+
 def _standing(encounter, reader: Reader) -> Iterator[str]:
-    """The encounter's characters and their levels now, as a Markdown table."""
+    """The encounter's characters and their levels as it ended, as a Markdown table."""
     fought = [c for c in reader.combatants if c.encounter_id == encounter.pk]
     if not fought:
         return
-    headings = reader.system.level_headings
+    tracks = reader.system.chart_tracks
+    levels = end_levels(encounter.pk, reader)
     yield ""
-    yield "**Where they stand now**"
+    yield "**Where they stood at the end**"
     yield ""
-    yield "| " + " | ".join(("Character", "Side", *headings)) + " |"
-    yield "|" + "---|" * (2 + len(headings))
+    yield "| " + " | ".join(("Character", "Side", *(heading for _, heading, _ in tracks))) + " |"
+    yield "|" + "---|" * (2 + len(tracks))
     for combatant in fought:
-        levels = [value for _, value in reader.system.levels(combatant.character)]
-        cells = [combatant.character.name, combatant.side, *levels][: 2 + len(headings)]
+        places = levels.get(str(combatant.pk), {})
+        cells = [
+            combatant.character.name,
+            combatant.side,
+            *(labels[places[key]] if key in places else "not in the log" for key, _, labels in tracks),
+        ]
         yield "| " + " | ".join(escaped(str(cell)) for cell in cells) + " |"
 
 

@@ -35,6 +35,18 @@ def attacker_wrong(data):
     return f"encounters[0].events[{index}].payload.attacker"
 
 
+def an_attack_on_a_stranger(data):
+    index = event_of(data, "attack")
+    data["encounters"][0]["events"][index]["payload"]["defender"] = "9999"  # the right type, nobody here
+    return f"encounters[0].events[{index}].payload.defender"
+
+
+def a_declaration_by_a_stranger(data):
+    index = event_of(data, "declared")
+    data["encounters"][0]["events"][index]["payload"]["combatant"] = "4242"
+    return f"encounters[0].events[{index}].payload.combatant"
+
+
 def seq_gap(data):
     data["encounters"][0]["events"][3]["seq"] = 5
     return "encounters[0].events[3].seq"
@@ -109,6 +121,8 @@ def an_unknown_system(data):
     "spoil",
     [
         attacker_wrong,
+        an_attack_on_a_stranger,
+        a_declaration_by_a_stranger,
         seq_gap,
         kind_of_another_system,
         model_not_the_systems,
@@ -207,3 +221,35 @@ def _upload(raw: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("saga.json", raw, content_type="application/json")
+
+
+def test_an_upload_makes_no_account_and_matches_only_people_already_here(client, ars_archive):
+    """The sagas page's upload matches the file's people to accounts already here and makes none: the
+    unmatched are left out, named on the page, their characters without an owner."""
+    members = [m["username"] for m in ars_archive["members"] if m["role"] != "storyguide"]
+    matched, *unmatched = members
+    User = get_user_model()
+    known = User.objects.create_user(username=matched)
+    uploader = User.objects.create_user(username="uploader")
+    client.force_login(uploader)
+    response = client.post(reverse("saga_import"), {"archive": _upload(json.dumps(ars_archive).encode())})
+    saga = Saga.objects.get()
+    assert response.status_code == 302
+    assert set(User.objects.values_list("username", flat=True)) == {matched, "uploader"}
+    assert set(Membership.objects.filter(saga=saga).values_list("user__username", "role")) == {
+        ("uploader", "storyguide"),
+        (matched, "player"),
+    }
+    owners = {c["name"]: c["owner"] for c in ars_archive["characters"]}
+    for character in Character.objects.filter(saga=saga):
+        wanted = owners[character.name]
+        assert character.owner == (known if wanted == matched else uploader if wanted == "sg" else None)
+    page = client.get(reverse("saga_list")).content.decode()
+    assert unmatched and all(name in page for name in unmatched) and "Not matched to anyone here" in page
+    assert "no account is made for anyone else" in page  # said beside the upload, before it
+
+
+def test_the_hosts_command_makes_the_accounts_the_file_names(ars_archive):
+    saga = import_saga(ars_archive)
+    names = {m["username"] for m in ars_archive["members"]}
+    assert names <= set(get_user_model().objects.values_list("username", flat=True)) and saga.unmatched == []

@@ -33,13 +33,20 @@ def test_the_storyguides_recap_of_the_p168_round(ars):
     assert "**Hit by 2**: Damage 9 vs Soak 3 → **1 Body level lost**" in text
     assert "- Round over: **Correction** to Brother Anselm: body unhurt → **hurt**. _“An old wound”_" in text
     assert "| Character | Side | Fatigue level | Body level |\n|---|---|---|---|\n" in text
-    assert "| Sir Boris | Companions | Weary | Unhurt |" in text
+    # As the fight ended (Winded by the Fatigue phase), not as his sheet stands now (a rest, then a day's
+    # march: Weary): each encounter's end is folded from its own log.
+    assert "**Where they stood at the end**" in text
+    assert "| Sir Boris | Companions | Winded | Unhurt |" in text
+    assert "| Brother Anselm | Companions | Fresh | Hurt |" in text
+    assert "| Bandit 2 | Bandits | Winded | Hurt |" in text
+    assert "Weary" not in text.split("**Where they stood at the end**")[1]
 
 
 def test_a_players_recap_leaves_out_what_the_table_did_not_see(ars):
     text = recap(ars.saga, ars.alice)
     assert "**Sir Boris** has declared." in text and "**Bandit 1** has declared" not in text
     assert "rolled melee for a preview" not in text and "An old wound" in text
+    assert "| Sir Boris | Companions | Winded | Unhurt |" in text  # folded from the players' log
 
 
 def test_the_recap_keeps_the_historys_filters(ars):
@@ -48,6 +55,7 @@ def test_the_recap_keeps_the_historys_filters(ars):
     assert entries == [
         "- Round over: **Correction** to Brother Anselm: body unhurt → **hurt**. _“An old wound”_"
     ]
+    assert "| Sir Boris | Companions | Winded | Unhurt |" in text  # the end folds the whole log, unfiltered
 
 
 def test_the_d6_recap_shows_each_die(d6):
@@ -56,6 +64,11 @@ def test_the_d6_recap_shows_each_die(d6):
     attack = "**Marta** attacks **Bandit 2**: Dexterity (C2, physical) 2 7 3 → die result **7** vs **6**"
     assert attack in text
     assert "| Marta | Companions | 4 |" in text
+    from d6.sheet import write
+
+    write(d6.marta_character, fatigue=12)  # later, away from the table: the recap keeps the fight's end
+    d6.marta_character.save()
+    assert "| Marta | Companions | 4 |" in recap(d6.saga, d6.storyguide)
 
 
 def test_markdown_lines_escape_what_markdown_would_read():

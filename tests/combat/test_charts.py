@@ -106,3 +106,26 @@ def test_a_players_timeline_keeps_an_npcs_botch_behind_the_screen_as_the_live_fr
         shown.payload = system.players_payload(event, set(), {boris}, setting)
         players = tell(system, [added, shown])
         assert bool(players.marks) == seen and (players.tally[bandit]["botches"] == 1) == seen
+
+
+@pytest.mark.parametrize("who", ["storyguide", "alice"])
+def test_the_saga_charts_read_no_payload_key_they_never_use_and_count_the_same(table, seeded, who):  # noqa: F811
+    """The keys of `chart_unread` are removed in the database (never sent or decoded), and each
+    encounter's story is the same as the whole log's, for the storyguide and for a player."""
+    from combat.archive.charts import saga_events, saga_stories
+    from combat.archive.reading import reader_for
+    from combat.archive.replay import reader_events
+
+    play_a_fight(table)
+    user = getattr(table, who)
+    reader = reader_for(user, table.saga.pk, sheets=False)
+    light = [e.payload for e in saga_events(reader) if e.kind == "attack"]
+    assert light and all("attack_parts" not in p and "faces" not in p.get("attack_roll", {}) for p in light)
+    full = [e.payload for e in reader_events(table.encounter, user)[1] if e.kind == "attack"]
+    assert any("attack_parts" in p and "faces" in p.get("attack_roll", {}) for p in full)
+    ((_, story),) = saga_stories(reader)
+    whole = tell(systems.of(table.saga), reader_events(table.encounter, user)[1])
+    for part in ("levels", "tally", "rounds", "survivors", "fought", "ended"):
+        assert getattr(story, part) == getattr(whole, part), part
+    unstepped = lambda marks: [{k: v for k, v in m.items() if k != "step"} for m in marks]  # noqa: E731
+    assert unstepped(story.marks) == unstepped(whole.marks)  # steps count the kinds read
