@@ -11,10 +11,12 @@ latency over every socket, lost frames (a posted seq a socket never received), s
 HTTP answers by status, commands asked and done per second, the servers' CPU time from /proc, the
 errors in the server log, and the ratios to the floor.
 
-Modes: `embedded` (SQLite, in-memory layer, 1 Daphne: `make run`'s), `postgres` (PostgreSQL, in-memory
-layer, 1 Daphne), `redis` (PostgreSQL and Redis, `--daphnes N`, sockets and posts spread over them in
-turn). PostgreSQL and Redis are throwaway servers in a temporary folder unless DATABASE_URL / REDIS_URL
-are set. `--profile DIR` records each Daphne with py-spy (if installed) during the measured window.
+Modes: the embedded default (SQLite, in-memory layer, 1 Daphne: `make run`'s); `--database postgres`
+(PostgreSQL, in-memory layer, 1 Daphne: DATABASE_URL when it is PostgreSQL, else a throwaway server);
+`--redis URL --daphnes N` (PostgreSQL and Redis, N Daphnes, sockets and posts spread over them in turn;
+`--redis start` starts a throwaway Redis). It counts "too many clients" and MaxConnectionsError in the
+Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every socket sits silent.
+`--profile DIR` records each Daphne with py-spy (if installed) during the measured window.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
 """
 
@@ -42,19 +44,43 @@ from bench import load, servers  # noqa: E402
 from bench.seed import PASSWORD  # noqa: E402
 
 EXCEPTION_LINE = re.compile(r"^([\w.]+(?:Error|Exception|Timeout)): ?(.*)$")
+CHAINED = ("The above exception was the direct cause", "During handling of the above exception")
+# What the issue's runs failed with: PostgreSQL refusing a connection, redis-py's pool running dry.
+TOO_MANY_CLIENTS = "too many clients"
+MAX_CONNECTIONS = "MaxConnectionsError"
 
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--mode", choices=("embedded", "postgres", "redis"), default="embedded")
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default=None,
+        help="sqlite (the embedded default) or postgres (DATABASE_URL if it is PostgreSQL, else a throwaway"
+        " server); postgres when --redis is given",
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="the Redis channel layer at URL (redis://...), or `start` for a throwaway server;"
+        " without it each Daphne has the in-memory layer",
+    )
+    parser.add_argument("--daphnes", type=int, default=1, help="Daphne processes (several need --redis)")
+    parser.add_argument("--pool-max", type=int, default=None, help="DATABASE_POOL_MAX for each Daphne")
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--players", type=int, default=8, help="players per table (plus its storyguide)")
     parser.add_argument("--seconds", type=float, default=20.0, help="commands are posted for this long")
     parser.add_argument("--rate", type=float, default=1.0, help="commands per table per second")
     parser.add_argument("--drain", type=float, default=10.0, help="at most this long for late frames")
-    parser.add_argument("--daphnes", type=int, default=None, help="Daphne processes (redis mode; default 2)")
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=0.0,
+        help="then keep every socket open and silent this long (idle drops)",
+    )
     parser.add_argument("--port", type=int, default=8196, help="the first Daphne's port; the floor's is +50")
     parser.add_argument("--pg-port", type=int, default=55496)
     parser.add_argument("--redis-port", type=int, default=56396)
@@ -63,11 +89,34 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--check", action="store_true", help="exit 1 on any lost frame, 5xx or close")
     args = parser.parse_args(argv)
-    if args.daphnes is None:
-        args.daphnes = 2 if args.mode == "redis" else 1
-    if args.daphnes != 1 and args.mode != "redis":
-        parser.error("several Daphne processes need the Redis layer: --mode redis")
+    if (
+        args.redis is not None
+        and args.redis != "start"
+        and not args.redis.startswith(("redis://", "rediss://"))
+    ):
+        parser.error(f"--redis takes a redis:// URL or `start`, not {args.redis!r}")
+    if args.database is None:
+        args.database = "postgres" if args.redis else "sqlite"
+    if args.redis and args.database != "postgres":
+        parser.error("the Redis path runs on PostgreSQL: --database postgres (or leave --database out)")
+    if args.daphnes < 1:
+        parser.error("--daphnes must be at least 1")
+    if args.daphnes > 1 and not args.redis:
+        parser.error("several Daphne processes need a shared channel layer: --redis URL (or --redis start)")
+    if args.pool_max is not None and args.database != "postgres":
+        parser.error("--pool-max sizes PostgreSQL's connection pool: --database postgres")
+    if args.tables < 1 or args.players < 1 or args.rate <= 0 or args.seconds <= 0 or args.idle < 0:
+        parser.error("--tables, --players, --rate and --seconds must be positive, --idle not negative")
+    args.mode = describe(args)
     return args
+
+
+def describe(args: argparse.Namespace) -> str:
+    """The setup in the words of docs/performance.md's tables."""
+    if args.database == "sqlite":
+        return "embedded (SQLite, in-memory layer)"
+    layer = "Redis" if args.redis else "in-memory layer"
+    return f"PostgreSQL + {layer}"
 
 
 def raise_file_limit() -> None:
@@ -90,7 +139,7 @@ class Stack:
 
     def start_data(self) -> None:
         """The database (migrated) and the layer, own or given."""
-        if self.args.mode == "embedded":
+        if self.args.database == "sqlite":
             self.database_url = f"sqlite:///{self.workdir / 'bench.sqlite3'}"
         elif os.environ.get("DATABASE_URL", "").startswith("postgres"):
             self.database_url = os.environ["DATABASE_URL"]
@@ -98,17 +147,19 @@ class Stack:
             self.postgres = servers.Postgres(self.workdir, self.args.pg_port)
             self.postgres.start()
             self.database_url = self.postgres.url
-        if self.args.mode == "redis":
-            if os.environ.get("REDIS_URL"):
-                self.redis_url = os.environ["REDIS_URL"]
-            else:
-                self.redis = servers.Redis(self.workdir, self.args.redis_port)
-                self.redis.start()
-                self.redis_url = self.redis.url
+        if self.args.redis == "start":
+            self.redis = servers.Redis(self.workdir, self.args.redis_port)
+            self.redis.start()
+            self.redis_url = self.redis.url
+        elif self.args.redis:
+            self.redis_url = self.args.redis
         servers.manage(self.env(), "migrate", "--noinput")
 
     def env(self) -> dict:
-        return servers.server_env(self.database_url, self.redis_url or None)
+        env = servers.server_env(self.database_url, self.redis_url or None)
+        if self.args.pool_max is not None:
+            env["DATABASE_POOL_MAX"] = str(self.args.pool_max)
+        return env
 
     def seed(self, prefix: str) -> list[dict]:
         """The tables, made by bench/seed.py in its own process."""
@@ -143,13 +194,10 @@ class Stack:
         return {name: sum(servers.cpu_seconds(pid) for pid in pids) for name, pids in groups.items()}
 
     def log_errors(self) -> Counter:
-        """Exception lines in the Daphne logs, by class and message."""
+        """Exceptions in the Daphne logs, by class and message (the last of each chain)."""
         found = Counter()
         for daphne in self.daphnes:
-            for line in daphne.log.read_text(errors="replace").splitlines():
-                match = EXCEPTION_LINE.match(line.strip())
-                if match:
-                    found[f"{match[1]}: {match[2][:100]}"] += 1
+            found.update(log_exceptions(daphne.log.read_text(errors="replace")))
         return found
 
     def stop(self) -> None:
@@ -202,6 +250,25 @@ class Profiler:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def log_exceptions(text: str) -> Counter:
+    """Each exception a log reports, once: the last line of a chained traceback stands for the chain."""
+    found = Counter()
+    lines = [line.strip() for line in text.splitlines()]
+    for index, line in enumerate(lines):
+        match = EXCEPTION_LINE.match(line)
+        if not match:
+            continue
+        following = next((later for later in lines[index + 1 :] if later), "")
+        if not following.startswith(CHAINED):
+            found[f"{match[1]}: {match[2][:100]}"] += 1
+    return found
+
+
+def counted(errors: Counter, phrase: str) -> int:
+    """How many of the exceptions mention `phrase` (in their class or message)."""
+    return sum(n for error, n in errors.items() if phrase in error)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -269,14 +336,19 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
     layout = stack.seed(prefix)
     stack.start_daphnes()
     stats = load.Stats()
-    window = load.Window(args.seconds, args.rate, args.drain, stack.cpu)
+    window = load.Window(args.seconds, args.rate, args.drain, stack.cpu, idle=args.idle)
     if profiler:
         profiler.daphnes = stack.daphnes
         window.hooks.append((profiler.start, profiler.stop))
     bases = [daphne.url for daphne in stack.daphnes]
     tables = asyncio.run(load.run_app(layout, PASSWORD, bases, window, stats))
     result = figures(tables, stats, window)
-    result["log_errors"] = dict(stack.log_errors().most_common(8))
+    errors = stack.log_errors()
+    result["log_errors"] = dict(errors.most_common(8))
+    result["too_many_clients"] = counted(errors, TOO_MANY_CLIENTS)
+    result["max_connections_errors"] = counted(errors, MAX_CONNECTIONS)
+    result["idle_s"] = args.idle
+    result["idle_closes"] = {str(code): n for code, n in stats.idle_closes.items()}
     return result
 
 
@@ -304,7 +376,7 @@ def report(args, app: dict, floor: dict | None) -> str:
     """The figures as a few lines of text."""
     cpu = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in app["cpu_s"].items())
     lines = [
-        f"fanout: mode={args.mode} daphnes={args.daphnes} tables={args.tables} players={args.players} "
+        f"fanout: {args.mode}, daphnes={args.daphnes} tables={args.tables} players={args.players} "
         f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s",
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
@@ -321,6 +393,12 @@ def report(args, app: dict, floor: dict | None) -> str:
         f" {app['server_cpu_us_per_delivery']:.0f} us per frame delivered;"
         f" bench client {app['client_cpu_s']:.1f} s",
     ]
+    lines.append(
+        f'  server log: {app["too_many_clients"]} x "too many clients",'
+        f" {app['max_connections_errors']} x MaxConnectionsError"
+    )
+    if app["idle_s"]:
+        lines.append(f"  idle {app['idle_s']:g} s after the drain: closes {app['idle_closes'] or 'none'}")
     for error, count in app.get("log_errors", {}).items():
         lines.append(f"  server log: {count} x {error}")
     if floor:
@@ -352,6 +430,11 @@ def broken(app: dict) -> list[str]:
         problems.append(f"closes {app['closes']}, connect failures {app['connect_failures']}")
     if app["http_errors"]:
         problems.append(f"requests without an answer {app['http_errors']}")
+    if app.get("too_many_clients") or app.get("max_connections_errors"):
+        problems.append(
+            f"{app['too_many_clients']} x too many clients,"
+            f" {app['max_connections_errors']} x MaxConnectionsError"
+        )
     if app["error_frames"]:
         problems.append(f"{app['error_frames']} error frames")
     if not app["done"]:

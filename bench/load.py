@@ -129,6 +129,7 @@ class Stats:
     answer_ms: list = field(default_factory=list)
     frame_bytes: Counter = field(default_factory=Counter)
     frame_count: Counter = field(default_factory=Counter)
+    idle_closes: Counter = field(default_factory=Counter)
 
 
 class Listener:
@@ -461,6 +462,7 @@ class Window:
     rate: float
     drain: float
     cpu: object
+    idle: float = 0.0
     hooks: list = field(default_factory=list)
     cpu_start: dict = field(default_factory=dict)
     cpu_end: dict = field(default_factory=dict)
@@ -500,9 +502,19 @@ async def run_app(layout, password, bases, window: Window, stats: Stats) -> list
         await connect_all(tables, timeout=120)
         await warm_up(tables)
         await measure(tables, window, lambda table: lambda: correct_once(table, stats))
+        await stay_idle(window.idle, stats)
     finally:
         await close_all(tables)
     return tables
+
+
+async def stay_idle(seconds: float, stats: Stats) -> None:
+    """Keep every socket open and silent for `seconds`; the closes meanwhile are idle drops."""
+    if seconds <= 0:
+        return
+    before = Counter(stats.closes)
+    await asyncio.sleep(seconds)
+    stats.idle_closes = stats.closes - before
 
 
 async def floor_command(table: Table, commander, stats: Stats) -> None:

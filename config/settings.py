@@ -105,6 +105,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # one file per test run, so runs side by side in the same tree do not clobber each other.
     TEST_SQLITE = Path(tempfile.gettempdir()) / f"covenant-test-{os.getpid()}.sqlite3"
     DATABASES["default"]["TEST"] = {"NAME": TEST_SQLITE}
+DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 20, 2, 1000)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Daphne runs each request's sync view in a thread of its own (asgiref gives every request its own
+    # executor), so threads are not bounded and neither were connections: 125 tables made PostgreSQL
+    # refuse "too many clients" at its default max_connections=100. psycopg's pool caps each process at
+    # DATABASE_POOL_MAX; a request beyond it waits for a connection (up to `timeout` seconds) instead of
+    # failing. Daphne processes x DATABASE_POOL_MAX must stay under max_connections (docs/deployment.md).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": DATABASE_POOL_MAX,
+        "timeout": 30,
+    }
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:

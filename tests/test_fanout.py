@@ -47,3 +47,67 @@ def test_fanout_loses_nothing(settings, daphne):
     log = daphne.log.read_text(errors="replace")
     assert fanout.broken(figures) == [], f"{figures}\n--- daphne log ---\n{log[-4000:]}"
     assert figures["expected"] == figures["done"] * (PLAYERS + 1)
+
+
+def test_the_embedded_default_needs_no_option():
+    args = fanout.parse_args([])
+    assert (args.database, args.redis, args.daphnes) == ("sqlite", None, 1)
+    assert args.mode == "embedded (SQLite, in-memory layer)"
+
+
+def test_database_postgres_keeps_the_in_memory_layer():
+    args = fanout.parse_args(["--database", "postgres", "--pool-max", "10"])
+    assert (args.database, args.redis, args.daphnes, args.pool_max) == ("postgres", None, 1, 10)
+    assert args.mode == "PostgreSQL + in-memory layer"
+
+
+def test_redis_means_postgresql_and_takes_several_daphnes():
+    args = fanout.parse_args(["--redis", "redis://127.0.0.1:6379/3", "--daphnes", "2", "--idle", "20"])
+    assert (args.database, args.redis, args.daphnes, args.idle) == (
+        "postgres",
+        "redis://127.0.0.1:6379/3",
+        2,
+        20,
+    )
+    assert args.mode == "PostgreSQL + Redis"
+    assert fanout.parse_args(["--redis", "start"]).redis == "start"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--daphnes", "2"],
+        ["--database", "postgres", "--daphnes", "2"],
+        ["--database", "sqlite", "--redis", "start"],
+        ["--redis", "localhost:6379"],
+        ["--daphnes", "0"],
+        ["--pool-max", "10"],
+        ["--idle", "-1"],
+    ],
+)
+def test_a_setup_the_bench_cannot_run_is_refused(argv, capsys):
+    with pytest.raises(SystemExit) as refused:
+        fanout.parse_args(argv)
+    assert refused.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+LOG = """\
+Traceback (most recent call last):
+psycopg.OperationalError: connection failed: FATAL:  sorry, too many clients already
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+django.db.utils.OperationalError: connection failed: FATAL:  sorry, too many clients already
+Traceback (most recent call last):
+redis.exceptions.MaxConnectionsError: Too many connections
+127.0.0.1:5000 - - [24/Nov/2026:04:00:00] "POST /encounters/1/correct/" 500 145
+"""
+
+
+def test_the_log_counts_each_exception_once_by_the_end_of_its_chain():
+    errors = fanout.log_exceptions(LOG)
+    assert fanout.counted(errors, fanout.TOO_MANY_CLIENTS) == 1
+    assert fanout.counted(errors, fanout.MAX_CONNECTIONS) == 1
+    assert sum(errors.values()) == 2

@@ -1,0 +1,122 @@
+"""Issue 11: PostgreSQL connections are bounded. Daphne gives every request a thread of its own, so only
+psycopg's pool (DATABASE_POOL_MAX a process) keeps N Daphnes under PostgreSQL's max_connections."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.db import connection, connections
+
+from bench import servers
+from tests.browser.server import database_url
+from tests.deploy.profile import manage, profile_env
+from tests.test_fanout import free_port
+
+BASE_DIR = Path(__file__).resolve().parents[1]
+READ_DATABASE = """
+import json
+from config import settings
+print(json.dumps(settings.DATABASES["default"].get("OPTIONS", {}).get("pool")))
+"""
+POSTGRES_URL = "postgres://covenant@db.example:5432/covenant"
+
+
+def pool_setting(**changes: str) -> dict | None:
+    """The pool options config.settings makes from DATABASE_URL and DATABASE_POOL_MAX, in a fresh process."""
+    env = {
+        key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "DATABASE_POOL_MAX")
+    }
+    env.update(changes)
+    out = subprocess.run(
+        [sys.executable, "-c", READ_DATABASE], cwd=BASE_DIR, env=env, check=True, capture_output=True
+    )
+    return json.loads(out.stdout)
+
+
+def test_postgres_gets_a_pool_of_twenty_by_default():
+    assert pool_setting(DATABASE_URL=POSTGRES_URL) == {"min_size": 2, "max_size": 20, "timeout": 30}
+
+
+def test_database_pool_max_sets_the_pool_size():
+    assert pool_setting(DATABASE_URL=POSTGRES_URL, DATABASE_POOL_MAX="7")["max_size"] == 7
+
+
+def test_sqlite_has_no_pool():
+    assert pool_setting(DATABASE_URL="sqlite:////tmp/covenant-pool-test.sqlite3") is None
+
+
+@pytest.mark.parametrize("value", ["0", "1", "many", "-5", "2.5", "1001"])
+def test_a_pool_size_covenant_cannot_use_is_refused_in_one_line(value):
+    result = manage("check", env=profile_env(DATABASE_POOL_MAX=value))
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        f"Covenant will not start: DATABASE_POOL_MAX must be a whole number from 2 to 1000, not {value!r}"
+    )
+
+
+POOL = 3
+REQUESTS = 60
+APPLICATION = "covenant-pool-test"
+
+
+def server_connections() -> int:
+    """The Daphne's backends on the test database (its DATABASE_URL names it to PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [APPLICATION])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_concurrent_requests_never_open_more_connections_than_the_pool(
+    client, django_user_model, tmp_path
+):
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: set DATABASE_URL (make test starts one; CI fails on this skip)")
+    user = django_user_model.objects.create_user("pooled", password="x")
+    client.force_login(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    url = database_url(connections["default"].settings_dict)
+    env = dict(
+        servers.server_env(url + f"?application_name={APPLICATION}", None),
+        DATABASE_POOL_MAX=str(POOL),
+    )
+    server = servers.Daphne(free_port(), env, tmp_path / "daphne.log")
+    server.start()
+    try:
+        statuses: list[int] = []
+        seen: list[int] = []
+        done = threading.Event()
+
+        def watch():
+            while not done.is_set():
+                seen.append(server_connections())
+                time.sleep(0.005)
+
+        def fetch(_):
+            request = urllib.request.Request(server.url + "/", headers={"Cookie": cookie})
+            try:
+                with urllib.request.urlopen(request, timeout=60) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as error:
+                statuses.append(error.code)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        workers = [threading.Thread(target=fetch, args=(i,)) for i in range(REQUESTS)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=120)
+        done.set()
+        watcher.join()
+    finally:
+        server.stop()
+    assert statuses == [200] * REQUESTS
+    assert max(seen) >= 1
+    assert max(seen) <= POOL
