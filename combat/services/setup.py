@@ -69,6 +69,9 @@ def add_combatants(
         )
         if len(characters) != len(set(ids)):
             raise InvalidCommand("Some of those characters are not in this saga.")
+        templates = Character.objects.filter(pk__in=ids, stamped_copies__isnull=False).values_list("name")
+        for (name,) in templates.distinct():
+            raise InvalidCommand(f"{name} is an NPC template: add the NPCs stamped from it instead.")
         already = set(
             encounter.combatants.filter(character__in=characters).values_list("character__name", flat=True)
         )
@@ -185,3 +188,4 @@ def delete_encounter(user, encounter_id: int, typed_name: str = "") -> bool:
             return False
         encounter.delete()
     return True
+

@@ -137,7 +137,8 @@ def test_the_storyguides_refused_commands_stay_beside_their_controls(people):
     page.get_by_test_id("add-combatants").click()
     refused_in_place(page, "add-combatants", page.locator("#add-error"), "Pick at least one")
 
-    # 11 botch dice on Recompute, once the Melee phase is rolled (nobody shoots: First Missile passes by itself).
+    # 11 botch dice on Recompute, once the Melee phase is rolled
+    # (nobody shoots: First Missile passes by itself).
     bandit, boris = combatants["Bandit 1"], combatants["Sir Boris"]
     page.get_by_test_id("open-declarations").click()
     phase_is(page, "declaring")
