@@ -36,7 +36,20 @@ def test_the_d6_storyguide_runs_a_turn_from_the_keyboard_but_not_while_typing(ta
     page.locator("h1").first.click()
     page.keyboard.press("r")
     expect(log.locator("li[data-kind=d6_roll]")).to_have_count(1)
+    expect(page.get_by_test_id("end-turn")).to_be_enabled()
     page.keyboard.press("e")
     expect(log.locator("li[data-kind=d6_turn_ended]")).to_have_count(1)
-    page.keyboard.press("b")
-    expect(log.locator("li[data-kind=d6_breather]")).to_have_count(1)
+
+    # B: the breather, on the turn of someone winded (Wren or Tobias, within the round); E passes the others.
+    ended = 1
+    for _ in range(4):
+        if page.get_by_test_id("breather").is_enabled():
+            page.keyboard.press("b")
+            expect(log.locator("li[data-kind=d6_breather]")).to_have_count(1)
+            break
+        expect(page.get_by_test_id("end-turn")).to_be_enabled()
+        page.keyboard.press("e")
+        ended += 1
+        expect(log.locator("li[data-kind=d6_turn_ended]")).to_have_count(ended)
+    else:
+        raise AssertionError("no winded fighter's turn came up in a round")
