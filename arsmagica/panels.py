@@ -96,6 +96,8 @@ def frame_flags(events, *, replay: bool) -> dict:
         "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
         "declare_changed": replay or any(event.kind in DECLARE_KINDS for event in events),
         "step_changed": replay or any(event.kind in STEP_KINDS for event in events),
+        # A player's declaration form is fetched by their page: it fetches itself again after the same.
+        "refetch": any(event.kind in DECLARE_KINDS for event in events),
     }
 
 
@@ -123,12 +125,12 @@ class Card:
 
     @property
     def fatigue_label(self) -> str:
-        """"Weary: −1 to rolls": the level and what it does."""
+        """ "Weary: −1 to rolls": the level and what it does."""
         return presenters.fatigue_words(self.sheet.fatigue_level)
 
     @property
     def body_label(self) -> str:
-        """"Light Wounds: −1 to rolls": the level and what it does."""
+        """ "Light Wounds: −1 to rolls": the level and what it does."""
         return presenters.body_words(self.sheet.body_level)
 
     @property
@@ -291,7 +293,9 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
     from .forms import CorrectionForm
 
     in_fight = {card.character.pk for card in cards}
-    available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_fight]
+    available = [
+        c for c in Character.objects.filter(saga=encounter.saga_id).fighters() if c.pk not in in_fight
+    ]
     return {
         "add_form": AddCombatantsForm(available=available),
         "correction_form": CorrectionForm(combatants=[card.combatant for card in cards]),

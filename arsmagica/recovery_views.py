@@ -126,7 +126,7 @@ def fatigue_rows(characters) -> list[dict]:
 
 
 def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200):
-    characters = list(Character.objects.filter(saga=saga).order_by("is_npc", "name"))
+    characters = list(Character.objects.filter(saga=saga).fighters().order_by("is_npc", "name"))
     busy = set(
         Encounter.objects.filter(saga=saga)
         .exclude(status=Encounter.Status.ENDED)

@@ -92,8 +92,16 @@ class Membership(models.Model):
         return f"{self.user} in {self.saga} ({self.role})"
 
 
+class CharacterQuerySet(models.QuerySet):
+    def fighters(self) -> "CharacterQuerySet":
+        """Everyone but NPC templates: a group of NPCs takes part through its stamped copies."""
+        return self.exclude(stamped_copies__isnull=False)
+
+
 class Character(models.Model):
     """A player character or an NPC; its sheet is its saga's rule system's (`RuleSystem.sheet`)."""
+
+    objects = CharacterQuerySet.as_manager()
 
     saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="characters")
     owner = models.ForeignKey(

@@ -208,6 +208,11 @@ class EncounterConsumer(LiveConsumer):
         for message in held:
             await self.encounter_frame(message)
 
+    async def encounter_named(self, message: dict) -> None:
+        """The encounter's new name (the heading); before the client has resumed, its replay shows it."""
+        if self.last_sent is not None:
+            await self.send(text_data=message["html"])
+
     async def encounter_frame(self, message: dict) -> None:
         """A frame from the group: held until the client has resumed, dropped when not newer."""
         if self.last_sent is None:

@@ -19,6 +19,7 @@ from .audience import PLAYERS, STORYGUIDE, as_players_see, player_combatants, vi
 from .models import Encounter, Event
 
 FRAME_TYPE = "encounter.frame"
+NAME_TYPE = "encounter.named"
 # What the channel layer raises while its Redis is unreachable (refused, reset, timed out).
 LAYER_ERRORS = (RedisError, OSError)
 
@@ -70,6 +71,17 @@ def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:
             {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},
         )
     saga_live.push(encounter.saga_id)
+
+
+def push_name(encounter_id: int) -> None:
+    """The encounter's new name to its open pages (the heading): no event, so no frame of the log."""
+    encounter = Encounter.objects.get(pk=encounter_id)
+    html = render_to_string("combat/_encounter_name.html", {"encounter": encounter, "oob": True})
+    layer = get_channel_layer()
+    for audience in (PLAYERS, STORYGUIDE):
+        async_to_sync(layer.group_send)(
+            Encounter.group_name(encounter_id, audience), {"type": NAME_TYPE, "html": html}
+        )
 
 
 def replay_frame(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int]:

@@ -63,6 +63,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "campaign.middleware.HtmxLoginRedirectMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

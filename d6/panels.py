@@ -608,7 +608,9 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
-        available = [c for c in Character.objects.filter(saga=encounter.saga_id) if c.pk not in in_encounter]
+        available = [
+            c for c in Character.objects.filter(saga=encounter.saga_id).fighters() if c.pk not in in_encounter
+        ]
     sides: dict[str, list[FighterCard]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)

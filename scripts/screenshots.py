@@ -6,10 +6,11 @@ Against a running server (`make run`, which loads both demo sagas), save full-pa
 prefers-color-scheme, which the page follows) and each person:
 - guest: the front page, log in (and a failed login), sign up (and its errors);
 - storyguide: home, sagas, a new saga's errors, the saga page, a character sheet and its form, the encounter's
-  control panel (live, then offline: its socket cut), the history, the printable record, the d6 saga, its
-  attributes form, the d6 table, and a page that does not exist;
+  control panel (live, then offline: its socket cut), the history, the printable record, the replay, the
+  encounter's and the saga's charts, the "manage" pages (rename, delete) of the saga, a character and the
+  encounter, the d6 saga, its attributes form, the d6 table, and a page that does not exist;
 - player: sagas, the saga page, their own character and its form, their encounter page (live, then offline),
-  the history, the record, the d6 saga, the d6 table and their d6 character;
+  the history, the record, the replay and the charts, the d6 saga, the d6 table and their d6 character;
 - newcomer (a demo player not in the d6 saga): the d6 saga's invite page.
 
     .venv/bin/python scripts/screenshots.py --base-url http://127.0.0.1:8000 --out /tmp/covenant-shots
@@ -207,7 +208,10 @@ def saga_tour(
         rows.first.get_by_role("link").first.click()
         shooter.page.wait_for_load_state()
         shooter.shoot(f"{prefix}character")
-        shooter.visit(shooter.page.url + "edit/", f"{prefix}character-form")
+        character_url = shooter.page.url
+        shooter.visit(character_url + "edit/", f"{prefix}character-form")
+        if guide:
+            shooter.visit(character_url + "manage/", f"{prefix}character-manage")
     else:
         shooter.problems.append(f"{shooter.prefix}: no character {own_character_of} on {saga_url}")
     shooter.page.goto(saga_url)
@@ -220,10 +224,20 @@ def saga_tour(
     shooter.page.goto(saga_url)
     if shooter.follow(re.compile(r"history", re.I)):
         shooter.shoot(f"{prefix}history")
+    saga_id = re.search(r"/sagas/(\d+)/", saga_url)
+    if saga_id:
+        shooter.visit(f"/sagas/{saga_id.group(1)}/charts/", f"{prefix}saga-charts")
+        if guide:
+            shooter.visit(f"/sagas/{saga_id.group(1)}/manage/", f"{prefix}saga-manage")
     if encounter_url:
         encounter_id = re.search(r"/encounters/(\d+)/", encounter_url)
         if encounter_id:
-            shooter.visit(f"/encounters/{encounter_id.group(1)}/record/", f"{prefix}record")
+            encounter = f"/encounters/{encounter_id.group(1)}/"
+            shooter.visit(f"{encounter}record/", f"{prefix}record")
+            shooter.visit(f"{encounter}replay/", f"{prefix}replay")
+            shooter.visit(f"{encounter}charts/", f"{prefix}charts")
+            if guide:
+                shooter.visit(f"{encounter}manage/", f"{prefix}encounter-manage")
     return invite_url
 
 

@@ -99,6 +99,9 @@ def _saga_scene(user, saga_id: int, character_ids, command_key: str | None) -> S
     )
     if len(characters) != len(wanted):
         raise InvalidCommand("Choose characters of this saga.")
+    templates = Character.objects.filter(pk__in=wanted, stamped_copies__isnull=False).values_list("name")
+    for (name,) in templates.distinct():
+        raise InvalidCommand(f"{name} is an NPC template: choose the NPCs stamped from it.")
     busy = (
         Encounter.objects.filter(saga=saga, combatants__character__in=characters)
         .exclude(status=Encounter.Status.ENDED)

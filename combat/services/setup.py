@@ -6,6 +6,8 @@ What a rule system adds (its round's record of who started it, say) comes from i
 
 from __future__ import annotations
 
+import logging
+
 from django.db import transaction
 from django.db.models import Max
 
@@ -17,6 +19,8 @@ from ..errors import InvalidCommand, NotAllowed, WrongPhase
 from ..events import CoreKind
 from ..models import Combatant, Encounter
 from .log import EventLog, lock_encounter, require_storyguide_of
+
+logger = logging.getLogger(__name__)
 
 
 def create_encounter(user, saga_id: int, name: str, rule_system: str) -> Encounter:
@@ -69,6 +73,9 @@ def add_combatants(
         )
         if len(characters) != len(set(ids)):
             raise InvalidCommand("Some of those characters are not in this saga.")
+        templates = Character.objects.filter(pk__in=ids, stamped_copies__isnull=False).values_list("name")
+        for (name,) in templates.distinct():
+            raise InvalidCommand(f"{name} is an NPC template: add the NPCs stamped from it instead.")
         already = set(
             encounter.combatants.filter(character__in=characters).values_list("character__name", flat=True)
         )
@@ -159,7 +166,18 @@ def rename_encounter(user, encounter_id: int, name: str) -> Encounter:
         require_storyguide_of(user, encounter)
         encounter.name = name[:120]
         encounter.save(update_fields=["name"])
+        transaction.on_commit(lambda: _push_name(encounter.pk))
     return encounter
+
+
+def _push_name(encounter_id: int) -> None:
+    """The new name to the encounter's open pages; a page that misses it shows it on its next load."""
+    from .. import live
+
+    try:
+        live.push_name(encounter_id)
+    except Exception:  # the rename is committed; nothing else depends on this push
+        logger.exception("push of encounter %s's new name", encounter_id)
 
 
 def set_encounter_archived(user, encounter_id: int, archived: bool) -> Encounter:

@@ -9,7 +9,8 @@ from playwright.sync_api import Page, expect
 from campaign import services
 from campaign.models import Membership, Saga
 
-from .people import PHONE
+from .encounter_page import load_demo_table
+from .people import PHONE, outside_the_event_loop
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +81,28 @@ def test_a_player_signs_up_through_the_invite_link_on_a_phone_and_joins_the_saga
     membership = Membership.objects.get(saga=saga, user__username="marcus")
     assert membership.role == Membership.Role.PLAYER
     assert saga.memberships.count() == 2
+
+
+def test_a_command_after_the_session_ended_goes_to_the_login_page_and_back(table):
+    saga, encounter, _ = outside_the_event_loop(load_demo_table)
+
+    def with_password():
+        guide = Saga.objects.get(pk=saga.pk).storyguide
+        guide.set_password(PASSWORD)
+        guide.save()
+        return guide
+
+    storyguide = outside_the_event_loop(with_password)
+    guide = table.person("storyguide")
+    guide.enter_as(storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    guide.context.clear_cookies()  # the session has ended (logged out elsewhere, expired)
+
+    page.get_by_test_id("open-declarations").click()
+    expect(page).to_have_url(re.compile(rf"/accounts/login/\?next=/encounters/{encounter.pk}/$"))
+    page.get_by_label("Username").fill(storyguide.username)
+    page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(re.compile(rf"/encounters/{encounter.pk}/$"))
+    expect(page.get_by_test_id("open-declarations")).to_be_visible()

@@ -11,7 +11,7 @@ from combat import services as combat_services
 from combat.models import Encounter
 
 from .encounter_page import load_demo_table
-from .people import outside_the_event_loop
+from .people import PHONE, outside_the_event_loop
 
 pytestmark = pytest.mark.browser
 
@@ -71,3 +71,33 @@ def test_a_beast_joins_the_fight_on_a_named_third_side(table):
     expect(page.locator("h3.side", has_text="Players")).to_be_visible()
     assert outside_the_event_loop(lambda: encounter.combatants.get(character=wolf).side) == "Beasts"
     assert table.page_errors() == []
+
+
+def test_renaming_an_encounter_reaches_its_open_pages_and_the_saga_page_without_a_reload(table):
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    owner = outside_the_event_loop(lambda: combatants["Sir Boris"].character.owner)
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    control = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    saga_page = guide.new_tab()
+    guide.goto(f"/sagas/{saga.pk}/", saga_page)
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(owner)
+    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    guide.mark_page()
+    guide.mark_page(saga_page)
+    player.mark_page()
+
+    manage = guide.new_tab()
+    guide.goto(f"/encounters/{encounter.pk}/manage/", manage)
+    manage.get_by_label("New name").fill("Ambush at the mill")
+    manage.get_by_test_id("rename-submit").click()
+
+    for page in (control, phone):
+        expect(page.get_by_test_id("encounter-name")).to_have_text("Ambush at the mill")
+    expect(saga_page.get_by_test_id(f"encounter-{encounter.pk}")).to_contain_text("Ambush at the mill")
+    guide.assert_not_reloaded()
+    guide.assert_not_reloaded(saga_page)
+    player.assert_not_reloaded()

@@ -135,3 +135,56 @@ def test_what_the_storyguide_types_in_the_set_up_form_survives_a_push(table):
     expect(form.get_by_label("Wolf")).to_have_count(0)
     expect(side).to_have_value("")
     assert Combatant.objects.get(character=wolf).side == "Beasts of the wood and hills"
+
+
+def test_a_players_declaration_form_follows_the_storyguide_but_waits_while_they_type(table):
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+    for name in ("Wolf", "Bear"):
+        outside_the_event_loop(Character.objects.create, saga=saga, name=name, is_npc=True)
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    page.get_by_test_id("open-declarations").click()
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    form = phone.get_by_test_id(f"declare-form-{boris.pk}")
+    expect(form).to_be_visible()
+    player.mark_page()
+
+    def add(name):
+        setup = page.get_by_test_id("add-combatants-form")
+        setup.get_by_label(name).check()
+        setup.get_by_test_id("side-opponents").check()
+        setup.get_by_test_id("add-combatants").click()
+        expect(phone.get_by_test_id("combatants")).to_contain_text(name)  # the push has come
+
+    # A wolf joins during declarations: the player's form offers it as a foe, without a reload.
+    add("Wolf")
+    expect(form.get_by_label(re.compile(r"Wolf \("))).to_have_count(1)
+
+    # Typing in the form: a bear joins, and the form waits with what is typed and the focus...
+    form.get_by_label(re.compile(r"Wolf \(")).check()
+    form.get_by_test_id(f"shooting-{boris.pk}").locator("summary").click()
+    distance = form.get_by_label("Target distance (paces)")
+    distance.fill("12")
+    add("Bear")
+    expect(form.get_by_label(re.compile(r"Bear \("))).to_have_count(0)
+    expect(distance).to_be_focused()
+    expect(distance).to_have_value("12")
+
+    # ...and fetches itself once the player has left it, keeping what was typed and ticked.
+    phone.get_by_test_id("event-log").click(position={"x": 5, "y": 5})
+    expect(form.get_by_label(re.compile(r"Bear \("))).to_have_count(1)
+    expect(distance).to_have_value("12")
+    expect(form.get_by_label(re.compile(r"Wolf \("))).to_be_checked()
+    expect(distance).to_be_visible()  # the <details> it is in stays open
+
+    # The storyguide declares for the player's character: the player's form shows it is declared.
+    page.get_by_test_id(f"declare-{boris.pk}").locator("summary").first.click()
+    declare(page, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
+    expect(phone.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
+    player.assert_not_reloaded()

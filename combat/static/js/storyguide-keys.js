@@ -1,12 +1,12 @@
-/* The storyguide's keyboard shortcuts on the control panel (listed on the page, in #sg-controls):
- * a key presses the enabled button whose data-key lists it (R roll, C confirm, E end round, N the next
- * step, whichever it is), or focuses the field that lists it (U: the undo's reason).
+/* The storyguide's keyboard shortcuts on a control panel (each rule system lists its keys on the page):
+ * a letter key presses the first enabled, visible button whose data-key lists it, or focuses the first
+ * such field (say, a reason to type). A button may list several letters ("r n": roll, or the next step).
  * Never while typing in a field, nor with Ctrl, Alt or Meta held (the browser's own shortcuts).
  * A key pressed twice sends the command twice at most; the server applies it once (expected version).
  */
 (function () {
   "use strict";
-  var KEYS = ["r", "c", "e", "n", "u"];
+  var LETTER = /^[a-z]$/;
 
   function typing(target) {
     if (!target || !target.closest) { return false; }
@@ -21,7 +21,7 @@
     if (event.defaultPrevented || event.repeat || event.isComposing) { return; }
     if (event.ctrlKey || event.altKey || event.metaKey || typing(event.target)) { return; }
     var key = (event.key || "").toLowerCase();
-    if (KEYS.indexOf(key) < 0) { return; }
+    if (!LETTER.test(key)) { return; }
     var targets = document.querySelectorAll("[data-key~='" + key + "']");
     for (var i = 0; i < targets.length; i += 1) {
       var element = targets[i];

@@ -1,0 +1,34 @@
+"""htmx requests from someone whose session has ended go to the login page, not into an error slot."""
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import resolve_url
+from django_htmx.http import HttpResponseClientRedirect
+
+
+class HtmxLoginRedirectMiddleware:
+    """Answer an anonymous htmx request that would be sent to the login page (or refused) with
+    HX-Redirect to the login page, coming back to the page it was made from (HX-Current-URL)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        htmx = getattr(request, "htmx", None)
+        if not htmx or request.user.is_authenticated or not self._to_login(response):
+            return response
+        current = urlsplit(htmx.current_url or "")
+        back = current.path + (f"?{current.query}" if current.query else "") if current.path else "/"
+        return HttpResponseClientRedirect(redirect_to_login(back).url)
+
+    @staticmethod
+    def _to_login(response) -> bool:
+        if response.status_code == 403:
+            return True
+        if response.status_code not in (301, 302, 303, 307, 308):
+            return False
+        login = resolve_url(settings.LOGIN_URL)
+        return urlsplit(response.get("Location", "")).path == login
