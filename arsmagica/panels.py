@@ -96,8 +96,6 @@ def frame_flags(events, *, replay: bool) -> dict:
         "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
         "declare_changed": replay or any(event.kind in DECLARE_KINDS for event in events),
         "step_changed": replay or any(event.kind in STEP_KINDS for event in events),
-        # A player's declaration form is fetched by their page: it fetches itself again after the same.
-        "refetch": any(event.kind in DECLARE_KINDS for event in events),
     }
 
 

@@ -94,8 +94,7 @@ class RuleSystem(ABC):
     """The panels pushed in every live frame after the new events (rendered with `state_context`)."""
 
     def frame_context(self, events: list, *, replay: bool) -> dict:
-        """Flags for the frame from the events it carries (which panels to push again, say); with
-        "refetch" true, each page's own per-person panels fetch themselves again (`covenant:refetch`)."""
+        """Flags for the frame from the events it carries (which panels to push again, say)."""
         return {}
 
     def setup_refusal(self, encounter) -> str | None:

@@ -5,9 +5,6 @@
  *   or the requests have come back (an accepted form is not filled in again);
  * - a pushed region with changed fields is swapped in, then its changed fields get back what was typed
  *   or ticked, and its <details> stay open or closed as they were.
- * - a region that fetches itself again (an hx-get on a region with an id, say on covenant:refetch) waits
- *   the same way while someone types in it or sends from it, fetches once they have left it, and gets
- *   back what was typed and its <details> as they were.
  * The region itself is whatever the server pushes whole (the set-up panel, the storyguide's NPC declarations,
  * the controls...): nothing here knows which.
  */
@@ -18,8 +15,6 @@
   var held = {};        // region id -> the newest pushed element not yet swapped in
   var inFlight = 0;     // htmx requests sent and not yet answered
   var sending = {};     // form key -> requests from that form not yet answered
-  var refetches = {};   // region id -> the GET it held back while someone typed there
-  var kept = {};        // region id -> what was typed and which <details> were open, for its refetch
 
   function isField(el) {
     return Boolean(el && el.name && el.form && /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) && el.type !== "hidden");
@@ -136,44 +131,8 @@
     reopen(incoming, detailsState(target));
   });
 
-  // A region fetching itself again: not while someone types or sends in it (fetched once they leave).
-  document.addEventListener("htmx:confirm", function (event) {
-    var elt = event.detail.elt;
-    if (event.detail.verb !== "get" || !elt || !elt.id || elt.tagName === "FORM") { return; }
-    if (busy(elt) || awaited(elt)) {
-      event.preventDefault();
-      refetches[elt.id] = event.detail.path;
-    }
-  });
-  function refetchIdle() {
-    if (inFlight > 0) { return; }
-    Object.keys(refetches).forEach(function (id) {
-      var region = document.getElementById(id), path = refetches[id];
-      if (!region) { delete refetches[id]; return; }
-      if (busy(region) || awaited(region)) { return; }
-      delete refetches[id];
-      htmx.ajax("GET", path, { source: region, target: region, swap: "outerHTML" });
-    });
-  }
-  // ...and when it comes, what was typed there goes back in (htmx swaps synchronously after this event).
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var target = event.detail.target, config = event.detail.requestConfig;
-    if (!target || !target.id || !config || config.verb !== "get" || !event.detail.shouldSwap) { return; }
-    var typed = typedIn(target);
-    if (!typed.length) { return; }
-    kept[target.id] = { typed: typed, open: detailsState(target), old: target };
-    setTimeout(function () {
-      var memo = kept[target.id], fresh = document.getElementById(target.id);
-      delete kept[target.id];
-      if (!memo || !fresh || fresh === memo.old) { return; }
-      restore(fresh, memo.typed);
-      reopen(fresh, memo.open);
-    }, 0);
-  });
-
   document.addEventListener("focusout", function () {
     if (Object.keys(held).length) { setTimeout(applyIdle, SETTLE_MS); }
-    if (Object.keys(refetches).length) { setTimeout(refetchIdle, SETTLE_MS); }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     inFlight += 1;
@@ -198,6 +157,5 @@
       var region = document.getElementById(id);
       if (region && !busy(region) && inFlight === 0) { apply(id); }
     });
-    if (Object.keys(refetches).length) { setTimeout(refetchIdle, 0); }
   });
 })();

@@ -13,8 +13,7 @@
  *   a socket that still looks open when the network comes back is asked to resume, and replaced if
  *   no answer comes (it may belong to the network that went away);
  * - when the round or phase changes, tell the page (covenant:phase) so per-person parts
- *   (a player's declaration forms) fetch themselves again; when a frame says its events change
- *   them (data-refetch on its #live-seq), tell it so too (covenant:refetch);
+ *   (a player's declaration forms) fetch themselves again;
  * - keep long-lived storyguide forms on the current version;
  * - mark this person's own combatant cards ("mine": first in their side, outlined) and show
  *   their levels in a strip at the bottom of a phone screen.
@@ -22,7 +21,6 @@
 (function () {
   "use strict";
   var FRAME = /id="live-seq"[^>]*data-first-seq="(\d+)" data-last-seq="(\d+)"( data-replay="1")?/;
-  var REFETCH = /id="live-seq"[^>]*data-refetch="1"/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
   var PROBE_MS = 8000;        // an open socket that does not answer a resume within this is replaced
@@ -92,7 +90,6 @@
   }
   var lastPhaseKey = null;
   var frameLast = null;
-  var refetch = false;         // the frame being swapped in changes per-person panels
 
   function isOpen(socket) { return Boolean(socket) && socket.readyState === 1; }  // WebSocket.OPEN
 
@@ -169,8 +166,7 @@
     var match = FRAME.exec(message);
     if (!match) { return; }
     var first = parseInt(match[1], 10), last = parseInt(match[2], 10), replay = Boolean(match[3]);
-    refetch = false;
-    if (replay) { awaitingReplay = false; frameLast = last; refetch = REFETCH.test(message); connection("connected"); return; }
+    if (replay) { awaitingReplay = false; frameLast = last; connection("connected"); return; }
     if (awaitingReplay || last <= seen()) { event.preventDefault(); return; }
     if (first > seen() + 1) {  // a gap: ask for what is missing instead of showing this frame
       event.preventDefault();
@@ -178,7 +174,6 @@
       return;
     }
     frameLast = Math.max(seen(), last);
-    refetch = REFETCH.test(message);
   });
 
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
@@ -199,10 +194,7 @@
     var key = phaseKey();
     if (lastPhaseKey !== null && key !== lastPhaseKey) {
       document.body.dispatchEvent(new CustomEvent("covenant:phase", { bubbles: true }));
-    } else if (refetch) {
-      document.body.dispatchEvent(new CustomEvent("covenant:refetch", { bubbles: true }));
     }
-    refetch = false;
     lastPhaseKey = key;
   });
 
