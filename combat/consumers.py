@@ -140,6 +140,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await super().close(code, reason)
         self.closed = True
 
+    async def join(self, group: str) -> bool:
+        """Join the group; with the channel layer down, answer 4503 here (not from the dispatcher,
+        whose other tasks on Redis may be slow to cancel) and say no."""
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except live.LAYER_ERRORS as error:
+            self.group = None
+            await self.layer_down(error)
+            return False
+        return True
+
     async def forbid(self) -> None:
         """Accept (if not yet) then close, so the browser sees 4403 and stops reconnecting."""
         if not self.accepted:
@@ -189,8 +200,8 @@ class EncounterConsumer(LiveConsumer):
             await self.forbid()
             return
         self.group = Encounter.group_name(self.encounter_id, self.audience)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        if await self.join(self.group):
+            await self.accept()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
@@ -240,9 +251,9 @@ class SagaConsumer(LiveConsumer):
             await self.forbid()
             return
         self.group = saga_live.group_name(self.saga_id, self.audience)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send(text_data=await _saga_frame(self.saga_id, self.audience))
+        if await self.join(self.group):
+            await self.accept()
+            await self.send(text_data=await _saga_frame(self.saga_id, self.audience))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A resume: the current regions again, if this person is still in the saga (else 4403)."""
