@@ -103,20 +103,27 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
     )
 
 
+def _declarable(request, encounter_id, combatant_id):
+    """The encounter, whether this is its storyguide, its combatants and the one to declare for; a
+    refusal when the combatant has gone or is not this person's to declare for."""
+    encounter = command_encounter(request, encounter_id)
+    storyguide = is_storyguide(request.user, encounter.saga)
+    combatants = combatants_of(encounter)
+    combatant = next((c for c in combatants if c.pk == combatant_id), None)
+    if combatant is None:
+        raise NotAllowed("This combatant is no longer in the fight.")
+    if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
+        raise NotAllowed("You can only declare for your own characters.")
+    return encounter, storyguide, combatants, combatant
+
+
 @login_required
 @require_POST
 def declare(request, encounter_id, combatant_id):
     """Declare for one combatant; the form comes back, with its errors beside it if any (a refusal
     with no form to show, the combatant gone or not theirs, takes the form's place)."""
     try:
-        encounter = command_encounter(request, encounter_id)
-        storyguide = is_storyguide(request.user, encounter.saga)
-        combatants = combatants_of(encounter)
-        combatant = next((c for c in combatants if c.pk == combatant_id), None)
-        if combatant is None:
-            raise NotAllowed("This combatant is no longer in the fight.")
-        if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
-            raise NotAllowed("You can only declare for your own characters.")
+        encounter, storyguide, combatants, combatant = _declarable(request, encounter_id, combatant_id)
     except CombatError as error:
         return answers.error_fragment(request, error)
     form = DeclarationForm(
@@ -160,14 +167,7 @@ def declare(request, encounter_id, combatant_id):
 def declare_as_before(request, encounter_id, combatant_id):
     """Declare for one combatant what it declared last round, in one tap; the form comes back."""
     try:
-        encounter = command_encounter(request, encounter_id)
-        storyguide = is_storyguide(request.user, encounter.saga)
-        combatants = combatants_of(encounter)
-        combatant = next((c for c in combatants if c.pk == combatant_id), None)
-        if combatant is None:
-            raise NotAllowed("This combatant is no longer in the fight.")
-        if not storyguide and (combatant.character.is_npc or combatant.character.owner_id != request.user.pk):
-            raise NotAllowed("You can only declare for your own characters.")
+        encounter, storyguide, combatants, combatant = _declarable(request, encounter_id, combatant_id)
     except CombatError as error:
         return answers.error_fragment(request, error)
     status, saved, error = 200, None, None
