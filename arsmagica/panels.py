@@ -15,7 +15,6 @@ from arsmagica.models import Declaration, Phase
 from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
-from combat.live import last_seq
 from combat.models import Combatant, Encounter, Event
 
 from . import presenters
@@ -166,8 +165,21 @@ def combatants_of(encounter: Encounter) -> list[Combatant]:
     )
 
 
-def state_context(encounter: Encounter, audience: str) -> dict:
-    """Everything the panels show; `audience` decides what is hidden from players."""
+@dataclass
+class TableFacts:
+    """What every audience's panels are built from, read once per page or push (six queries)."""
+
+    encounter: Encounter
+    combatants: list[Combatant]
+    declarations: dict[int, Declaration]
+    cards: list[Card]
+    movement: Event | None
+    table: Table
+    can: dict[str, str | None]
+
+
+def table_facts(encounter: Encounter) -> TableFacts:
+    """The encounter's combatants, this round's declarations and Movement, and the rules' refusals."""
     combatants = combatants_of(encounter)
     declarations = {
         declaration.combatant_id: declaration
@@ -187,19 +199,28 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         if encounter.round_number
         else None
     )
-    names = {str(combatant.pk): combatant.character.name for combatant in combatants}
+    table = table_of(encounter, combatants, len(declarations))
+    return TableFacts(encounter, combatants, declarations, cards, movement, table, refusals(table))
+
+
+def state_context(encounter: Encounter, audience: str, facts: TableFacts | None = None) -> dict:
+    """Everything the panels show; `audience` decides what is hidden from players. A push builds `facts`
+    once for both audiences; the storyguide's forms are built only when a page or frame shows them."""
+    facts = facts or table_facts(encounter)
+    combatants, declarations, cards, movement, can = (
+        facts.combatants, facts.declarations, facts.cards, facts.movement, facts.can
+    )
     sides: dict[str, list[Card]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
-    table = table_of(encounter, combatants, len(declarations))
-    can = refusals(table)
+    storyguide = audience == STORYGUIDE
     return {
         "encounter": encounter,
         "audience": audience,
-        "is_storyguide": audience == STORYGUIDE,
+        "is_storyguide": storyguide,
         "cards": cards,
         "sides": sides,
-        "names": names,
+        "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
         "movement": acting_order(movement, audience, encounter.saga, combatants),
         "declaring": encounter.phase == Phase.DECLARING,
         "declared_count": sum(card.declared for card in cards),
@@ -207,21 +228,16 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "phase_track": phase_track(),
         "phase_label": step_label(encounter.phase),
         "can": can,
-        "next_command": next_command(table),
+        "next_command": next_command(facts.table),
         "undo": dict(zip(("phase", "passed"), last_confirmed(encounter.round_log or {}), strict=True)),
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
-        "last_seq": last_seq(encounter),
         "time_people": [card.character for card in cards],
-        **(setup_context(encounter, cards) if audience == STORYGUIDE else {}),
-        **(
-            npc_declarations(encounter, combatants, declarations, can["declare"])
-            if audience == STORYGUIDE
-            else {}
-        ),
-        **(odds_context(encounter.pending) if audience == STORYGUIDE and encounter.pending else {}),
+        **(setup_context(encounter, cards) if storyguide else {}),
+        **(npc_declarations(encounter, combatants, declarations, can["declare"]) if storyguide else {}),
+        **(odds_context(encounter.pending) if storyguide and encounter.pending else {}),
         "option_rows": option_rows(encounter, cards, movement.payload if movement else None)
-        if audience == STORYGUIDE and encounter.pending
+        if storyguide and encounter.pending
         else [],
     }
 
@@ -285,18 +301,24 @@ def option_rows(encounter: Encounter, cards: list[Card], movement: dict | None) 
 
 
 def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
-    """The storyguide's "add to the fight" form and correction form, kept current by every push."""
+    """The storyguide's "add to the fight" form and correction form, kept current by every push that
+    shows them (built only then)."""
     from combat.forms import AddCombatantsForm
 
     from .forms import CorrectionForm
 
-    in_fight = {card.character.pk for card in cards}
-    available = [
-        c for c in Character.objects.filter(saga=encounter.saga_id).fighters() if c.pk not in in_fight
-    ]
+    def add_form() -> AddCombatantsForm:
+        in_fight = {card.character.pk for card in cards}
+        available = [
+            c for c in Character.objects.filter(saga=encounter.saga_id).fighters() if c.pk not in in_fight
+        ]
+        return AddCombatantsForm(available=available)
+
     return {
-        "add_form": AddCombatantsForm(available=available),
-        "correction_form": CorrectionForm(combatants=[card.combatant for card in cards]),
+        "add_form": SimpleLazyObject(add_form),
+        "correction_form": SimpleLazyObject(
+            lambda: CorrectionForm(combatants=[card.combatant for card in cards])
+        ),
     }
 
 

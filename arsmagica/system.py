@@ -69,10 +69,15 @@ class ArsMagica(RuleSystem):
             return redirect("encounter_play", encounter_id=encounter.pk)
         return control_panel(request, encounter)
 
-    def state_context(self, encounter, audience):
+    def table_facts(self, encounter):
+        from .panels import table_facts
+
+        return table_facts(encounter)
+
+    def state_context(self, encounter, audience, facts=None):
         from .panels import state_context
 
-        return state_context(encounter, audience)
+        return state_context(encounter, audience, facts)
 
     def frame_context(self, events, *, replay):
         from .panels import frame_flags

@@ -13,6 +13,7 @@ from combat import answers, systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, NotAllowed
 from combat.inputs import optional_whole_number
+from combat.live import last_seq
 from combat.models import Encounter
 from combat.views import command_encounter, encounter_command, encounter_for, posted_version, visible_log
 
@@ -36,7 +37,11 @@ command = encounter_command()
 def control_panel(request, encounter: Encounter):
     """The storyguide's control panel."""
     context = state_context(encounter, STORYGUIDE)
-    context.update(events=visible_log(encounter, STORYGUIDE), ws_url=f"/ws/encounters/{encounter.pk}/")
+    context.update(
+        events=visible_log(encounter, STORYGUIDE),
+        ws_url=f"/ws/encounters/{encounter.pk}/",
+        last_seq=last_seq(encounter),
+    )
     return render(request, "arsmagica/control_panel.html", context)
 
 
@@ -50,7 +55,11 @@ def encounter_play(request, encounter_id):
     if is_storyguide(request.user, encounter.saga):
         return redirect("encounter_page", encounter_id=encounter.pk)
     context = state_context(encounter, PLAYERS)
-    context.update(events=visible_log(encounter, PLAYERS), ws_url=f"/ws/encounters/{encounter.pk}/")
+    context.update(
+        events=visible_log(encounter, PLAYERS),
+        ws_url=f"/ws/encounters/{encounter.pk}/",
+        last_seq=last_seq(encounter),
+    )
     return render(request, "arsmagica/play.html", context)
 
 

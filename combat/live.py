@@ -30,11 +30,19 @@ def last_seq(encounter: Encounter) -> int:
 
 
 def render_frame(
-    encounter: Encounter, events: list[Event], audience: str, first_seq: int, last_seq: int, *, replay=False
+    encounter: Encounter,
+    events: list[Event],
+    audience: str,
+    first_seq: int,
+    last_seq: int,
+    *,
+    replay=False,
+    facts=None,
 ) -> str:
-    """New events (those the audience may see) and every state panel, as one htmx message."""
+    """New events (those the audience may see) and every state panel, as one htmx message; `facts`: what
+    the rule system read for this push (`RuleSystem.table_facts`), shared by both audiences."""
     system = systems.of(encounter.saga)
-    context = system.state_context(encounter, audience)
+    context = system.state_context(encounter, audience, facts)
     context.update(system.frame_context(events, replay=replay))
     context.update(
         system=system,
@@ -63,9 +71,10 @@ def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:
 
     encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
+    facts = systems.of(encounter.saga).table_facts(encounter)
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
-        html = render_frame(encounter, events, audience, first_seq, last_seq)
+        html = render_frame(encounter, events, audience, first_seq, last_seq, facts=facts)
         async_to_sync(layer.group_send)(
             Encounter.group_name(encounter_id, audience),
             {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},

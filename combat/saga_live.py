@@ -9,11 +9,13 @@ A frame is the whole of each region, so frames are idempotent; `data-stamp` orde
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count
 from django.db.models.signals import post_delete, post_save
@@ -27,6 +29,7 @@ from .live import LAYER_ERRORS
 from .models import Encounter
 
 FRAME_TYPE = "saga.frame"
+SENT_FOR = 24 * 3600  # seconds the last frame's digest is kept (a channel group lives a day)
 logger = logging.getLogger(__name__)
 
 
@@ -78,16 +81,38 @@ def current_frame(saga_id: int, audience: str) -> str:
     return render_frame(saga_regions(Saga.objects.get(pk=saga_id)), audience)
 
 
+def shown(regions: dict) -> str:
+    """A digest of everything the regions show (names, levels, roles, encounters' state): equal digests,
+    equal frames. The saga's invite token keeps a new saga that reuses an old id apart."""
+    saga, system = regions["saga"], regions["system"]
+    characters = [
+        (c.pk, c.name, c.is_npc, c.owner.get_username() if c.owner else "", c.copies, system.levels(c))
+        for c in (*regions["player_characters"], *regions["all_npcs"], *regions["all_npc_templates"])
+    ]
+    members = [(m.user_id, m.user.get_username(), m.role) for m in regions["members"]]
+    encounters = [(e.pk, e.name, e.status, e.round_number) for e in regions["encounters"]]
+    seen = (saga.pk, saga.invite_token, saga.name, saga.storyguide_id, characters, members, encounters)
+    return hashlib.blake2b(repr(seen).encode(), digest_size=16).hexdigest()
+
+
 def broadcast(saga_id: int) -> None:
-    """Render the regions once per audience and send them to the saga's open pages."""
+    """Render the regions once per audience and send them to the saga's open pages, unless they show
+    what was sent last (a correction of carried advantage, say): most encounter commands change nothing
+    here. The last digest sent is in Django's cache, shared by every process (Redis when REDIS_URL is
+    set); a page that connects gets the current regions whatever the cache says."""
     saga = Saga.objects.filter(pk=saga_id).first()
     if saga is None:  # deleted meanwhile
         return
     regions = saga_regions(saga)
+    digest = shown(regions)
+    key = f"covenant:saga-frame:{saga_id}"
+    if cache.get(key) == digest:
+        return
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(regions, audience)
         async_to_sync(layer.group_send)(group_name(saga_id, audience), {"type": FRAME_TYPE, "html": html})
+    cache.set(key, digest, SENT_FOR)
 
 
 def push(saga_id: int) -> None:

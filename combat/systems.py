@@ -86,9 +86,15 @@ class RuleSystem(ABC):
     def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
         """The encounter's page for this person: the storyguide's controls or a player's view."""
 
+    def table_facts(self, encounter):
+        """What both audiences' panels are built from, read once for a push and handed to `state_context`
+        for each audience (None: nothing shared, each audience's context reads its own)."""
+        return None
+
     @abstractmethod
-    def state_context(self, encounter, audience: str) -> dict:
-        """Everything the encounter's panels show to an audience, from rows, in a fixed number of queries."""
+    def state_context(self, encounter, audience: str, facts=None) -> dict:
+        """Everything the encounter's panels show to an audience, from rows, in a fixed number of queries;
+        `facts` is what `table_facts` read for this push, if anything."""
 
     frame_template: str = ""
     """The panels pushed in every live frame after the new events (rendered with `state_context`)."""

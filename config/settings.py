@@ -150,6 +150,15 @@ if REDIS_URL:
             },
         }
     }
+    # Shared by every Daphne: what the saga pages were sent last (combat.saga_live). Short timeouts: a
+    # push that cannot reach Redis is logged and skipped, like the channel layer's.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

@@ -11,7 +11,6 @@ from django.utils.html import format_html
 
 from campaign.models import Character
 from combat.audience import STORYGUIDE
-from combat.live import last_seq
 from combat.models import Combatant, Encounter
 from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
@@ -631,7 +630,6 @@ def state_context(encounter: Encounter, audience: str) -> dict:
         "chase_ongoing": chase_ongoing,
         "mode": mode,
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
-        "last_seq": last_seq(encounter),
         "refusals": refusals(state, current, defence),
         **fight_texts(fight, current, defence),
         "terrain_rows": range(TERRAIN_ROWS),

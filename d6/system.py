@@ -61,7 +61,7 @@ class D6Fatigue(RuleSystem):
 
         return redirect("d6_table", encounter_id=encounter.pk)
 
-    def state_context(self, encounter, audience):
+    def state_context(self, encounter, audience, facts=None):
         from .panels import state_context
 
         return state_context(encounter, audience)

@@ -49,7 +49,7 @@ class CoinDuel(RuleSystem):
 
         return table(request, encounter, audience)
 
-    def state_context(self, encounter, audience):
+    def state_context(self, encounter, audience, facts=None):
         return panels(encounter, audience)
 
     def event_label(self, event, *, in_round=False):

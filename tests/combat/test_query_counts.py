@@ -71,3 +71,20 @@ def test_pages_render_in_a_few_queries(client, crowded, django_assert_max_num_qu
     target = crowded.encounter if on == "encounter" else crowded.saga
     with django_assert_max_num_queries(12):
         assert client.get(reverse(url_name, args=[target.pk])).status_code == 200
+
+
+def test_a_push_reads_the_table_once_for_both_audiences(crowded, django_assert_max_num_queries):
+    """Issue 11: the players' and the storyguide's frames of one push share one read of the table
+    (combatants, weapons, declarations, Movement): a correction's whole push, both frames and the saga
+    page's check included, stays within a few queries."""
+    from combat.live import broadcast
+
+    services.correct(
+        crowded.storyguide, crowded.encounter.pk, crowded.v, crowded.boris.pk, {"advantage_attack": 2}, "Why"
+    )
+    last = crowded.refresh().events.order_by("-seq").first().seq
+    with django_assert_max_num_queries(12) as captured:
+        broadcast(crowded.encounter.pk, last, last)
+    reads = [q["sql"] for q in captured.captured_queries]
+    combatant_reads = [sql for sql in reads if sql.startswith('SELECT "combat_combatant"."id", ')]
+    assert len(combatant_reads) == 1

@@ -136,6 +136,27 @@ async def test_encounters_are_pushed_when_made_and_when_their_round_moves_on(sag
         await alice.disconnect()
 
 
+async def test_a_command_that_changes_nothing_on_the_saga_page_pushes_nothing_there(saga_table):
+    """Issue 11: a correction of carried advantage is not on the saga page, so no saga frame is rendered or
+    sent; a correction of a level is (the character tables show levels)."""
+    alice, _ = await opened(saga_table.saga.pk, saga_table.alice)
+
+    def correct(changes):
+        services.correct(
+            saga_table.storyguide, saga_table.encounter.pk, saga_table.v, saga_table.boris.pk, changes, "Why"
+        )
+
+    try:
+        await database_sync_to_async(correct)({"body_level": "light_wounds"})
+        assert "Light Wounds" in await alice.receive_from(timeout=TIMEOUT)
+        await database_sync_to_async(correct)({"advantage_attack": 3})
+        assert await alice.receive_nothing(timeout=0.3)
+        await database_sync_to_async(correct)({"body_level": "unhurt"})
+        assert "Light Wounds" not in await alice.receive_from(timeout=TIMEOUT)
+    finally:
+        await alice.disconnect()
+
+
 @pytest.mark.parametrize("who", ["outsider", "anonymous"])
 async def test_anyone_not_in_the_saga_is_refused_with_4403(saga_table, who):
     user = saga_table.outsider if who == "outsider" else AnonymousUser()
