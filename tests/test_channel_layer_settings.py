@@ -59,4 +59,4 @@ def test_after_a_redis_restart_a_dead_pooled_connection_is_replaced_once():
 
 
 def test_without_redis_url_the_layer_is_in_memory():
-    assert pool_options(None) == {"backend": "channels.layers.InMemoryChannelLayer"}
+    assert pool_options(None) == {"backend": "combat.layers.InMemoryLayer"}

@@ -1,0 +1,31 @@
+"""The embedded default's channel layer: Channels' in-memory layer, with its expiry scan run at most
+once a second instead of on every send and receive.
+
+Channels' scan walks every channel and every group membership of the process, so with a thousand
+sockets open each frame cost a thousand steps per receiving socket: a command grew slower as other
+tables connected (issue 11). Messages still expire after `expiry` seconds (at most a second late),
+and memberships after `group_expiry`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from channels.layers import InMemoryChannelLayer
+
+SCAN_EVERY = 1.0  # seconds between two expiry scans
+
+
+class InMemoryLayer(InMemoryChannelLayer):
+    """`InMemoryChannelLayer` whose expiry scan costs nothing between scans."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.next_scan = 0.0
+
+    def _clean_expired(self) -> None:
+        now = time.monotonic()
+        if now < self.next_scan:
+            return
+        self.next_scan = now + SCAN_EVERY
+        super()._clean_expired()

@@ -1,0 +1,35 @@
+"""The embedded default's channel layer (combat.layers): Channels' in-memory layer whose expiry scan
+runs at most once a second, so a frame's cost does not grow with every other socket of the process."""
+
+import asyncio
+
+from channels.layers import InMemoryChannelLayer
+
+from combat.layers import InMemoryLayer
+
+
+async def test_the_expiry_scan_runs_once_a_second_not_per_message(monkeypatch):
+    scans = []
+    original = InMemoryChannelLayer._clean_expired
+    counted = lambda self: scans.append(1) or original(self)  # noqa: E731
+    monkeypatch.setattr(InMemoryChannelLayer, "_clean_expired", counted)
+    layer = InMemoryLayer()
+    channels = [await layer.new_channel() for _ in range(9)]
+    for channel in channels:
+        await layer.group_add("table", channel)
+    for _ in range(50):
+        await layer.group_send("table", {"type": "frame", "html": "x"})
+        for channel in channels:
+            assert (await layer.receive(channel))["html"] == "x"
+    assert len(scans) == 1  # 50 sends and 450 receives, one scan
+
+
+async def test_expired_messages_and_their_channels_still_go(monkeypatch):
+    layer = InMemoryLayer(expiry=0)
+    silent = await layer.new_channel()
+    await layer.group_add("table", silent)
+    await layer.group_send("table", {"type": "frame", "html": "never read"})
+    await asyncio.sleep(0.01)
+    layer.next_scan = 0  # the next second has come
+    await layer.group_send("table", {"type": "frame", "html": "later"})
+    assert "table" not in layer.groups or silent not in layer.groups["table"]
