@@ -64,9 +64,10 @@ def shown_to(encounter: Encounter, events: list[Event], audience: str) -> list[E
     return as_players_see(encounter.saga, shown, player_combatants(encounter))
 
 
-def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:
+def broadcast(encounter_id: int, first_seq: int, last_seq: int, *, saga: bool = True) -> None:
     """Send events first_seq..last_seq and the current panels to both audiences (after commit): the
-    players' first (the phones), then the storyguide's; then the saga page (its encounters' state)."""
+    players' first (the phones), then the storyguide's; then, when the command changed what it shows
+    (`saga`), the saga page."""
     from . import saga_live
 
     encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
@@ -79,7 +80,8 @@ def broadcast(encounter_id: int, first_seq: int, last_seq: int) -> None:
             Encounter.group_name(encounter_id, audience),
             {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},
         )
-    saga_live.push(encounter.saga_id)
+    if saga:
+        saga_live.push(encounter.saga_id)
 
 
 def push_name(encounter_id: int) -> None:

@@ -130,6 +130,8 @@ def push(saga_id: int) -> None:
 
 NOW = "now"  # push after commit
 WITH_ENCOUNTER = "encounter"  # an encounter command's push will do it, after its frames
+# The encounter's fields the saga page shows (its list: name, and state from status and round).
+SHOWN_FIELDS = {"name", "status", "round_number", "archived_at", "saga"}
 
 
 class _Flush:
@@ -144,19 +146,40 @@ class _Flush:
                 push(saga_id)
 
 
-def schedule(saga_id: int, how: str = NOW) -> None:
-    """Push the saga's page after the current transaction commits (at once outside one)."""
+def _flush(create: bool) -> _Flush | None:
+    """The current transaction's pushes (made when `create`); None outside a transaction."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
+        return None
+    flush = next((func for _, func, _ in connection.run_on_commit if isinstance(func, _Flush)), None)
+    if flush is None and create:
+        flush = _Flush()
+        transaction.on_commit(flush)
+    return flush
+
+
+def schedule(saga_id: int, how: str = NOW) -> None:
+    """Push the saga's page after the current transaction commits (at once outside one)."""
+    flush = _flush(create=True)
+    if flush is None:
         if how == NOW:
             push(saga_id)
         return
-    flush = next((func for _, func, _ in connection.run_on_commit if isinstance(func, _Flush)), None)
-    if flush is None:
-        flush = _Flush()
-        transaction.on_commit(flush)
     if how == WITH_ENCOUNTER or saga_id not in flush.pending:
         flush.pending[saga_id] = how
+
+
+def carried_by_encounter(saga_id: int):
+    """For an encounter command's push: whether it must push the saga's page too, asked after commit
+    (something the page shows changed in the command's transaction, before or after its events)."""
+    flush = _flush(create=False)
+    if flush is not None and saga_id in flush.pending:
+        flush.pending[saga_id] = WITH_ENCOUNTER  # after the encounter's frames, so the phones hear first
+
+    def carried() -> bool:
+        return flush is not None and flush.pending.get(saga_id) == WITH_ENCOUNTER
+
+    return carried
 
 
 def _character_changed(sender, instance, **kwargs) -> None:
@@ -169,6 +192,9 @@ def _membership_changed(sender, instance, created=False, **kwargs) -> None:
 
 
 def _encounter_changed(sender, instance, update_fields=None, **kwargs) -> None:
+    # A save of fields the saga page does not show (the version, the round's log) pushes nothing.
+    if update_fields is not None and not SHOWN_FIELDS & set(update_fields):
+        return
     # A command bumps the version: its push (combat.live.broadcast) sends the saga after the encounter.
     schedule(instance.saga_id, WITH_ENCOUNTER if update_fields and "version" in update_fields else NOW)
 

@@ -11,7 +11,7 @@ from django.db.models import Max
 
 from campaign.access import is_storyguide
 
-from .. import systems
+from .. import saga_live, systems
 from ..errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import CommandKey, Encounter, Event, SagaRecord
@@ -124,12 +124,13 @@ class EventLog:
         encounter.save(update_fields=["version", *encounter_fields])
         first_seq, last_seq = last + 1, last + len(self.events)
         encounter_id = encounter.pk
+        saga_changed = saga_live.carried_by_encounter(encounter.saga_id)
 
         def push() -> None:
             from .. import live
 
             try:
-                live.broadcast(encounter_id, first_seq, last_seq)
+                live.broadcast(encounter_id, first_seq, last_seq, saga=saga_changed())
             except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
                 logger.warning(
                     "push of encounter %s, events %s..%s not sent (channel layer down: %s); "

@@ -88,3 +88,19 @@ def test_a_push_reads_the_table_once_for_both_audiences(crowded, django_assert_m
     reads = [q["sql"] for q in captured.captured_queries]
     combatant_reads = [sql for sql in reads if sql.startswith('SELECT "combat_combatant"."id", ')]
     assert len(combatant_reads) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_command_the_saga_page_does_not_show_reads_nothing_for_it(crowded, django_assert_max_num_queries):
+    """A correction of carried advantage changes nothing on the saga page: its push (run at commit, as in
+    a request) does not even read the saga's members and characters. A correction of a level does (the
+    saga page lists levels)."""
+
+    def push_reads(changes) -> list[str]:
+        with django_assert_max_num_queries(40) as captured:
+            sg, boris = crowded.storyguide, crowded.boris.pk
+            services.correct(sg, crowded.encounter.pk, crowded.v, boris, changes, "Why")
+        return [q["sql"] for q in captured.captured_queries]
+
+    assert not any('FROM "campaign_membership"' in sql for sql in push_reads({"advantage_attack": 4}))
+    assert any('FROM "campaign_membership"' in sql for sql in push_reads({"body_level": "light_wounds"}))
