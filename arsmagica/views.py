@@ -305,7 +305,7 @@ def undo_phase(request, encounter):
 
 @command
 def correct(request, encounter):
-    form = CorrectionForm(request.POST, combatants=combatants_of(encounter))
+    form = CorrectionForm(request.POST, combatants=encounter.combatants.select_related("character"))
     if not form.is_valid():
         errors = "; ".join(
             f"{form.fields[f].label or f}: {' '.join(e)}" if f != "__all__" else " ".join(e)

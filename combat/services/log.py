@@ -29,7 +29,10 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
     once and that check the round and phase instead (a player's declaration).
     """
     try:
-        encounter = Encounter.objects.select_for_update().get(pk=encounter_id)
+        # The saga comes along (every command asks whose it is and which rule system); only the
+        # encounter's row is locked.
+        rows = Encounter.objects.select_related("saga").select_for_update(of=("self",))
+        encounter = rows.get(pk=encounter_id)
     except (Encounter.DoesNotExist, ValueError, TypeError):
         raise NotAllowed("There is no such encounter.") from None
     if expected_version is not None and encounter.version != expected_version:
