@@ -89,13 +89,26 @@ STEP_KINDS = {
 
 
 def frame_flags(events, *, replay: bool) -> dict:
-    """Which of the storyguide's forms a frame pushes again: only after events that change them."""
+    """Which of the storyguide's forms a frame pushes again: only after events that change them. A
+    declaration changes only its own entry of "Declare for NPCs" (and the "every NPC" button)."""
+    kinds = {event.kind for event in events}
     return {
-        "setup_changed": replay or any(event.kind in SETUP_KINDS for event in events),
-        "time_changed": replay or any(event.kind in TIME_KINDS for event in events),
-        "declare_changed": replay or any(event.kind in DECLARE_KINDS for event in events),
-        "step_changed": replay or any(event.kind in STEP_KINDS for event in events),
+        "setup_changed": replay or bool(kinds & SETUP_KINDS),
+        "time_changed": replay or bool(kinds & TIME_KINDS),
+        "declare_changed": replay or bool(kinds & (DECLARE_KINDS - {Kind.DECLARED})),
+        "step_changed": replay or bool(kinds & STEP_KINDS),
     }
+
+
+def frame_context(events, *, replay: bool, context: dict) -> dict:
+    """`frame_flags`, and for the storyguide the entries of "Declare for NPCs" that the frame's
+    declarations changed, when the panel is not pushed whole."""
+    flags = frame_flags(events, replay=replay)
+    if context["is_storyguide"] and not flags["declare_changed"]:
+        declared = {int(event.payload["combatant"]) for event in events if event.kind == Kind.DECLARED}
+        if declared:
+            flags["declared_entries"] = context["entries_of"](declared)
+    return flags
 
 
 @dataclass
@@ -323,11 +336,18 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
 
 
 def declaration_entries(
-    encounter: Encounter, combatants, declarations: dict, *, storyguide: bool, user_id=None, previous=None
+    encounter: Encounter,
+    combatants,
+    declarations: dict,
+    *,
+    storyguide: bool,
+    user_id=None,
+    previous=None,
+    only: set[int] | None = None,
 ) -> list[dict]:
     """The declaration forms one person may fill in: the storyguide's NPCs first, then everyone else's
     (the storyguide may declare for anyone); a player's own characters. `previous`: last round's
-    declarations by combatant, for "same as last round"."""
+    declarations by combatant, for "same as last round"; `only`: just these combatants' entries."""
     mine = [c for c in combatants if (c.character.is_npc if storyguide else c.character.owner_id == user_id)]
     others = [c for c in combatants if c not in mine] if storyguide else []
     return [
@@ -345,26 +365,34 @@ def declaration_entries(
             "own": combatant in mine,
         }
         for combatant in mine + others
+        if only is None or combatant.pk in only
     ]
 
 
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:
     """The storyguide's "Declare for NPCs" panel, pushed in their frames (one render for every tab of theirs):
     the forms (and last round's declarations, for "same as last round") are built only when a page or
-    frame shows the panel."""
+    frame shows the panel, or some of its entries (`entries_of`)."""
 
-    def entries() -> list[dict]:
-        previous = {
+    previous = SimpleLazyObject(
+        lambda: {
             d.combatant_id: d
             for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number - 1)
         }
-        return declaration_entries(encounter, combatants, declarations, storyguide=True, previous=previous)
+    )
 
-    lazy = SimpleLazyObject(entries)
+    def entries_of(only: set[int] | None = None) -> list[dict]:
+        return declaration_entries(
+            encounter, combatants, declarations, storyguide=True, previous=previous, only=only
+        )
+
     return {
-        "entries": lazy,
+        "entries": SimpleLazyObject(entries_of),
+        "entries_of": entries_of,
         "npcs_as_before": SimpleLazyObject(
-            lambda: any(e["previous"] and not e["declaration"] and e["own"] for e in lazy)
+            lambda: any(
+                c.character.is_npc and c.pk in previous and c.pk not in declarations for c in combatants
+            )
         ),
         "refusal": refusal,
         **my_declarations_words(encounter, True),

@@ -79,10 +79,10 @@ class ArsMagica(RuleSystem):
 
         return state_context(encounter, audience, facts)
 
-    def frame_context(self, events, *, replay):
-        from .panels import frame_flags
+    def frame_context(self, events, *, replay, context):
+        from .panels import frame_context
 
-        return frame_flags(events, replay=replay)
+        return frame_context(events, replay=replay, context=context)
 
     def setup_refusal(self, encounter):
         from .rules.table import can_change_combatants

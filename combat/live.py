@@ -43,7 +43,7 @@ def render_frame(
     the rule system read for this push (`RuleSystem.table_facts`), shared by both audiences."""
     system = systems.of(encounter.saga)
     context = system.state_context(encounter, audience, facts)
-    context.update(system.frame_context(events, replay=replay))
+    context.update(system.frame_context(events, replay=replay, context=context))
     context.update(
         system=system,
         events=shown_to(encounter, events, audience),

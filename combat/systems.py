@@ -99,8 +99,9 @@ class RuleSystem(ABC):
     frame_template: str = ""
     """The panels pushed in every live frame after the new events (rendered with `state_context`)."""
 
-    def frame_context(self, events: list, *, replay: bool) -> dict:
-        """Flags for the frame from the events it carries (which panels to push again, say)."""
+    def frame_context(self, events: list, *, replay: bool, context: dict) -> dict:
+        """Flags and fragments for the frame from the events it carries, given the audience's
+        `state_context`: which panels to push again whole, or only their changed parts."""
         return {}
 
     def setup_refusal(self, encounter) -> str | None:

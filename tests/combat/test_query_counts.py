@@ -1,6 +1,8 @@
 """The pages and pushed frames read a fixed number of rows, however many fight: guards beside the
 control panel's (test_views.test_the_control_panel_does_not_query_in_a_loop)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -104,3 +106,26 @@ def test_a_command_the_saga_page_does_not_show_reads_nothing_for_it(crowded, dja
 
     assert not any('FROM "campaign_membership"' in sql for sql in push_reads({"advantage_attack": 4}))
     assert any('FROM "campaign_membership"' in sql for sql in push_reads({"body_level": "light_wounds"}))
+
+
+def test_a_declaration_pushes_only_its_own_entry_of_the_npc_panel(table, django_assert_max_num_queries):
+    """Issue 11: while declarations are open, a player's declaration does not push the storyguide's whole
+    "Declare for NPCs" panel (a form per combatant) again: only that combatant's entry and the "every NPC"
+    button, each swapped in by its id."""
+    for n in range(8):
+        character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
+        Weapon.objects.create(character=character, name="Club")
+        Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    boris = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
+    services.declare(table.alice, table.encounter.pk, table.boris.pk, boris)
+    encounter = table.refresh()
+    declared = list(encounter.events.order_by("-seq")[:1])
+    with django_assert_max_num_queries(8):
+        html = render_frame(encounter, declared, STORYGUIDE, declared[0].seq, declared[0].seq)
+    assert 'id="my-declarations"' not in html
+    assert html.count('data-testid="declare-form-') == 1
+    assert re.search(rf'<details id="declare-{table.boris.pk}"[^>]*hx-swap-oob="true"', html)
+    assert 'id="npcs-as-before-slot" hx-swap-oob="true"' in html
+    whole = render_frame(encounter, declared, STORYGUIDE, 1, declared[0].seq, replay=True)
+    assert 'id="my-declarations"' in whole and whole.count('data-testid="declare-form-') == 13
