@@ -67,6 +67,10 @@ DECLARE_KINDS = SETUP_KINDS | {
     Kind.PHASE_RESOLVED,
     Kind.ROUND_ENDED,
 }
+# The storyguide's NPC entries shown open, each with its form, when there are at most this many; beyond, every
+# entry is closed and its form is fetched when it is opened (a form per combatant made a 40-combatant page
+# half a second of work and half a megabyte).
+OPEN_AT_ONCE = 6
 # ... and the "time passes" panel: shown between rounds and outside the fight.
 TIME_KINDS = SETUP_KINDS | {
     Kind.PHASE_RESOLVED,
@@ -345,28 +349,44 @@ def declaration_entries(
     previous=None,
     only: set[int] | None = None,
 ) -> list[dict]:
-    """The declaration forms one person may fill in: the storyguide's NPCs first, then everyone else's
-    (the storyguide may declare for anyone); a player's own characters. `previous`: last round's
-    declarations by combatant, for "same as last round"; `only`: just these combatants' entries."""
+    """The declaration entries one person may fill in: the storyguide's NPCs first, then everyone else's
+    (the storyguide may declare for anyone); a player's own characters. An entry shown open has its form;
+    a closed one (someone else's, or an NPC among more than OPEN_AT_ONCE) gets it when opened.
+    `previous`: last round's declarations by combatant, for "same as last round"; `only`: just these
+    combatants' entries."""
     mine = [c for c in combatants if (c.character.is_npc if storyguide else c.character.owner_id == user_id)]
     others = [c for c in combatants if c not in mine] if storyguide else []
-    return [
-        {
-            "form": DeclarationForm(
-                combatant=combatant,
-                others=combatants,
-                physical=encounter.saga.physical_dice,
-                storyguide=storyguide,
-                declaration=declarations.get(combatant.pk),
-            ),
-            "combatant": combatant,
-            "declaration": declarations.get(combatant.pk),
-            "previous": (previous or {}).get(combatant.pk),
-            "own": combatant in mine,
-        }
-        for combatant in mine + others
-        if only is None or combatant.pk in only
-    ]
+    mine_open = not storyguide or len(mine) <= OPEN_AT_ONCE
+    entries = []
+    for combatant in mine + others:
+        if only is not None and combatant.pk not in only:
+            continue
+        declaration = declarations.get(combatant.pk)
+        shown = mine_open and combatant in mine
+        entries.append(
+            {
+                "form": declaration_form(encounter, combatant, combatants, storyguide, declaration)
+                if shown
+                else None,
+                "combatant": combatant,
+                "declaration": declaration,
+                "previous": (previous or {}).get(combatant.pk),
+                "own": combatant in mine,
+                "open": shown,
+            }
+        )
+    return entries
+
+
+def declaration_form(encounter: Encounter, combatant, combatants, storyguide: bool, declaration=None):
+    """One combatant's declaration form, filled in with its declaration this round if any."""
+    return DeclarationForm(
+        combatant=combatant,
+        others=combatants,
+        physical=encounter.saga.physical_dice,
+        storyguide=storyguide,
+        declaration=declaration,
+    )
 
 
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:

@@ -13,6 +13,11 @@ urlpatterns = [
     path("encounters/<id:encounter_id>/declarations/", views.my_declarations, name="my_declarations"),
     path("encounters/<id:encounter_id>/declare/<id:combatant_id>/", views.declare, name="declare"),
     path(
+        "encounters/<id:encounter_id>/declare/<id:combatant_id>/form/",
+        views.declaration_form,
+        name="declaration_form",
+    ),
+    path(
         "encounters/<id:encounter_id>/declare/<id:combatant_id>/as-before/",
         views.declare_as_before,
         name="declare_as_before",

@@ -21,6 +21,7 @@ from . import services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
 from .panels import combatants_of, declaration_entries, state_context
+from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
 from .rules.table import can_declare
 from .services.declarations import last_round_declaration
@@ -127,6 +128,24 @@ def _declarable(request, encounter_id, combatant_id):
 
 
 @login_required
+@require_GET
+def declaration_form(request, encounter_id, combatant_id):
+    """One combatant's declaration form, fetched when its closed entry is opened (a refusal in its place
+    when the combatant has gone or is not this person's to declare for)."""
+    try:
+        encounter, storyguide, combatants, combatant = _declarable(request, encounter_id, combatant_id)
+    except CombatError as error:
+        return answers.error_fragment(request, error)
+    declaration = Declaration.objects.filter(
+        encounter=encounter, combatant=combatant, round_number=encounter.round_number
+    ).first()
+    form = declaration_form_of(encounter, combatant, combatants, storyguide, declaration)
+    entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True, "open": True}
+    context = {"encounter": encounter, "entry": entry, "form": form, "combatant": combatant}
+    return render(request, "arsmagica/_declaration_fields.html", context)
+
+
+@login_required
 @require_POST
 def declare(request, encounter_id, combatant_id):
     """Declare for one combatant; the form comes back, with its errors beside it if any (a refusal
@@ -164,6 +183,7 @@ def declare(request, encounter_id, combatant_id):
                 "declaration": saved,
                 "previous": last_round_declaration(encounter, combatant.pk),
                 "own": True,
+                "open": True,
             },
             "saved": saved is not None,
         },
@@ -200,7 +220,7 @@ def declare_as_before(request, encounter_id, combatant_id):
     )
     if error is not None:
         form.add_error(None, str(error))
-    entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True}
+    entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True, "open": True}
     entry["previous"] = last_round_declaration(encounter, combatant.pk)
     return render(
         request,

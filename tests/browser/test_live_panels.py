@@ -50,6 +50,37 @@ def test_the_npc_panel_follows_declarations_made_in_another_tab_and_by_a_player(
     guide.assert_not_reloaded()
 
 
+def test_a_closed_entry_loads_its_form_when_opened_and_keeps_it_through_a_push(table):
+    """Issue 11: the storyguide's entry for a player's character comes closed, with no form; opening it
+    fetches the form. When the player declares meanwhile, the pushed entry stays open, shows the mark, and
+    fetches its form again, filled in with what the player declared."""
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    page.get_by_test_id("open-declarations").click()
+    panel = page.get_by_test_id("my-declarations")
+    entry = panel.get_by_test_id(f"declare-{boris.pk}")
+    expect(entry.get_by_test_id(f"declare-loading-{boris.pk}")).to_be_attached()
+    expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_have_count(0)
+    entry.locator("summary").click()
+    expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
+    guide.mark_page()
+
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
+    expect(panel.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
+    form = panel.get_by_test_id(f"declare-form-{boris.pk}")
+    expect(form).to_be_visible()
+    expect(form.get_by_label(re.compile(r"Bandit 1 \("))).to_be_checked()
+    expect(form.get_by_test_id(f"declare-submit-{boris.pk}")).to_have_text("Change declaration")
+    guide.assert_not_reloaded()
+
+
 def test_the_saga_page_shows_a_new_member_character_and_encounter_without_a_reload(table):
     saga, encounter, _ = outside_the_event_loop(load_demo_table)
     dora = get_user_model().objects.create_user("dora")

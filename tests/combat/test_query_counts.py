@@ -41,12 +41,14 @@ def test_frames_for_both_audiences_render_in_a_few_queries(crowded, django_asser
             render_frame(encounter, events, audience, 1, events[-1].seq, replay=True)
 
 
-def test_the_storyguide_frame_with_every_npc_declaration_form_renders_in_a_few_queries(
-    table, django_assert_max_num_queries
+@pytest.mark.parametrize("extras, forms", [(0, 3), (8, 0)])
+def test_the_storyguide_frame_with_the_npc_declarations_renders_in_a_few_queries(
+    table, django_assert_max_num_queries, extras, forms
 ):
-    """While declarations are open the storyguide's frames carry the "Declare for NPCs" forms: no query
-    per combatant either."""
-    for n in range(8):
+    """While declarations are open the storyguide's frames carry the "Declare for NPCs" entries, in a few
+    queries however many fight. Up to OPEN_AT_ONCE NPCs their entries come open with their forms; beyond,
+    and for the players' characters, an entry is closed and its form is fetched when it is opened."""
+    for n in range(extras):
         character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
         Weapon.objects.create(character=character, name="Club")
         Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
@@ -55,7 +57,10 @@ def test_the_storyguide_frame_with_every_npc_declaration_form_renders_in_a_few_q
     events = list(encounter.events.order_by("seq"))
     with django_assert_max_num_queries(8):
         html = render_frame(encounter, events, STORYGUIDE, 1, events[-1].seq, replay=True)
-    assert html.count('data-testid="declare-form-') == 13
+    assert html.count('<details id="declare-') == 5 + extras
+    assert html.count('data-testid="declare-form-') == forms
+    assert html.count('data-testid="declare-loading-') == 5 + extras - forms
+    assert html.count("data-open-loads") == 5 + extras - forms
 
 
 @pytest.mark.parametrize(
@@ -124,8 +129,9 @@ def test_a_declaration_pushes_only_its_own_entry_of_the_npc_panel(table, django_
     with django_assert_max_num_queries(8):
         html = render_frame(encounter, declared, STORYGUIDE, declared[0].seq, declared[0].seq)
     assert 'id="my-declarations"' not in html
-    assert html.count('data-testid="declare-form-') == 1
+    assert html.count('<details id="declare-') == 1
     assert re.search(rf'<details id="declare-{table.boris.pk}"[^>]*hx-swap-oob="true"', html)
+    assert f'data-testid="declared-mark-{table.boris.pk}"' in html
     assert 'id="npcs-as-before-slot" hx-swap-oob="true"' in html
     whole = render_frame(encounter, declared, STORYGUIDE, 1, declared[0].seq, replay=True)
-    assert 'id="my-declarations"' in whole and whole.count('data-testid="declare-form-') == 13
+    assert 'id="my-declarations"' in whole and whole.count('<details id="declare-') == 13

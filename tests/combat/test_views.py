@@ -169,6 +169,29 @@ def test_a_player_cannot_post_a_declaration_for_someone_else(client, table):
     assert not Declaration.objects.exists()
 
 
+def test_a_closed_entry_fetches_its_form_when_opened(client, table):
+    """The storyguide's entry for a player's character is closed and carries no form; opening it fetches
+    the form, filled in with the declaration made meanwhile. Only those who may declare for it get it."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    values = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
+    services.declare(table.alice, table.encounter.pk, table.boris.pk, values)
+    url = reverse("declaration_form", args=[table.encounter.pk, table.boris.pk])
+    login(client, table.storyguide)
+    panel = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    assert f'data-testid="declare-loading-{table.boris.pk}"' in panel
+    assert f'data-testid="declare-form-{table.boris.pk}"' not in panel
+    assert f'data-testid="declare-form-{table.bandits[0].pk}"' in panel  # three NPCs: open, with forms
+    form = client.get(url, HTTP_HX_REQUEST="true")
+    assert form.status_code == 200
+    html = form.content.decode()
+    assert f'data-testid="declare-form-{table.boris.pk}"' in html and "Change declaration" in html
+    client.logout()
+    login(client, table.bob)
+    refused = client.get(url, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and b"only declare for your own characters" in refused.content
+    assert client.post(url, HTTP_HX_REQUEST="true").status_code == 405
+
+
 def test_typed_dice_that_are_not_dice_are_refused_at_the_field(client, physical_table):
     table = physical_table
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)

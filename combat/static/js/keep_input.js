@@ -77,13 +77,19 @@
     owner = owner && region.contains(owner) ? owner : region;
     return owner.id + "/" + Array.prototype.indexOf.call(owner.querySelectorAll("details"), details);
   }
+  // The region's <details>, the region itself first when it is one (an entry pushed alone).
+  function detailsIn(region) {
+    var all = Array.prototype.slice.call(region.querySelectorAll("details"));
+    if (region.tagName === "DETAILS") { all.unshift(region); }
+    return all;
+  }
   function detailsState(region) {
     var state = {};
-    region.querySelectorAll("details").forEach(function (d) { state[detailsKey(d, region)] = d.open; });
+    detailsIn(region).forEach(function (d) { state[detailsKey(d, region)] = d.open; });
     return state;
   }
   function reopen(region, state) {
-    region.querySelectorAll("details").forEach(function (d) {
+    detailsIn(region).forEach(function (d) {
       var key = detailsKey(d, region);
       if (Object.prototype.hasOwnProperty.call(state, key)) { d.open = state[key]; }
     });
