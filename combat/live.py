@@ -64,14 +64,19 @@ def shown_to(encounter: Encounter, events: list[Event], audience: str) -> list[E
     return as_players_see(encounter.saga, shown, player_combatants(encounter))
 
 
-def broadcast(encounter_id: int, first_seq: int, last_seq: int, *, saga: bool = True) -> None:
+def broadcast(
+    encounter_id: int, first_seq: int, last_seq: int, *, saga: bool = True, encounter=None, events=None
+) -> None:
     """Send events first_seq..last_seq and the current panels to both audiences (after commit): the
     players' first (the phones), then the storyguide's; then, when the command changed what it shows
-    (`saga`), the saga page."""
+    (`saga`), the saga page. A command hands over the encounter and the events it has just written
+    (`combat.services.log.EventLog`); otherwise they are read."""
     from . import saga_live
 
-    encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
-    events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
+    if encounter is None:
+        encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
+    if events is None:
+        events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
     facts = systems.of(encounter.saga).table_facts(encounter)
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):

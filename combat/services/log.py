@@ -128,12 +128,20 @@ class EventLog:
         first_seq, last_seq = last + 1, last + len(self.events)
         encounter_id = encounter.pk
         saga_changed = saga_live.carried_by_encounter(encounter.saga_id)
+        written = list(self.events)
 
         def push() -> None:
             from .. import live
 
             try:
-                live.broadcast(encounter_id, first_seq, last_seq, saga=saga_changed())
+                live.broadcast(
+                    encounter_id,
+                    first_seq,
+                    last_seq,
+                    saga=saga_changed(),
+                    encounter=encounter,
+                    events=written,
+                )
             except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
                 logger.warning(
                     "push of encounter %s, events %s..%s not sent (channel layer down: %s); "
