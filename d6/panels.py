@@ -11,7 +11,7 @@ from django.utils.html import format_html
 
 from campaign.models import Character
 from combat.audience import STORYGUIDE
-from combat.models import Combatant, Encounter
+from combat.models import Combatant, Encounter, Event
 from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
 
@@ -521,19 +521,44 @@ def players_view(encounter: Encounter, audience: str, combatants: list[Combatant
     return players_see
 
 
-def state_context(encounter: Encounter, audience: str) -> dict:
-    """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets."""
+@dataclass
+class D6Facts:
+    """The rows both audiences' d6 panels are built from, read once per page or push (up to six queries)."""
+
+    combatants: list[Combatant]
+    fight: Fight | None
+    fighters: list
+    chase: Chase | None
+    runners: list[Runner]
+    last_entry: Event | None  # the fight's newest roll or turn's end
+
+
+def table_facts(encounter: Encounter) -> D6Facts:
+    """The combatants, the fight and its fighters, the newest chase and its runners, the last roll."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
+    related = ("combatant__character__saga", "combatant__character__owner")
     combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))
-    shown = players_view(encounter, audience, combatants)
     fight = Fight.objects.filter(encounter=encounter).first()
+    fighters = list(fight.fighters.select_related(*related)) if fight is not None else []
+    chase = encounter.d6_chases.order_by("-number").first()
+    runners = list(chase.runners.select_related(*related)) if chase is not None else []
+    entries = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq")
+    last_entry = entries.first() if fight is not None else None
+    return D6Facts(combatants, fight, fighters, chase, runners, last_entry)
+
+
+def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = None) -> dict:
+    """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets. A push
+    reads `facts` once for both audiences."""
+    facts = facts or table_facts(encounter)
+    combatants, fight, fighters, chase, runners = (
+        facts.combatants, facts.fight, facts.fighters, facts.chase, facts.runners
+    )
+    shown = players_view(encounter, audience, combatants)
     cards: list[FighterCard] = []
     current = None
     defence = None
     if fight is not None:
-        fighters = list(
-            fight.fighters.select_related("combatant__character__saga", "combatant__character__owner")
-        )
         in_fight = set()
         for fighter in fighters:
             card = _card(fighter.combatant, fighter.base_fatigue)
@@ -557,13 +582,8 @@ def state_context(encounter: Encounter, audience: str) -> dict:
             }
     else:
         cards = [_card(c) for c in combatants]
-    chase = encounter.d6_chases.order_by("-number").first()
     chase_context = None
-    runners = []
     if chase is not None:
-        runners = list(
-            chase.runners.select_related("combatant__character__saga", "combatant__character__owner")
-        )
         target = next(r for r in runners if r.role == Runner.Role.TARGET)
         owner = target.combatant.character.owner
         chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None
@@ -591,9 +611,9 @@ def state_context(encounter: Encounter, audience: str) -> dict:
     else:
         mode = ""
     last_roll = None
-    if fight is not None:
-        event = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq").first()
-        last_roll = shown(event.payload, ROLL) if event is not None and event.kind == ROLL else None
+    event = facts.last_entry
+    if fight is not None and event is not None and event.kind == ROLL:
+        last_roll = shown(event.payload, ROLL)
     state = table_state(
         encounter,
         combatants=combatants,

@@ -61,10 +61,15 @@ class D6Fatigue(RuleSystem):
 
         return redirect("d6_table", encounter_id=encounter.pk)
 
+    def table_facts(self, encounter):
+        from .panels import table_facts
+
+        return table_facts(encounter)
+
     def state_context(self, encounter, audience, facts=None):
         from .panels import state_context
 
-        return state_context(encounter, audience)
+        return state_context(encounter, audience, facts)
 
     def setup_refusal(self, encounter):
         from .rules.table import can_change_combatants

@@ -56,3 +56,18 @@ def test_a_crowded_chase_renders_in_a_few_queries(client, django_assert_max_num_
         [("Market streets", "Running")],
     )
     renders_within(client, django_assert_max_num_queries, table, frame=8, page=12)
+
+
+def test_a_push_reads_the_table_once_for_both_audiences(django_assert_max_num_queries, table, dice):
+    """Issue 11: both audiences' frames of one push share one read of the d6 table (`table_facts`)."""
+    from combat.live import broadcast
+
+    crowd(table)
+    dice(*([5, 5] * 50))
+    services.start_fight(table.storyguide, table.encounter.pk, table.v)
+    last = table.refresh().events.order_by("-seq").first().seq
+    with django_assert_max_num_queries(12) as captured:
+        broadcast(table.encounter.pk, 1, last)
+    reads = [q["sql"] for q in captured.captured_queries]
+    assert len([sql for sql in reads if sql.startswith('SELECT "combat_combatant"."id", ')]) == 1
+    assert len([sql for sql in reads if 'FROM "d6table_fighter"' in sql]) == 1
