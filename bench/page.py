@@ -1,0 +1,124 @@
+"""The encounter page at size: the storyguide's control panel and a player's page for one Ars Magica
+encounter of N combatants while declarations are open (the storyguide's "Declare for NPCs" panel is on
+the page, the heaviest state of the page).
+
+Run: `.venv/bin/python bench/page.py` (`--combatants 5 20 40`, `--npcs 3 30`, `--repeat 7`). Each table
+is made as bench/seed.py makes one, through the services, in a SQLite file in /tmp: K bandits (3, the
+fan-out bench's tables, and 30, a storyguide's crowd) and players with a companion each for the rest.
+Each figure is the median of `--repeat` requests through Django's test client with the site's own
+middleware, in this one process: the process's CPU time and the wall time per request, and the page's
+size. Never part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def setup_django(db: Path) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_table(combatants: int, npcs: int, prefix: str) -> dict:
+    """A saga and its encounter of `combatants`: `npcs` bandits (the demo's, in turn), players with a
+    companion each for the rest; declarations open. Made through the services, as bench/seed.py does."""
+    from arsmagica import services as ars
+    from arsmagica.management.commands.load_demo import BANDITS, COMPANIONS, SHEET
+    from arsmagica.system import KEY
+    from bench.seed import make_character, make_user
+    from campaign import services as campaign
+    from combat import services as combat
+    from combat.models import Encounter
+
+    storyguide = make_user(f"{prefix}-sg")
+    saga = campaign.create_saga(storyguide, name=f"{prefix} table", rule_system=KEY)
+    companions, bandits, players = [], [], []
+    for number in range(combatants - npcs):
+        player = make_user(f"{prefix}-p{number}")
+        campaign.join_saga(player, saga)
+        players.append(player.username)
+        _, name, scores, weapons = COMPANIONS[number % len(COMPANIONS)]
+        sheet = {**SHEET, **scores}
+        companions.append(make_character(saga, f"{name} {number}", player, False, sheet, weapons))
+    for number in range(npcs):
+        name, weapon = BANDITS[number % len(BANDITS)]
+        bandits.append(make_character(saga, f"{name} {number}", None, True, dict(SHEET), [weapon]))
+    encounter = combat.create_encounter(storyguide, saga.pk, "Ambush on the forest road", KEY)
+    for side, members in (("Companions", companions), ("Bandits", bandits)):
+        version = Encounter.objects.get(pk=encounter.pk).version
+        combat.add_combatants(storyguide, encounter.pk, version, [c.pk for c in members], side)
+    version = Encounter.objects.get(pk=encounter.pk).version
+    ars.open_declarations(storyguide, encounter.pk, version)
+    return {"encounter": encounter.pk, "storyguide": storyguide.username, "players": players}
+
+
+def timed(client, url: str, repeat: int) -> tuple[float, float, int]:
+    """Median CPU ms, median wall ms and size in bytes of `repeat` GETs of the page."""
+    cpu, wall, size = [], [], 0
+    for _ in range(repeat):
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        response = client.get(url)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start_wall) * 1000)
+        assert response.status_code == 200, (url, response.status_code)
+        size = len(response.content)
+    return statistics.median(cpu), statistics.median(wall), size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--combatants", type=int, nargs="+", default=[5, 20, 40])
+    parser.add_argument("--npcs", type=int, nargs="+", default=[3, 30], help="how many of them are NPCs")
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    db = Path(tempfile.mkdtemp(prefix="covenant-page-")) / "bench.sqlite3"
+    setup_django(db)
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    settings.ALLOWED_HOSTS = ["testserver"]
+    from combat.models import Encounter
+
+    python = sys.version.split()[0]
+    print(f"encounter page, declarations open, median of {args.repeat}; Python {python}; {db}")
+    print("combatants  NPCs  who         CPU ms   wall ms   size KiB")
+    for npcs in args.npcs:
+        for size in args.combatants:
+            table = make_table(size, min(npcs, size - 1), f"page{size}n{npcs}")
+            encounter = Encounter.objects.get(pk=table["encounter"])
+            count = encounter.combatants.count()
+            shown = encounter.combatants.filter(character__is_npc=True).count()
+            for who, username, path in (
+                ("storyguide", table["storyguide"], f"/encounters/{encounter.pk}/"),
+                ("player", table["players"][0], f"/encounters/{encounter.pk}/play/"),
+            ):
+                client = Client()
+                client.force_login(get_user_model().objects.get(username=username))
+                cpu, wall, length = timed(client, path, args.repeat)
+                print(f"{count:10d}  {shown:4d}  {who:10s}  {cpu:7.1f}  {wall:8.1f}  {length / 1024:9.0f}")
+
+
+if __name__ == "__main__":
+    main()
