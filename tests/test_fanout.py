@@ -49,6 +49,37 @@ def test_fanout_loses_nothing(settings, daphne):
     assert figures["expected"] == figures["done"] * (PLAYERS + 1)
 
 
+@pytest.mark.redis
+def test_two_daphnes_on_redis_lose_nothing(settings, tmp_path):
+    """The scale path: two Daphne processes on the suite's Redis, every page's connection and socket and
+    every post going to the next one in turn (as a round-robin proxy would), so a table's commands and its
+    sockets sit on different processes and each frame crosses Redis. Nothing lost, no 5xx, no close; and
+    both Daphnes served sockets."""
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        pytest.skip("needs Redis: set REDIS_URL (make test starts one)")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    env = servers.server_env(database_url(connections["default"].settings_dict), redis_url)
+    pair = [servers.Daphne(free_port(), env, tmp_path / f"daphne-{n}.log") for n in (1, 2)]
+    for server in pair:
+        server.start()
+    try:
+        layout = make_tables(TABLES, PLAYERS, "pair")
+        stats = load.Stats()
+        cpu = lambda: {f"daphne-{n}": servers.cpu_seconds(d.process.pid) for n, d in enumerate(pair)}  # noqa: E731
+        window = load.Window(SECONDS, 1.0, 10.0, cpu)
+        run = load.run_app(layout, PASSWORD, [server.url for server in pair], window, stats)
+        tables = asyncio.run(asyncio.wait_for(run, 120))
+        figures = fanout.figures(tables, stats, window)
+    finally:
+        for server in pair:
+            server.stop()
+    logs = "\n".join(server.log.read_text(errors="replace")[-3000:] for server in pair)
+    assert fanout.broken(figures) == [], f"{figures}\n--- daphne logs ---\n{logs}"
+    assert figures["expected"] == figures["done"] * (PLAYERS + 1)
+    assert all("WSCONNECT /ws/encounters/" in server.log.read_text(errors="replace") for server in pair)
+
+
 def test_the_embedded_default_needs_no_option():
     args = fanout.parse_args([])
     assert (args.database, args.redis, args.daphnes) == ("sqlite", None, 1)
