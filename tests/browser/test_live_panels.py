@@ -166,3 +166,54 @@ def test_what_the_storyguide_types_in_the_set_up_form_survives_a_push(table):
     expect(form.get_by_label("Wolf")).to_have_count(0)
     expect(side).to_have_value("")
     assert Combatant.objects.get(character=wolf).side == "Beasts of the wood and hills"
+
+
+def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
+    """A player's own declarations panel fetches itself again on every phase change. When a second change
+    arrives while the first fetch is still on its way, the second's answer wins (hx-sync replace): before,
+    the second fetch waited behind the first, whose swap then dropped it, and the panel kept showing open
+    declarations after the storyguide had closed them."""
+    from arsmagica import services
+    from combat.models import Encounter
+
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    boris = combatants["Sir Boris"]
+
+    version = outside_the_event_loop(lambda: Encounter.objects.get(pk=encounter.pk).version)
+    outside_the_event_loop(lambda: services.open_declarations(saga.storyguide, encounter.pk, version))
+    bandit = combatants["Bandit 1"]
+    attack = {"action": "attack", "weapon_id": bandit.character.weapons.first().pk, "engage": [boris.pk]}
+    outside_the_event_loop(lambda: services.declare(saga.storyguide, encounter.pk, bandit.pk, attack))
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    panel = page.get_by_test_id("my-declarations")
+    expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
+
+    held = []  # the first fetch, answered as the panel was then (declarations open), and held back
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    control = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    page.route(re.compile(r"/declarations/$"), hold_the_first)
+    page.evaluate("document.body.dispatchEvent(new CustomEvent('covenant:phase', {bubbles: true}))")
+    page.wait_for_timeout(300)
+    assert len(held) == 1
+    control.get_by_test_id("close-declarations").click()  # its frame changes the phase: a second fetch
+    status = page.get_by_test_id("encounter-status")
+    expect(status).not_to_have_attribute("data-phase", "declaring")
+    route, answer = held[0]
+    try:
+        route.fulfill(response=answer)  # the first answer comes last
+    except Exception:  # the first fetch was given up for the second: nothing to answer
+        pass
+    expect(panel).to_contain_text("Declarations are closed for round 1")
+    expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_have_count(0)
