@@ -42,6 +42,7 @@ lint: venv
 bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/fanout.py --tables 3 --players 8 --seconds 10
+	$(BIN)/python bench/page.py --combatants 40 --repeat 3
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .coverage
