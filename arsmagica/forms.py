@@ -96,6 +96,13 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
                     initial=faces_text((declaration.dice if declaration else {}).get(purpose)),
                 )
 
+    def refuse(self, message: str) -> None:
+        """A refusal shown above the form, whether it was posted or only drawn (a form that was never
+        validated has no cleaned data for `add_error` to prune)."""
+        if not hasattr(self, "cleaned_data"):
+            self.cleaned_data = {}
+        self.add_error(None, message)
+
     def _acts(self, action: str, declaration: Declaration | None) -> bool:
         """The declaration, as sent or as saved, is this action."""
         if self.is_bound:

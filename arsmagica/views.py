@@ -219,7 +219,7 @@ def declare_as_before(request, encounter_id, combatant_id):
         declaration=declaration,
     )
     if error is not None:
-        form.add_error(None, str(error))
+        form.refuse(str(error))
     entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True, "open": True}
     entry["previous"] = last_round_declaration(encounter, combatant.pk)
     return render(

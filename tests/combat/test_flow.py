@@ -200,3 +200,23 @@ def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripte
     assert Event.objects.filter(kind="declared", round_number=2).count() == 3
     client.force_login(table.alice)
     assert client.post(url, {"expected_version": table.v}).status_code == 403
+
+
+def test_a_refused_same_as_last_round_tap_answers_beside_the_form_not_500(client, table, scripted_dice):
+    """A second tap of a player's "Same as last round" (its version is stale) is refused in the entry's
+    form, with the entry still showing the declaration made by the first tap."""
+    through_movement(table, scripted_dice)
+    resolve(table, "melee")
+    resolve(table, "fatigue")
+    services.end_round(table.storyguide, table.encounter.pk, table.v)
+    version = table.v
+    client.force_login(table.alice)
+    url = reverse("declare_as_before", args=[table.encounter.pk, table.boris.pk])
+    first = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    again = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 409
+    html = again.content.decode()
+    assert f'data-testid="declare-error-{table.boris.pk}"' in html
+    assert f'data-testid="declared-mark-{table.boris.pk}"' in html
+    assert Event.objects.filter(kind="declared", round_number=2).count() == 1
