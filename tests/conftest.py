@@ -22,3 +22,17 @@ def pytest_sessionfinish(session, exitstatus):
             f"CI=true: {len(skipped)} test(s) skipped; in CI every test must run.", red=True
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(request):
+    """Passwords made in the test process are hashed with MD5 first: PBKDF2 spends a quarter of a second on
+    each here, and the demos' and the played sagas' logins are some 170 of them outside the browser tests.
+    Not for a browser test: its Daphne checks passwords with the project's hashers (those that need the
+    demos fast set MD5 themselves)."""
+    if request.node.get_closest_marker("browser") is None:
+        settings = request.getfixturevalue("settings")
+        settings.PASSWORD_HASHERS = [MD5, *settings.PASSWORD_HASHERS]
+
+
+MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"
