@@ -57,9 +57,16 @@ run_pg "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U covenant covenant
 
 echo "== ruff"
 $BIN/ruff check .
-echo "== pytest on PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL)"
+# Two pytest-xdist workers (TEST_WORKERS=N for another count), each taking whole test files in the order
+# pytest-django gives them (the slow few-test files before the many quick ones at the end, which even out
+# the two workers' finish): each has its own test database (test_covenant_gw0, ...), Redis database
+# (tests/settings.py) and Daphne. Much of the suite waits on browsers, servers and sockets, so two pay even
+# on two cores. Coverage combines the workers' data files in its report.
+workers=${TEST_WORKERS:-2}
+echo "== pytest on PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL), $workers workers"
 status=0
-$BIN/coverage run -m pytest "$@" || status=$?
+rm -f .coverage .coverage.*
+$BIN/coverage run -m pytest -n "$workers" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 echo "== branch coverage of the rules engines (combat/rules, arsmagica/rules, d6/rules)"
 $BIN/coverage report --fail-under=95 || status=$((status == 0 ? 1 : status))
 exit $status

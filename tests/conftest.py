@@ -1,17 +1,40 @@
-"""Suite-wide rules: with CI=true nothing may be skipped (Redis, PostgreSQL, Chromium tests must run)."""
+"""Suite-wide rules: with CI=true nothing may be skipped (Redis, PostgreSQL, Chromium tests must run); what
+the xdist workers of `make test` need from the process that starts them."""
 
 import os
+from collections import Counter
 
 import pytest
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_configure(config):
+    """With CI=true the suite runs on PostgreSQL only (checked before any worker starts).
+
+    Coverage (scripts/test.sh) measures the processes that run tests: pytest itself, or its xdist workers,
+    which [tool.coverage.run] patch = ["subprocess"] reaches; not what they start (Daphne, manage.py, the
+    wheel's venv), which it never measured and which would only run slower under the tracer."""
+    if "PYTEST_XDIST_WORKER" in os.environ or not config.getoption("numprocesses", None):
+        os.environ.pop("COVERAGE_PROCESS_CONFIG", None)
     if IN_CI and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        raise pytest.UsageError(
-            "CI=true but DATABASE_URL is not PostgreSQL: run the suite with `make test`"
-        )
+        raise pytest.UsageError("CI=true but DATABASE_URL is not PostgreSQL: run the suite with `make test`")
+
+
+# What the fuzz tests sent, added up from the xdist workers (tests/fuzz/conftest.py tallies each process).
+WORKERS_FUZZ_TALLY: Counter = Counter()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    WORKERS_FUZZ_TALLY.update(getattr(node, "workeroutput", {}).get("fuzz_tally", {}))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if WORKERS_FUZZ_TALLY:
+        from tests.fuzz.conftest import summary
+
+        terminalreporter.write_line(summary(WORKERS_FUZZ_TALLY))
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -22,3 +45,17 @@ def pytest_sessionfinish(session, exitstatus):
             f"CI=true: {len(skipped)} test(s) skipped; in CI every test must run.", red=True
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(request):
+    """Passwords made in the test process are hashed with MD5 first: PBKDF2 spends a quarter of a second on
+    each here, and the demos' and the played sagas' logins are some 170 of them outside the browser tests.
+    Not for a browser test: its Daphne checks passwords with the project's hashers (those that need the
+    demos fast set MD5 themselves)."""
+    if request.node.get_closest_marker("browser") is None:
+        settings = request.getfixturevalue("settings")
+        settings.PASSWORD_HASHERS = [MD5, *settings.PASSWORD_HASHERS]
+
+
+MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"

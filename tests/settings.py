@@ -1,8 +1,20 @@
 """The test suite's settings: the project's, plus the coin duel, a toy rule system that proves a third
 system joins through the registry without touching the core (tests/coinduel/)."""
 
-from combat.systems import INSTALLED_SYSTEMS
-from config.settings import *  # noqa: F403
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+# `make test` runs the suite on pytest-xdist workers. Each worker has its own test database (pytest-django
+# names it test_covenant_gw0, ...), so the same ids come up in each: give each worker its own Redis database
+# too, before config.settings reads REDIS_URL, so that one worker's channel groups (named by those ids) never
+# reach another's pages. The worker's Daphnes inherit it from the environment.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
+    _url = urlsplit(os.environ["REDIS_URL"])
+    os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{1 + int(_WORKER[2:]) % 15}"))
+
+from combat.systems import INSTALLED_SYSTEMS  # noqa: E402
+from config.settings import *  # noqa: E402, F403
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.coinduel"]  # noqa: F405
 RULE_SYSTEMS = [*INSTALLED_SYSTEMS, "tests.coinduel.system.CoinDuel"]

@@ -93,8 +93,11 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
     # Melee: Marta's connection drops once the storyguide has rolled; the storyguide confirms meanwhile.
     # The line stays cut only until the confirmation has reached the storyguide's screen: the client's
     # backoff (htmx's full jitter, doubling up to 64 s) grows with every refused attempt.
-    guide.page.get_by_test_id("preview-phase").click()
-    expect(guide.page.get_by_test_id("confirm-phase")).to_be_visible()
+    melee = re.compile("melee", re.IGNORECASE)
+    roll = guide.page.get_by_test_id("preview-phase")
+    expect(roll).to_contain_text(melee)  # the storyguide's controls have moved on, not only the status bar
+    roll.click()
+    expect(guide.page.get_by_test_id("confirm-phase")).to_contain_text(melee)
     marta_line.cut()
     expect(marta_player.page.get_by_test_id("reconnecting")).to_be_visible()
     guide.page.get_by_test_id("confirm-phase").click()

@@ -19,14 +19,22 @@ FUZZ = settings(
 TALLY: Counter = Counter()
 
 
+def summary(tally: Counter) -> str:
+    return (
+        "fuzz: {http} HTTP requests, {ws} websocket frames, {cli} command-line runs; "
+        "{http_5xx} answered 5xx, {ws_dead} sockets died, {cli_traceback} tracebacks".format_map(
+            {key: tally.get(key, 0) for key in ("http", "ws", "cli", "http_5xx", "ws_dead", "cli_traceback")}
+        )
+    )
+
+
 def pytest_terminal_summary(terminalreporter):
     if TALLY:
-        terminalreporter.write_line(
-            "fuzz: {http} HTTP requests, {ws} websocket frames, {cli} command-line runs; "
-            "{http_5xx} answered 5xx, {ws_dead} sockets died, {cli_traceback} tracebacks".format_map(
-                {
-                    key: TALLY.get(key, 0)
-                    for key in ("http", "ws", "cli", "http_5xx", "ws_dead", "cli_traceback")
-                }
-            )
-        )
+        terminalreporter.write_line(summary(TALLY))
+
+
+def pytest_sessionfinish(session):
+    """On an xdist worker, hand the tally to the controller, which adds the workers' up (../conftest.py)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["fuzz_tally"] = dict(TALLY)

@@ -10,10 +10,10 @@ from django.test import Client
 
 from campaign.models import Character
 from combat.models import Encounter
-from d6.models import Fight
+from d6.models import Fight, Runner
 
 from .endpoints import read_forms
-from .world import World
+from .world import World, fingerprint
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +137,17 @@ def test_a_superscript_two_as_the_history_filter_is_no_encounter(world):
 
 def test_an_invite_token_with_a_nul_answers_404(world):
     assert client_for(world.stranger).get("/join/abc%00def/").status_code == 404
+
+
+def test_the_fingerprint_sees_a_change_to_any_row_of_a_saga_and_only_that_saga(world):
+    """The fuzz's "nothing written" check: a change in one saga's deepest row shows in that saga's entry."""
+    sagas = [saga.pk for saga in world.sagas]
+    before = fingerprint(sagas)
+    assert all(before[saga] for saga in sagas)
+    assert fingerprint(sagas) == before
+    Runner.objects.filter(chase__encounter__saga=world.d6_saga).update(moves_ahead=True)
+    after = fingerprint(sagas)
+    assert after[world.d6_saga.pk] != before[world.d6_saga.pk]
+    assert {pk: rows for pk, rows in after.items() if pk != world.d6_saga.pk} == {
+        pk: rows for pk, rows in before.items() if pk != world.d6_saga.pk
+    }
