@@ -104,10 +104,29 @@ def frame_flags(events, *, replay: bool) -> dict:
     }
 
 
+def changed_cards(events, *, replay: bool) -> set[int] | None:
+    """The combatants whose cards a frame's events changed, when they can say (a correction names its
+    combatant, a declaration changes no card); None when any card, the acting order or the engagements
+    may have changed (the panels go whole)."""
+    if replay:
+        return None
+    changed: set[int] = set()
+    for event in events:
+        if event.kind == Kind.CORRECTION:
+            changed.add(int(event.payload["combatant"]))
+        elif event.kind != Kind.DECLARED:
+            return None
+    return changed
+
+
 def frame_context(events, *, replay: bool, context: dict) -> dict:
-    """`frame_flags`, and for the storyguide the entries of "Declare for NPCs" that the frame's
-    declarations changed, when the panel is not pushed whole."""
+    """`frame_flags`; the cards to push alone when the frame changed only those (`changed_cards`: not
+    the acting order, the engagements or the other cards); and for the storyguide the entries of
+    "Declare for NPCs" that the frame's declarations changed, when the panel is not pushed whole."""
     flags = frame_flags(events, replay=replay)
+    changed = changed_cards(events, replay=replay)
+    flags["cards_alone"] = changed is not None
+    flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     if context["is_storyguide"] and not flags["declare_changed"]:
         declared = {int(event.payload["combatant"]) for event in events if event.kind == Kind.DECLARED}
         if declared:

@@ -135,3 +135,28 @@ def test_a_declaration_pushes_only_its_own_entry_of_the_npc_panel(table, django_
     assert 'id="npcs-as-before-slot" hx-swap-oob="true"' in html
     whole = render_frame(encounter, declared, STORYGUIDE, 1, declared[0].seq, replay=True)
     assert 'id="my-declarations"' in whole and whole.count('<details id="declare-') == 13
+
+
+def test_a_correction_pushes_its_own_card_and_a_declaration_none(table):
+    """Issue 11: a frame carries the combatant cards its events changed, each swapped in by its id, when
+    they can say which: a correction its combatant's card; a declaration none (nor the acting order or the
+    engagements, which neither changes). Any other event, and a replay, push the panels whole."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    boris = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
+    services.declare(table.alice, table.encounter.pk, table.boris.pk, boris)
+    services.correct(
+        table.storyguide, table.encounter.pk, table.v, table.anselm.pk, {"advantage_attack": 3}, "Why"
+    )
+    encounter = table.refresh()
+    events = list(encounter.events.order_by("seq"))
+    declared, corrected = events[-2], events[-1]
+    for audience in AUDIENCES:
+        html = render_frame(encounter, [corrected], audience, corrected.seq, corrected.seq)
+        assert html.count('<article id="combatant-') == 1
+        assert re.search(rf'<article id="combatant-{table.anselm.pk}"[^>]*hx-swap-oob="true"', html)
+        assert 'id="combatants"' not in html and 'id="acting-order"' not in html
+        assert 'id="engagements"' not in html and 'id="declaration-status"' in html
+        html = render_frame(encounter, [declared], audience, declared.seq, declared.seq)
+        assert '<article id="combatant-' not in html and 'id="acting-order"' not in html
+        whole = render_frame(encounter, events, audience, 1, corrected.seq, replay=True)
+        assert whole.count('<article id="combatant-') == 5 and 'id="acting-order"' in whole
