@@ -263,6 +263,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
         "phase_label": step_label(encounter.phase),
+        "pending_label": step_label(encounter.pending["phase"]) if encounter.pending else "",
         "can": can,
         "next_command": next_command(facts.table),
         "undo": dict(zip(("phase", "passed"), last_confirmed(encounter.round_log or {}), strict=True)),

@@ -505,6 +505,21 @@ def runner_refusals(state: table.TableState, chase_context: dict) -> None:
 FIGHT_STARTED_ROW = "initiative"  # one fighter's initiative roll, as the fighter's row keeps it
 
 
+# The storyguide's keys for each mode of the table, as `data-key` gives them to the buttons shown then
+# (combat/static/js/storyguide-keys.js); N takes the next step in every mode.
+KEYS = {
+    "": [("S", "start the fight")],
+    "chase_over": [("S", "start the fight")],
+    "fight": [("R", "roll"), ("E", "end the turn"), ("B", "breather"), ("V", "set the value")],
+    "chase": [("R", "roll the exchange")],
+}
+
+
+def shortcut_keys(mode: str) -> list[tuple[str, str]]:
+    """The keys the control panel lists: only those whose buttons it shows now."""
+    return [*KEYS.get(mode, []), ("N", "next step")]
+
+
 def players_view(encounter: Encounter, audience: str, combatants: list[Combatant]):
     """How a panel shows an entry's payload to the audience: whole for the storyguide, the players' version
     (`presenters.players_record`) for the players; a fighter's initiative as one row of the fight's start."""
@@ -653,4 +668,5 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
         "refusals": refusals(state, current, defence),
         **fight_texts(fight, current, defence),
         "terrain_rows": range(TERRAIN_ROWS),
+        "shortcut_keys": shortcut_keys(mode),
     }

@@ -17,13 +17,15 @@ def test_the_d6_storyguide_runs_a_turn_from_the_keyboard_but_not_while_typing(ta
     page = guide.goto(f"/encounters/{encounter.pk}/d6/")
     guide.wait_until_live()
     shortcuts = page.get_by_test_id("shortcuts")
-    for words in ("S start the fight", "R roll", "E end the turn", "B breather", "N next step"):
-        expect(shortcuts).to_contain_text(words)
+    expect(shortcuts).to_have_text("Keys (not while typing in a field): S start the fight · N next step")
     log = page.get_by_test_id("event-log")
 
     page.locator("h1").first.click()
     page.keyboard.press("s")
     expect(page.get_by_test_id("d6-turn")).to_be_visible()
+    for words in ("R roll", "E end the turn", "B breather", "V set the value", "N next step"):
+        expect(shortcuts).to_contain_text(words)  # the fight's keys, once there is a fight
+    expect(shortcuts).not_to_contain_text("start the fight")
     expect(log.locator("li[data-kind=d6_fight_started]")).to_have_count(1)
 
     # A key typed into a field is only a key in that field.

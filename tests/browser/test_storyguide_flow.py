@@ -90,7 +90,7 @@ def test_the_storyguide_keys_a_round_through_and_undoes_melee_for_everyone(table
     phase_is(page, "fatigue")
     expect(page.get_by_test_id("confirm-phase")).to_have_count(0)  # Melee's preview has gone
     page.keyboard.press("n")
-    expect(page.get_by_test_id("confirm-phase")).to_contain_text("fatigue")
+    expect(page.get_by_test_id("confirm-phase")).to_have_text("Confirm Fatigue")
     page.keyboard.press("c")
     phase_is(page, "round_over")
     page.keyboard.press("e")

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from d6 import services
-from d6.panels import token_label, token_labels
+from d6.panels import shortcut_keys, token_label, token_labels
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +84,11 @@ def test_the_offer_list_is_left_out_when_the_route_has_no_other_terrain(client, 
     )
     page = chase_page(client, table.storyguide, table)
     assert "offer-options" not in page and "A new terrain:" in page
+
+
+def test_the_key_list_names_only_the_keys_of_the_buttons_shown():
+    """S starts a fight only where the button is (before one, or after a chase); a chase rolls its exchange."""
+    assert shortcut_keys("") == [("S", "start the fight"), ("N", "next step")]
+    assert shortcut_keys("chase") == [("R", "roll the exchange"), ("N", "next step")]
+    assert ("S", "start the fight") not in shortcut_keys("fight")
+    assert shortcut_keys("chase_over")[0] == ("S", "start the fight")
