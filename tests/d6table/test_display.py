@@ -87,7 +87,7 @@ def test_the_offer_list_is_left_out_when_the_route_has_no_other_terrain(client, 
 
 
 def test_the_key_list_names_only_the_keys_of_the_buttons_shown():
-    """S starts a fight only where the button is (before one, or after a chase); a chase rolls its exchange."""
+    """S starts a fight only where its button is (before one, after a chase); a chase rolls its exchange."""
     assert shortcut_keys("") == [("S", "start the fight"), ("N", "next step")]
     assert shortcut_keys("chase") == [("R", "roll the exchange"), ("N", "next step")]
     assert ("S", "start the fight") not in shortcut_keys("fight")
