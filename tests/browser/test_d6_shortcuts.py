@@ -9,6 +9,14 @@ from .test_d6_players_act import demo_encounter
 pytestmark = pytest.mark.browser
 
 
+def controls_are_current(page):
+    """The controls show the newest frame: a pushed panel waits while its own form's request is on its way
+    (keep_input.js), and a key pressed meanwhile would send the version the panel was drawn at (a 409)."""
+    version = page.get_by_test_id("encounter-status").get_attribute("data-version")
+    end_turn_form = page.locator("form:has([data-testid=end-turn])")
+    expect(end_turn_form.locator("input[name=expected_version]")).to_have_value(version)
+
+
 def test_the_d6_storyguide_runs_a_turn_from_the_keyboard_but_not_while_typing(table, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # load_demo_d6's logins
     saga, encounter, _ = demo_encounter("Keys at the gate")
@@ -38,6 +46,7 @@ def test_the_d6_storyguide_runs_a_turn_from_the_keyboard_but_not_while_typing(ta
     page.locator("h1").first.click()
     page.keyboard.press("r")
     expect(log.locator("li[data-kind=d6_roll]")).to_have_count(1)
+    controls_are_current(page)
     expect(page.get_by_test_id("end-turn")).to_be_enabled()
     page.keyboard.press("e")
     expect(log.locator("li[data-kind=d6_turn_ended]")).to_have_count(1)
@@ -45,6 +54,7 @@ def test_the_d6_storyguide_runs_a_turn_from_the_keyboard_but_not_while_typing(ta
     # B: the breather, on the turn of someone winded (Wren or Tobias, within the round); E passes the others.
     ended = 1
     for _ in range(4):
+        controls_are_current(page)
         if page.get_by_test_id("breather").is_enabled():
             page.keyboard.press("b")
             expect(log.locator("li[data-kind=d6_breather]")).to_have_count(1)
