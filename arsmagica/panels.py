@@ -409,6 +409,11 @@ def declaration_form(encounter: Encounter, combatant, combatants, storyguide: bo
     )
 
 
+def npcs_to_repeat(combatants, declarations: dict, previous: dict) -> bool:
+    """Whether "every NPC not declared yet: same as last round" has anyone to declare for [ours]."""
+    return any(c.character.is_npc and c.pk in previous and c.pk not in declarations for c in combatants)
+
+
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:
     """The storyguide's "Declare for NPCs" panel, pushed in their frames (one render for every tab of theirs):
     the forms (and last round's declarations, for "same as last round") are built only when a page or
@@ -429,11 +434,7 @@ def npc_declarations(encounter: Encounter, combatants, declarations: dict, refus
     return {
         "entries": SimpleLazyObject(entries_of),
         "entries_of": entries_of,
-        "npcs_as_before": SimpleLazyObject(
-            lambda: any(
-                c.character.is_npc and c.pk in previous and c.pk not in declarations for c in combatants
-            )
-        ),
+        "npcs_as_before": SimpleLazyObject(lambda: npcs_to_repeat(combatants, declarations, previous)),
         "refusal": refusal,
         **my_declarations_words(encounter, True),
     }

@@ -20,7 +20,7 @@ from combat.views import command_encounter, encounter_command, encounter_for, po
 from . import services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
-from .panels import combatants_of, declaration_entries, state_context
+from .panels import combatants_of, declaration_entries, npcs_to_repeat, state_context
 from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
 from .rules.table import can_declare
@@ -67,25 +67,6 @@ def encounter_play(request, encounter_id):
 # --- declarations ------------------------------------------------------------------------------
 
 
-def _declaration_forms(request, encounter: Encounter, storyguide: bool):
-    declarations = {
-        d.combatant_id: d
-        for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number)
-    }
-    previous = {
-        d.combatant_id: d
-        for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number - 1)
-    }
-    return declaration_entries(
-        encounter,
-        combatants_of(encounter),
-        declarations,
-        storyguide=storyguide,
-        user_id=request.user.pk,
-        previous=previous,
-    )
-
-
 @login_required
 @require_GET
 def my_declarations(request, encounter_id):
@@ -95,7 +76,14 @@ def my_declarations(request, encounter_id):
 
 def _my_declarations(request, encounter: Encounter, error: CombatError | None = None):
     storyguide = is_storyguide(request.user, encounter.saga)
-    entries = _declaration_forms(request, encounter, storyguide)
+    combatants = combatants_of(encounter)
+    declarations, previous = (
+        {d.combatant_id: d for d in Declaration.objects.filter(encounter=encounter, round_number=number)}
+        for number in (encounter.round_number, encounter.round_number - 1)
+    )
+    entries = declaration_entries(
+        encounter, combatants, declarations, storyguide=storyguide, user_id=request.user.pk, previous=previous
+    )
     return render(
         request,
         "arsmagica/_my_declarations.html",
@@ -103,8 +91,7 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
             "encounter": encounter,
             "entries": entries,
             "is_storyguide": storyguide,
-            "npcs_as_before": storyguide
-            and any(entry["previous"] and not entry["declaration"] and entry["own"] for entry in entries),
+            "npcs_as_before": storyguide and npcs_to_repeat(combatants, declarations, previous),
             "refusal": can_declare(table_of(encounter)),
             "npcs_error": str(error) if error else "",
             **my_declarations_words(encounter, storyguide),
@@ -211,13 +198,7 @@ def declare_as_before(request, encounter_id, combatant_id):
             encounter=encounter, combatant=combatant, round_number=encounter.round_number
         ).first()
     )
-    form = DeclarationForm(
-        combatant=combatant,
-        others=combatants,
-        physical=encounter.saga.physical_dice,
-        storyguide=storyguide,
-        declaration=declaration,
-    )
+    form = declaration_form_of(encounter, combatant, combatants, storyguide, declaration)
     if error is not None:
         form.refuse(str(error))
     entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True, "open": True}

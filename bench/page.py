@@ -3,7 +3,7 @@ encounter of N combatants while declarations are open (the storyguide's "Declare
 the page, the heaviest state of the page).
 
 Run: `.venv/bin/python bench/page.py` (`--combatants 5 20 40`, `--npcs 3 30`, `--repeat 7`). Each table
-is made as bench/seed.py makes one, through the services, in a SQLite file in /tmp: K bandits (3, the
+is bench/seed.py's, made through the services in a SQLite file in /tmp: K bandits (3, the
 fan-out bench's tables, and 30, a storyguide's crowd) and players with a companion each for the rest.
 Each figure is the median of `--repeat` requests through Django's test client with the site's own
 middleware, in this one process: the process's CPU time and the wall time per request, and the page's
@@ -13,7 +13,6 @@ size. Never part of the test suite.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -22,51 +21,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-
-def setup_django(db: Path) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.pop("REDIS_URL", None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-
-
-def make_table(combatants: int, npcs: int, prefix: str) -> dict:
-    """A saga and its encounter of `combatants`: `npcs` bandits (the demo's, in turn), players with a
-    companion each for the rest; declarations open. Made through the services, as bench/seed.py does."""
-    from arsmagica import services as ars
-    from arsmagica.management.commands.load_demo import BANDITS, COMPANIONS, SHEET
-    from arsmagica.system import KEY
-    from bench.seed import make_character, make_user
-    from campaign import services as campaign
-    from combat import services as combat
-    from combat.models import Encounter
-
-    storyguide = make_user(f"{prefix}-sg")
-    saga = campaign.create_saga(storyguide, name=f"{prefix} table", rule_system=KEY)
-    companions, bandits, players = [], [], []
-    for number in range(combatants - npcs):
-        player = make_user(f"{prefix}-p{number}")
-        campaign.join_saga(player, saga)
-        players.append(player.username)
-        _, name, scores, weapons = COMPANIONS[number % len(COMPANIONS)]
-        sheet = {**SHEET, **scores}
-        companions.append(make_character(saga, f"{name} {number}", player, False, sheet, weapons))
-    for number in range(npcs):
-        name, weapon = BANDITS[number % len(BANDITS)]
-        bandits.append(make_character(saga, f"{name} {number}", None, True, dict(SHEET), [weapon]))
-    encounter = combat.create_encounter(storyguide, saga.pk, "Ambush on the forest road", KEY)
-    for side, members in (("Companions", companions), ("Bandits", bandits)):
-        version = Encounter.objects.get(pk=encounter.pk).version
-        combat.add_combatants(storyguide, encounter.pk, version, [c.pk for c in members], side)
-    version = Encounter.objects.get(pk=encounter.pk).version
-    ars.open_declarations(storyguide, encounter.pk, version)
-    return {"encounter": encounter.pk, "storyguide": storyguide.username, "players": players}
 
 
 def timed(client, url: str, repeat: int) -> tuple[float, float, int]:
@@ -91,6 +45,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     db = Path(tempfile.mkdtemp(prefix="covenant-page-")) / "bench.sqlite3"
+    from bench.archive import setup_django
+    from bench.seed import make_table
+
     setup_django(db)
     from django.conf import settings
     from django.contrib.auth import get_user_model
@@ -106,7 +63,8 @@ def main() -> None:
     print("combatants  NPCs  who         CPU ms   wall ms   size KiB")
     for npcs in args.npcs:
         for size in args.combatants:
-            table = make_table(size, min(npcs, size - 1), f"page{size}n{npcs}")
+            bandits = min(npcs, size - 1)
+            table = make_table(f"page{size}n{npcs}", 0, size - bandits, bandits)
             encounter = Encounter.objects.get(pk=table["encounter"])
             count = encounter.combatants.count()
             shown = encounter.combatants.filter(character__is_npc=True).count()

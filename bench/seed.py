@@ -38,8 +38,9 @@ def make_character(saga, name: str, owner, is_npc: bool, scores: dict, weapons: 
     return character
 
 
-def make_table(prefix: str, index: int, players: int) -> dict:
-    """One saga and its encounter, ready for a round: {encounter, storyguide, players, combatants}."""
+def make_table(prefix: str, index: int, players: int, bandits: int = 3) -> dict:
+    """One saga and its encounter, ready for a round: {encounter, storyguide, players, combatants}; the
+    bandits are the demo's three (Bandit 1 to 3), their weapons in turn for more."""
     from arsmagica import services as ars
     from arsmagica.management.commands.load_demo import BANDITS, COMPANIONS, SHEET
     from arsmagica.system import KEY
@@ -57,7 +58,10 @@ def make_table(prefix: str, index: int, players: int) -> dict:
         companions.append(
             make_character(saga, f"{name} {number}", player, False, {**SHEET, **scores}, weapons)
         )
-    bandits = [make_character(saga, name, None, True, dict(SHEET), [weapon]) for name, weapon in BANDITS]
+    bandits = [
+        make_character(saga, f"Bandit {n + 1}", None, True, dict(SHEET), [BANDITS[n % len(BANDITS)][1]])
+        for n in range(bandits)
+    ]
     encounter = combat.create_encounter(storyguide, saga.pk, "Ambush on the forest road", KEY)
     for side, members in (("Companions", companions), ("Bandits", bandits)):
         version = Encounter.objects.get(pk=encounter.pk).version

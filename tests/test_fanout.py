@@ -50,16 +50,13 @@ def test_fanout_loses_nothing(settings, daphne):
 
 
 @pytest.mark.redis
-def test_two_daphnes_on_redis_lose_nothing(settings, tmp_path):
+def test_two_daphnes_on_redis_lose_nothing(settings, tmp_path, suite_redis_url):
     """The scale path: two Daphne processes on the suite's Redis, every page's connection and socket and
     every post going to the next one in turn (as a round-robin proxy would), so a table's commands and its
     sockets sit on different processes and each frame crosses Redis. Nothing lost, no 5xx, no close; and
     both Daphnes served sockets."""
-    redis_url = os.environ.get("REDIS_URL", "")
-    if not redis_url:
-        pytest.skip("needs Redis: set REDIS_URL (make test starts one)")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    env = servers.server_env(database_url(connections["default"].settings_dict), redis_url)
+    env = servers.server_env(database_url(connections["default"].settings_dict), suite_redis_url)
     pair = [servers.Daphne(free_port(), env, tmp_path / f"daphne-{n}.log") for n in (1, 2)]
     for server in pair:
         server.start()

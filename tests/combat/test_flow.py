@@ -181,12 +181,18 @@ def test_same_as_last_round_repeats_a_declaration_once(table, scripted_dice):
     assert Event.objects.filter(kind="declared", round_number=2).count() == 1
 
 
-def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripted_dice):
+def into_round_two(table, scripted_dice) -> int:
+    """Round 1 played through (everyone declared, Melee and Fatigue resolved) and ended: round 2's
+    declarations are open. The encounter's version then."""
     through_movement(table, scripted_dice)
     resolve(table, "melee")
     resolve(table, "fatigue")
     services.end_round(table.storyguide, table.encounter.pk, table.v)
-    version = table.v
+    return table.v
+
+
+def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripted_dice):
+    version = into_round_two(table, scripted_dice)
     client.force_login(table.storyguide)
     url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
     response = client.post(url, {"expected_version": version})
@@ -205,11 +211,7 @@ def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripte
 def test_a_refused_same_as_last_round_tap_answers_beside_the_form_not_500(client, table, scripted_dice):
     """A second tap of a player's "Same as last round" (its version is stale) is refused in the entry's
     form, with the entry still showing the declaration made by the first tap."""
-    through_movement(table, scripted_dice)
-    resolve(table, "melee")
-    resolve(table, "fatigue")
-    services.end_round(table.storyguide, table.encounter.pk, table.v)
-    version = table.v
+    version = into_round_two(table, scripted_dice)
     client.force_login(table.alice)
     url = reverse("declare_as_before", args=[table.encounter.pk, table.boris.pk])
     first = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")

@@ -172,14 +172,6 @@ def last_seq(table: Table) -> int:
 
 
 @pytest.fixture
-def suite_redis_url():
-    url = os.environ.get("REDIS_URL", "")
-    if not url:
-        pytest.skip("needs Redis: set REDIS_URL (make test starts one)")
-    return url
-
-
-@pytest.fixture
 def redis_server(tmp_path):
     if not shutil.which("redis-server"):
         pytest.skip("needs Debian's redis-server (make test installs it)")
