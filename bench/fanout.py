@@ -236,6 +236,8 @@ class Profiler:
                         "--output",
                         str(out),
                         "--nonblocking",
+                        "--threads",
+                        "--idle",
                     ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,

@@ -321,10 +321,10 @@ def socket_headers(base: str, browser: Browser | None) -> dict:
     return headers
 
 
-async def join_person(table: Table, username: str, password: str, audience: str, bases, stats, gate):
-    """Log in, open the page, and make the page's socket (not yet connected)."""
+async def join_person(table: Table, username: str, password: str, audience: str, base: str, stats, gate):
+    """Log in, open the page, and make the page's socket (not yet connected), all on the Daphne at `base`."""
     async with gate:
-        browser = Browser(next(bases))
+        browser = Browser(base)
         await log_in(browser, username, password)
         if audience == "storyguide":
             table.browser = browser
@@ -334,23 +334,34 @@ async def join_person(table: Table, username: str, password: str, audience: str,
             page = await read_page(browser, f"/encounters/{table.encounter}/play/")
             seen = int(LIVE_ROOT.search(page.body)[1])
             await browser.close()
-    base = next(bases)
     url = ws_url(base, f"/ws/encounters/{table.encounter}/")
     return Listener(table, audience, url, socket_headers(base, browser), seen, stats)
 
 
-async def app_tables(layout: list[dict], password: str, bases_list: list[str], stats: Stats) -> list[Table]:
+def seating(layout: list[dict], bases: list[str]) -> list[list[tuple[str, str, str]]]:
+    """Who sits at which Daphne, table by table: (username, audience, base), storyguide first.
+
+    The storyguides (and so the tables' posts) take the Daphnes in turn, and so do the players' sockets:
+    with several Daphnes, every Daphne runs commands and most frames cross the channel layer.
+    """
+    sockets = itertools.cycle(bases)
+    return [
+        [(entry["storyguide"], "storyguide", bases[index % len(bases)])]
+        + [(name, "players", next(sockets)) for name in entry["players"]]
+        for index, entry in enumerate(layout)
+    ]
+
+
+async def app_tables(layout: list[dict], password: str, bases: list[str], stats: Stats) -> list[Table]:
     """Everyone logged in, each page read, a socket ready for each page (storyguide's first)."""
-    bases = itertools.cycle(bases_list)
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
     tables = [Table(entry["encounter"], entry["combatants"]) for entry in layout]
-    for table, entry in zip(tables, layout, strict=True):
-        people = [(entry["storyguide"], "storyguide")] + [(name, "players") for name in entry["players"]]
+    for table, people in zip(tables, seating(layout, bases), strict=True):
         table.listeners = list(
             await asyncio.gather(
                 *(
-                    join_person(table, name, password, audience, bases, stats, gate)
-                    for name, audience in people
+                    join_person(table, name, password, audience, base, stats, gate)
+                    for name, audience, base in people
                 )
             )
         )

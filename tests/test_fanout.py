@@ -6,6 +6,7 @@ second for 5 s, through bench/fanout.py's own load. On the suite's database and,
 
 import asyncio
 import os
+import re
 import socket
 
 import pytest
@@ -74,7 +75,17 @@ def test_two_daphnes_on_redis_lose_nothing(settings, tmp_path, suite_redis_url):
     logs = "\n".join(server.log.read_text(errors="replace")[-3000:] for server in pair)
     assert fanout.broken(figures) == [], f"{figures}\n--- daphne logs ---\n{logs}"
     assert figures["expected"] == figures["done"] * (PLAYERS + 1)
-    assert all("WSCONNECT /ws/encounters/" in server.log.read_text(errors="replace") for server in pair)
+    for server in pair:  # each Daphne ran commands and served sockets
+        log = server.log.read_text(errors="replace")
+        assert "WSCONNECT /ws/encounters/" in log
+        assert re.search(r'"POST /encounters/\d+/', log), log[-2000:]
+
+
+def test_the_tables_take_the_daphnes_in_turn():
+    layout = [{"storyguide": f"sg{t}", "players": [f"p{t}{n}" for n in range(3)]} for t in range(3)]
+    seats = load.seating(layout, ["a", "b"])
+    assert [table[0][2] for table in seats] == ["a", "b", "a"]  # the storyguides, who post
+    assert [base for table in seats for _, _, base in table[1:]] == ["a", "b"] * 4 + ["a"]
 
 
 def test_the_embedded_default_needs_no_option():
