@@ -7,7 +7,8 @@ is bench/seed.py's, made through the services in a SQLite file in /tmp: K bandit
 fan-out bench's tables, and 30, a storyguide's crowd) and players with a companion each for the rest.
 Each figure is the median of `--repeat` requests through Django's test client with the site's own
 middleware, in this one process: the process's CPU time and the wall time per request, and the page's
-size. Never part of the test suite.
+size. Not under Django's test environment, whose template instrumentation copies every template's
+context for the test client and so adds about a third. Never part of the test suite.
 """
 
 from __future__ import annotations
@@ -52,9 +53,7 @@ def main() -> None:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.test import Client
-    from django.test.utils import setup_test_environment
 
-    setup_test_environment()
     settings.ALLOWED_HOSTS = ["testserver"]
     from combat.models import Encounter
 
