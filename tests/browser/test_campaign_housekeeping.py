@@ -97,6 +97,8 @@ def test_renaming_an_encounter_reaches_its_open_pages_and_the_saga_page_without_
 
     for page in (control, phone):
         expect(page.get_by_test_id("encounter-name")).to_have_text("Ambush at the mill")
+    expect(control).to_have_title("Ambush at the mill · control panel · Covenant")  # the tab follows
+    expect(phone).to_have_title("Ambush at the mill · Covenant")
     expect(saga_page.get_by_test_id(f"encounter-{encounter.pk}")).to_contain_text("Ambush at the mill")
     guide.assert_not_reloaded()
     guide.assert_not_reloaded(saga_page)

@@ -5,7 +5,8 @@
  *   this person's own character when the result names them;
  * - when a move is wanted from this person (a declaration to make; a turn, a defence, chase dice,
  *   a terrain to choose), the tab's title says so and the phone vibrates once, where the
- *   browser allows it.
+ *   browser allows it;
+ * - the tab's title keeps to the encounter's name when a push renames it (the heading).
  * Everything here reads the page as the frame left it: no request of its own.
  */
 (function () {
@@ -15,6 +16,7 @@
   var ANNOUNCED = 3;        // at most this many results read out per frame (the newest)
   var VIBRATION = [200, 100, 200];
   var shownSeq = 0, latestTimer = null, baseTitle = null, wantedBefore = "";
+  var titleName = null, titleRest = "";  // the page's title is the encounter's name, then titleRest
 
   function me() { var live = document.getElementById("live"); return live ? live.dataset.me : ""; }
   function newestSeq() {
@@ -110,8 +112,23 @@
     }
     return "";
   }
+  function squeezed(text) { return text.replace(/\s+/g, " ").trim(); }  // as a document's title is kept
+  function shownName() {
+    var heading = document.getElementById("encounter-name");
+    return heading ? squeezed(heading.textContent) : null;
+  }
+  function titleFollowsName() {
+    if (baseTitle === null) {  // the page as drawn: does its title begin with the heading's name?
+      baseTitle = document.title;
+      var name = shownName();
+      if (name && baseTitle.indexOf(name) === 0) { titleName = name; titleRest = baseTitle.slice(name.length); }
+      return;
+    }
+    var now = shownName();
+    if (titleName !== null && now && now !== titleName) { titleName = now; baseTitle = now + titleRest; }
+  }
   function attention(quiet) {
-    if (baseTitle === null) { baseTitle = document.title; }
+    titleFollowsName();
     var now = wanted();
     document.title = now ? "▶ " + now + " · " + baseTitle : baseTitle;
     if (quiet !== true && now && now !== wantedBefore && navigator.vibrate) {
