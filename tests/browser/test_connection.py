@@ -169,3 +169,31 @@ def test_a_command_whose_request_fails_on_the_way_says_so_next_to_its_form(table
     form.get_by_test_id(f"declare-submit-{boris.pk}").click()
     expect(page.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
     expect(page.get_by_test_id("not-sent")).to_have_count(0)
+
+
+def box(page: Page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def test_the_banner_covers_neither_the_top_bar_nor_the_round_and_phase(table):
+    saga, encounter, combatants, player = seat_boris(table)
+    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    player.context.set_offline(True)
+    banner = page.get_by_test_id("reconnecting")
+    expect(banner).to_be_visible(timeout=BANNER_MS)
+    page.wait_for_timeout(200)  # the page has moved down by the banner's height
+    below = box(page, "#live-sign")["y"] + box(page, "#live-sign")["height"]
+    assert box(page, ".topbar")["y"] >= below - 1  # the page starts under the banner
+
+    page.mouse.wheel(0, 900)
+    page.wait_for_timeout(300)
+    assert box(page, ".topbar")["y"] < 0  # scrolled: the sticky round and phase are at the top ...
+    expect(page.locator(".live-top")).to_be_in_viewport()
+    assert box(page, ".live-top")["y"] >= below - 1  # ... under the banner, not behind it
+
+    player.context.set_offline(False)
+    expect(banner).to_be_hidden()
+    page.mouse.wheel(0, -2000)
+    page.wait_for_timeout(300)
+    assert box(page, ".topbar")["y"] == 0  # the room goes with the banner

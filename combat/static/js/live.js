@@ -3,7 +3,7 @@
  * - drop frames already seen; ask again when a gap shows up;
  * - drop an event already in the log (a replay and a push can overlap);
  * - show the connection in a chip (Live / Reconnecting… / Offline) and, while it is down, a banner at
- *   the top; reconnect on any close but 4403 (the extension itself retries only after 1006, 1011,
+ *   the top, above the page rather than over it; reconnect on any close but 4403 (the extension itself retries only after 1006, 1011,
  *   1012, 1013), both with the same backoff: the first retry within 0.4 s, then at most 1 s apart for
  *   the first ten seconds or so (a server restart), then growing to at most 5 s apart, each jittered;
  * - never lose a command silently: one made while the browser is offline is not sent, and one whose
@@ -68,7 +68,16 @@
     var el = document.getElementById("live-sign");
     if (!el) { return; }
     if (text) { el.textContent = text; el.hidden = false; } else { el.hidden = true; }
+    makeRoomForSign();
   }
+  // While the banner is up the page and its sticky bars start below it (combat.css reads --live-sign),
+  // so it covers neither the top bar nor the round and phase.
+  function makeRoomForSign() {
+    var el = document.getElementById("live-sign");
+    var height = el && !el.hidden ? el.offsetHeight : 0;
+    document.documentElement.style.setProperty("--live-sign", height + "px");
+  }
+  window.addEventListener("resize", makeRoomForSign);
   function toast(text) {
     var box = document.getElementById("toasts");
     if (!box) { return; }
