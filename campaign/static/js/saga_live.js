@@ -17,7 +17,8 @@
   function sign(text) {
     var el = document.getElementById("live-sign");
     if (!el) { return; }
-    if (text) { el.textContent = text; el.hidden = false; } else { el.hidden = true; }
+    if (text) { el.textContent = text; el.hidden = false; } else { el.hidden = true; }    // The page starts under the banner while it shows (combat.css reads --live-sign), as on an encounter's.
+    document.documentElement.style.setProperty("--live-sign", el.hidden ? "0px" : el.offsetHeight + "px");
   }
   function shown() {
     var el = document.getElementById("saga-stamp");
