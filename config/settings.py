@@ -146,7 +146,11 @@ if REDIS_URL:
                         "retry": Retry(NoBackoff(), retries=1),
                         "retry_on_error": [RedisConnectionError],
                     }
-                ]
+                ],
+                # Messages waiting for one Daphne, all its sockets together (channels-redis keeps one
+                # queue a process). Past this, a group send drops the frame without a word; at the
+                # default 100 a busy Daphne two seconds behind lost frames (docs/performance.md).
+                "capacity": 2000,
             },
         }
     }
