@@ -3,6 +3,7 @@ the xdist workers of `make test` need from the process that starts them."""
 
 import os
 from collections import Counter
+from typing import NoReturn
 
 import pytest
 
@@ -61,11 +62,18 @@ def fast_passwords(request):
 MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"
 
 
+def missing(what: str) -> NoReturn:
+    """A test whose server or browser is not here: it fails with CI=true (where `make test` provides them
+    all); elsewhere, as when one file is run by hand without them, it is skipped with the reason."""
+    if IN_CI:
+        pytest.fail(f"CI=true: {what}", pytrace=False)
+    pytest.skip(what)
+
+
 @pytest.fixture
 def suite_redis_url():
-    """The suite's Redis (`make test` starts one, each xdist worker on its own database); elsewhere the test
-    is skipped, which CI=true turns into a failure."""
+    """The suite's Redis (`make test` starts one, each xdist worker on its own database)."""
     url = os.environ.get("REDIS_URL", "")
     if not url:
-        pytest.skip("needs Redis: set REDIS_URL (make test starts one)")
+        missing("needs Redis: set REDIS_URL (make test starts one)")
     return url

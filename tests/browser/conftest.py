@@ -17,6 +17,8 @@ import pytest
 from django.db import connections
 from playwright.sync_api import sync_playwright
 
+from tests.conftest import missing
+
 from .people import Table
 from .server import DaphneServer, database_url
 
@@ -71,7 +73,7 @@ def daphne(django_db_setup, tmp_path_factory):
 def chromium():
     executable = os.environ.get("COVENANT_CHROMIUM", "/usr/bin/chromium")
     if not os.access(executable, os.X_OK):
-        pytest.skip(f"Chromium not found at {executable}: install Debian's chromium or set COVENANT_CHROMIUM")
+        missing(f"Chromium not found at {executable}: install Debian's chromium or set COVENANT_CHROMIUM")
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     playwright = sync_playwright().start()

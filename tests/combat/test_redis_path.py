@@ -31,6 +31,7 @@ from django.test import Client
 from combat.consumers import CLOSE_UNAVAILABLE, LAYER_DOWN
 from combat.models import Encounter, Event
 from tests.browser.server import DaphneServer, database_url
+from tests.conftest import missing
 
 from .conftest import Table
 from .live_socket import Closed, LiveSocket
@@ -174,7 +175,7 @@ def last_seq(table: Table) -> int:
 @pytest.fixture
 def redis_server(tmp_path):
     if not shutil.which("redis-server"):
-        pytest.skip("needs Debian's redis-server (make test installs it)")
+        missing("needs Debian's redis-server (make test installs it)")
     server = RedisServer(tmp_path)
     server.start()
     yield server
