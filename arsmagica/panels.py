@@ -214,15 +214,16 @@ class TableFacts:
     can: dict[str, str | None]
 
 
+def declarations_in(encounter: Encounter, round_number: int) -> dict[int, Declaration]:
+    """A round's declarations (ArM3 p163), by combatant id."""
+    rows = Declaration.objects.filter(encounter=encounter, round_number=round_number).select_related("weapon")
+    return {declaration.combatant_id: declaration for declaration in rows}
+
+
 def table_facts(encounter: Encounter) -> TableFacts:
     """The encounter's combatants, this round's declarations and Movement, and the rules' refusals."""
     combatants = combatants_of(encounter)
-    declarations = {
-        declaration.combatant_id: declaration
-        for declaration in Declaration.objects.filter(
-            encounter=encounter, round_number=encounter.round_number
-        ).select_related("weapon")
-    }
+    declarations = declarations_in(encounter, encounter.round_number)
     cards = []
     for combatant in combatants:
         fatigue_penalty, wound_penalty = level_penalties(combatant.character)
@@ -419,12 +420,7 @@ def npc_declarations(encounter: Encounter, combatants, declarations: dict, refus
     the forms (and last round's declarations, for "same as last round") are built only when a page or
     frame shows the panel, or some of its entries (`entries_of`)."""
 
-    previous = SimpleLazyObject(
-        lambda: {
-            d.combatant_id: d
-            for d in Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number - 1)
-        }
-    )
+    previous = SimpleLazyObject(lambda: declarations_in(encounter, encounter.round_number - 1))
 
     def entries_of(only: set[int] | None = None) -> list[dict]:
         return declaration_entries(

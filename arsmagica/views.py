@@ -20,7 +20,7 @@ from combat.views import command_encounter, encounter_command, encounter_for, po
 from . import services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
-from .panels import combatants_of, declaration_entries, npcs_to_repeat, state_context
+from .panels import combatants_of, declaration_entries, declarations_in, npcs_to_repeat, state_context
 from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
 from .rules.table import can_declare
@@ -77,10 +77,8 @@ def my_declarations(request, encounter_id):
 def _my_declarations(request, encounter: Encounter, error: CombatError | None = None):
     storyguide = is_storyguide(request.user, encounter.saga)
     combatants = combatants_of(encounter)
-    declarations, previous = (
-        {d.combatant_id: d for d in Declaration.objects.filter(encounter=encounter, round_number=number)}
-        for number in (encounter.round_number, encounter.round_number - 1)
-    )
+    declarations = declarations_in(encounter, encounter.round_number)
+    previous = declarations_in(encounter, encounter.round_number - 1)
     entries = declaration_entries(
         encounter, combatants, declarations, storyguide=storyguide, user_id=request.user.pk, previous=previous
     )
