@@ -6,7 +6,7 @@ from django import forms
 
 from arsmagica.models import Declaration
 from combat.errors import InvalidCommand
-from combat.inputs import RefusesControlCharacters, WholeNumberField
+from combat.inputs import MAX_ID, RefusesControlCharacters, WholeNumberField
 from combat.models import Combatant
 
 from .models import BodyLevel, FatigueLevel, Range
@@ -188,6 +188,11 @@ class CorrectionForm(RefusesControlCharacters, forms.Form):
         max_length=500, widget=forms.TextInput(attrs={"placeholder": "Why, for everyone"})
     )
 
-    def __init__(self, *args, combatants: list[Combatant], **kwargs):
+    def __init__(self, *args, combatants: list[Combatant] | None = None, **kwargs):
+        """`combatants`: the choices the form is drawn with. A post is read without them: any record
+        number is taken, and the service refuses one that is not in the encounter."""
         super().__init__(*args, **kwargs)
-        self.fields["combatant"].choices = [(c.pk, c.character.name) for c in combatants]
+        if combatants is None:
+            self.fields["combatant"] = WholeNumberField(min_value=1, max_value=MAX_ID, label="Combatant")
+        else:
+            self.fields["combatant"].choices = [(c.pk, c.character.name) for c in combatants]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
 from django.utils.functional import SimpleLazyObject
 
 from arsmagica.events import Kind
@@ -19,7 +18,6 @@ from combat.models import Combatant, Encounter, Event
 
 from . import presenters
 from .forms import DeclarationForm
-from .models import Weapon
 from .odds import odds_context
 from .presenters import my_declarations_words
 from .rules.table import (
@@ -39,7 +37,7 @@ from .rules.table import (
 from .services.dice import PURPOSE_LABELS
 from .services.round import last_confirmed
 from .services.sheets import fatigue_state_of, level_penalties
-from .services.table import table_of
+from .services.table import combatants_of, declarations_in, table_of
 from .sheet import carried, sheet_of
 
 # The dice each phase asks for, where the saga types physical dice in.
@@ -193,14 +191,6 @@ class Card:
         return sum(1 for exertion in fatigue_state_of(self.character).lost if exertion.value == "long_term")
 
 
-def combatants_of(encounter: Encounter) -> list[Combatant]:
-    return list(
-        encounter.combatants.select_related("character", "character__owner").prefetch_related(
-            Prefetch("character__weapons", queryset=Weapon.objects.order_by("id"))
-        )
-    )
-
-
 @dataclass
 class TableFacts:
     """What every audience's panels are built from, read once per page or push (six queries)."""
@@ -214,15 +204,10 @@ class TableFacts:
     can: dict[str, str | None]
 
 
-def declarations_in(encounter: Encounter, round_number: int) -> dict[int, Declaration]:
-    """A round's declarations (ArM3 p163), by combatant id."""
-    rows = Declaration.objects.filter(encounter=encounter, round_number=round_number).select_related("weapon")
-    return {declaration.combatant_id: declaration for declaration in rows}
-
-
-def table_facts(encounter: Encounter) -> TableFacts:
-    """The encounter's combatants, this round's declarations and Movement, and the rules' refusals."""
-    combatants = combatants_of(encounter)
+def table_facts(encounter: Encounter, combatants: list[Combatant] | None = None) -> TableFacts:
+    """The encounter's combatants, this round's declarations and Movement, and the rules' refusals;
+    `combatants` as `combatants_of` reads them, where a command has them as it left them."""
+    combatants = combatants_of(encounter) if combatants is None else combatants
     declarations = declarations_in(encounter, encounter.round_number)
     cards = []
     for combatant in combatants:

@@ -20,13 +20,13 @@ from combat.views import command_encounter, encounter_command, encounter_for, po
 from . import services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
-from .panels import combatants_of, declaration_entries, declarations_in, npcs_to_repeat, state_context
+from .panels import declaration_entries, npcs_to_repeat, state_context
 from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
 from .rules.table import can_declare
 from .services.declarations import last_round_declaration
 from .services.dice import PURPOSE_LABELS, parse_faces
-from .services.table import table_of
+from .services.table import combatants_of, declarations_in, table_of
 from .system import KEY
 
 command = encounter_command()
@@ -304,7 +304,7 @@ def undo_phase(request, encounter):
 
 @command
 def correct(request, encounter):
-    form = CorrectionForm(request.POST, combatants=encounter.combatants.select_related("character"))
+    form = CorrectionForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(
             f"{form.fields[f].label or f}: {' '.join(e)}" if f != "__all__" else " ".join(e)

@@ -51,8 +51,11 @@ def without(record: dict, hidden: set[str]) -> dict:
     return {key: value for key, value in record.items() if key not in hidden} if hidden else record
 
 
-def player_combatants(encounter: Encounter) -> set[str]:
-    """The ids (as strings) of the encounter's player characters: their rolls are everyone's."""
+def player_combatants(encounter: Encounter, combatants=None) -> set[str]:
+    """The ids (as strings) of the encounter's player characters: their rolls are everyone's. From
+    `combatants` (with their characters) where a push has them, else read."""
+    if combatants is not None:
+        return {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
     rows = Combatant.objects.filter(encounter=encounter, character__is_npc=False).values_list("pk", flat=True)
     return {str(pk) for pk in rows}
 

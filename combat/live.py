@@ -38,15 +38,17 @@ def render_frame(
     *,
     replay=False,
     facts=None,
+    combatants=None,
 ) -> str:
     """New events (those the audience may see) and every state panel, as one htmx message; `facts`: what
-    the rule system read for this push (`RuleSystem.table_facts`), shared by both audiences."""
+    the rule system read for this push (`RuleSystem.table_facts`), shared by both audiences; `combatants`:
+    the encounter's, as the command left them, where it handed them over."""
     system = systems.of(encounter.saga)
     context = system.state_context(encounter, audience, facts)
     context.update(system.frame_context(events, replay=replay, context=context))
     context.update(
         system=system,
-        events=shown_to(encounter, events, audience),
+        events=shown_to(encounter, events, audience, combatants),
         first_seq=first_seq,
         frame_last_seq=last_seq,
         replay=replay,
@@ -55,32 +57,42 @@ def render_frame(
     return render_to_string("combat/_frame.html", context)
 
 
-def shown_to(encounter: Encounter, events: list[Event], audience: str) -> list[Event]:
+def shown_to(encounter: Encounter, events: list[Event], audience: str, combatants=None) -> list[Event]:
     """The events as the audience reads them: all of them for the storyguide; for the players, those not
     kept behind the screen, in the players' version (the same for every player: no one's own)."""
     shown = visible_to(events, audience)
     if audience == STORYGUIDE or not shown:
         return shown
-    return as_players_see(encounter.saga, shown, player_combatants(encounter))
+    return as_players_see(encounter.saga, shown, player_combatants(encounter, combatants))
 
 
 def broadcast(
-    encounter_id: int, first_seq: int, last_seq: int, *, saga: bool = True, encounter=None, events=None
+    encounter_id: int,
+    first_seq: int,
+    last_seq: int,
+    *,
+    saga: bool = True,
+    encounter=None,
+    events=None,
+    combatants=None,
 ) -> None:
     """Send events first_seq..last_seq and the current panels to both audiences (after commit): the
     players' first (the phones), then the storyguide's; then, when the command changed what it shows
     (`saga`), the saga page. A command hands over the encounter and the events it has just written
-    (`combat.services.log.EventLog`); otherwise they are read."""
+    (`combat.services.log.EventLog`), and the combatants when it has them as it left them; otherwise
+    they are read."""
     from . import saga_live
 
     if encounter is None:
         encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     if events is None:
         events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
-    facts = systems.of(encounter.saga).table_facts(encounter)
+    facts = systems.of(encounter.saga).table_facts(encounter, combatants)
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
-        html = render_frame(encounter, events, audience, first_seq, last_seq, facts=facts)
+        html = render_frame(
+            encounter, events, audience, first_seq, last_seq, facts=facts, combatants=combatants
+        )
         async_to_sync(layer.group_send)(
             Encounter.group_name(encounter_id, audience),
             {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},

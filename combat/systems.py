@@ -86,9 +86,11 @@ class RuleSystem(ABC):
     def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
         """The encounter's page for this person: the storyguide's controls or a player's view."""
 
-    def table_facts(self, encounter):
+    def table_facts(self, encounter, combatants=None):
         """What both audiences' panels are built from, read once for a push and handed to `state_context`
-        for each audience (None: nothing shared, each audience's context reads its own)."""
+        for each audience (None: nothing shared, each audience's context reads its own). `combatants`:
+        the encounter's combatants as the command left them, when it hands them over (read by this
+        system's own services, so loaded as its panels want them)."""
         return None
 
     @abstractmethod

@@ -32,7 +32,8 @@ from .sides import chosen_side
 def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
     """The encounter, for members of its saga (and of that rule system, when named); 404 for anyone else."""
     encounter = get_object_or_404(Encounter.objects.select_related("saga"), pk=encounter_id)
-    get_membership(user, encounter.saga_id)
+    if not is_storyguide(user, encounter.saga):  # the saga's storyguide needs no membership row read
+        get_membership(user, encounter.saga_id)
     if rule_system is not None and encounter.saga.rule_system != rule_system:
         raise Http404("This encounter plays another rule system.")
     return encounter

@@ -7,7 +7,7 @@ from django.db import transaction
 from arsmagica.events import Kind
 from arsmagica.rules.table import can_correct
 from combat.errors import InvalidCommand
-from combat.models import Combatant, Event
+from combat.models import Event
 from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from ..models import BodyLevel, FatigueLevel
@@ -15,7 +15,7 @@ from ..sheet import carried, carry, sheet_of, write
 from .guard import require_ars_magica
 from .round import restarted
 from .sheets import fatigue_state_of, set_fatigue
-from .table import table_of
+from .table import read_table
 
 LEVELS = ("fatigue_level", "body_level")
 CORRECTABLE = (*LEVELS, "advantage_attack", "advantage_defense")
@@ -50,11 +50,11 @@ def correct(
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        obey(can_correct(table_of(encounter)))
-        try:
-            combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
-        except (Combatant.DoesNotExist, ValueError, TypeError):
-            raise InvalidCommand("That combatant is not in this encounter.") from None
+        read = read_table(encounter)
+        obey(can_correct(read.table))
+        combatant = read.combatant(combatant_id)
+        if combatant is None:
+            raise InvalidCommand("That combatant is not in this encounter.")
         character = combatant.character
         sheet = sheet_of(character)
         advantage = carried(combatant)
@@ -84,5 +84,5 @@ def correct(
                 "reason": reason[:500],
             },
         )
-        log.save(*restarted(encounter, combatant))
+        log.save(*restarted(encounter, combatant), combatants=read.combatants)
     return event

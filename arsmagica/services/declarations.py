@@ -20,7 +20,7 @@ from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
 from .round import pass_quiet_phases, rebuild, snapshots, start_log
 from .sheets import declaration_of, options_from_json
-from .table import table_of
+from .table import read_table, table_of
 
 DECLARATION_FIELDS = (
     "action",
@@ -48,10 +48,6 @@ DECLARATION_FIELDS = (
 ROUND_START = ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
 
 
-def combatants_for_round(encounter: Encounter) -> list[Combatant]:
-    return list(encounter.combatants.select_related("character").prefetch_related("character__weapons"))
-
-
 def begin_round(encounter: Encounter, log: EventLog, combatants: list[Combatant]) -> None:
     """Round n+1 starts with declarations open; its start is kept for the engine."""
     encounter.status = Encounter.Status.RUNNING
@@ -72,11 +68,11 @@ def open_declarations(user, encounter_id: int, expected_version: int) -> Encount
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        combatants = combatants_for_round(encounter)
-        obey(can_open_declarations(table_of(encounter, combatants)))
+        read = read_table(encounter)
+        obey(can_open_declarations(read.table))
         log = EventLog(encounter, user)
-        begin_round(encounter, log, combatants)
-        log.save("status", "round_number", "phase", "pending", "round_log")
+        begin_round(encounter, log, read.combatants)
+        log.save("status", "round_number", "phase", "pending", "round_log", combatants=read.combatants)
     return encounter
 
 
@@ -91,11 +87,11 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
-        obey(can_declare(table_of(encounter)))
-        try:
-            combatant = encounter.combatants.select_related("character").get(pk=combatant_id)
-        except (Combatant.DoesNotExist, ValueError, TypeError):
-            raise InvalidCommand("That combatant is not in this encounter.") from None
+        read = read_table(encounter)
+        obey(can_declare(read.table))
+        combatant = read.combatant(combatant_id)
+        if combatant is None:
+            raise InvalidCommand("That combatant is not in this encounter.")
         character = combatant.character
         storyguide = is_storyguide(user, encounter.saga)
         if not storyguide and (character.is_npc or character.owner_id != user.pk):
@@ -109,20 +105,21 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
         if not storyguide:
             values.pop("modifier", None)  # the storyguide's Initiative modifier
         engage = [int(target) for target in values.get("engage", [])]
-        known = set(encounter.combatants.values_list("pk", flat=True))
+        known = {each.pk for each in read.combatants}
         if not set(engage) <= known:
             raise InvalidCommand("You can only engage combatants of this encounter.")
         values["engage"] = engage
         weapon_id = values.get("weapon_id")
-        if weapon_id is not None and not character.weapons.filter(pk=weapon_id).exists():
+        on_sheet = {str(weapon.pk) for weapon in character.weapons.all()}
+        if weapon_id is not None and str(weapon_id) not in on_sheet:
             raise InvalidCommand(f"That weapon is not on {character.name}'s sheet.")
-        row = Declaration.objects.filter(combatant=combatant, round_number=encounter.round_number).first()
+        row = read.declarations.get(combatant.pk)
         if row is None:
             row = Declaration(encounter=encounter, combatant=combatant, round_number=encounter.round_number)
         for field, value in values.items():
             setattr(row, field, value)
         row.declared_by = user
-        _check_with_engine(encounter, row)
+        _check_with_engine(encounter, row, read.combatants)
         row.save()
         log = EventLog(encounter, user)
         log.append(
@@ -135,7 +132,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
             },
             storyguide_only=character.is_npc,
         )
-        log.save()
+        log.save(combatants=read.combatants)
     return row
 
 
@@ -208,8 +205,7 @@ def summary(row: Declaration) -> dict:
     }
 
 
-def _check_with_engine(encounter: Encounter, row: Declaration) -> None:
-    combatants = combatants_for_round(encounter)
+def _check_with_engine(encounter: Encounter, row: Declaration, combatants: list[Combatant]) -> None:
     state = rebuild(encounter, combatants, [])
     start = snapshots(encounter)
     try:
@@ -234,13 +230,9 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        combatants = combatants_for_round(encounter)
-        declarations = list(
-            Declaration.objects.filter(
-                encounter=encounter, round_number=encounter.round_number
-            ).select_related("weapon", "combatant__character")
-        )
-        obey(can_close_declarations(table_of(encounter, combatants, len(declarations))))
+        read = read_table(encounter)
+        obey(can_close_declarations(read.table))
+        combatants, declarations = read.combatants, read.declared()
         names = {str(c.pk): c.character.name for c in combatants}
         physical = encounter.saga.physical_dice
         typed = {str(row.combatant_id): row.dice for row in declarations}
@@ -288,5 +280,5 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
         )
         encounter.phase = Phase.FIRST_MISSILE
         pass_quiet_phases(encounter, log, state)
-        events = log.save("round_log", "phase", "pending")
+        events = log.save("round_log", "phase", "pending", combatants=combatants)
     return events

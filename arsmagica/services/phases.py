@@ -7,22 +7,21 @@ from __future__ import annotations
 from django.db import transaction
 
 from arsmagica.events import Kind
-from arsmagica.models import Declaration
 from arsmagica.rules import OnSuccess
 from arsmagica.rules import end_round as engine_end_round
 from arsmagica.rules.table import NEXT_STEP, can_confirm_phase, can_end_round, can_preview_phase, can_undo
 from combat.errors import InvalidCommand
-from combat.models import Combatant, Encounter, Event
+from combat.models import Combatant, Event
 from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from ..sheet import carry, sheet_of, write
-from .declarations import _sentence, begin_round, combatants_for_round
+from .declarations import _sentence, begin_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
 from .round import PHASE_FUNCTION, last_confirmed, pass_quiet_phases, rebuild
 from .sheets import fatigue_state_of, options_from_json, set_fatigue
-from .table import table_of
+from .table import TableRead, read_table
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")
@@ -70,15 +69,11 @@ def clean_options(raw: dict | None, names: dict[str, str]) -> dict:
     return options
 
 
-def _context(encounter: Encounter):
-    combatants = combatants_for_round(encounter)
-    declarations = list(
-        Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number).select_related(
-            "weapon"
-        )
-    )
+def _context(read: TableRead):
+    """The combatants, this round's declarations in order, and the combatants' names by id."""
+    combatants = read.combatants
     names = {str(c.pk): c.character.name for c in combatants}
-    return combatants, declarations, names
+    return combatants, list(read.declarations.values()), names
 
 
 def preview_phase(
@@ -95,8 +90,9 @@ def preview_phase(
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        obey(can_preview_phase(table_of(encounter), phase))
-        combatants, declarations, names = _context(encounter)
+        read = read_table(encounter)
+        obey(can_preview_phase(read.table, phase))
+        combatants, declarations, names = _context(read)
         options_json = clean_options(options, names)
         physical = encounter.saga.physical_dice
         pending = encounter.pending or {}
@@ -134,7 +130,7 @@ def preview_phase(
             },
             storyguide_only=True,
         )
-        log.save("pending")
+        log.save("pending", combatants=combatants)
     return encounter.pending
 
 
@@ -145,9 +141,10 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        obey(can_confirm_phase(table_of(encounter), phase))
+        read = read_table(encounter)
+        obey(can_confirm_phase(read.table, phase))
         pending = encounter.pending
-        combatants, declarations, names = _context(encounter)
+        combatants, declarations, names = _context(read)
         options_json = clean_options(options, names) if options is not None else pending.get("options", {})
         physical = encounter.saga.physical_dice
         state = rebuild(encounter, combatants, declarations)
@@ -186,7 +183,7 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
         )
         encounter.phase = NEXT_STEP[phase]
         pass_quiet_phases(encounter, log, new_state)
-        events = log.save("round_log", "pending", "phase")
+        events = log.save("round_log", "pending", "phase", combatants=combatants)
     return events
 
 
@@ -206,7 +203,8 @@ def undo_phase(user, encounter_id: int, expected_version: int, reason: str) -> l
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        obey(can_undo(table_of(encounter)))
+        read = read_table(encounter)
+        obey(can_undo(read.table))
         phase, passed = last_confirmed(encounter.round_log)
         steps = list(encounter.round_log["phases"])
         undone = steps[len(steps) - len(passed) - 1]
@@ -217,7 +215,7 @@ def undo_phase(user, encounter_id: int, expected_version: int, reason: str) -> l
             .order_by("-seq")
             .first()
         )
-        combatants, declarations, names = _context(encounter)
+        combatants, declarations, names = _context(read)
         levels = _restore_levels(combatants, resolved.payload["levels"] if resolved else [])
         encounter.round_log = {**encounter.round_log, "phases": steps[: len(steps) - len(passed) - 1]}
         encounter.phase = phase
@@ -248,7 +246,7 @@ def undo_phase(user, encounter_id: int, expected_version: int, reason: str) -> l
             },
             storyguide_only=True,
         )
-        events = log.save("round_log", "pending", "phase")
+        events = log.save("round_log", "pending", "phase", combatants=combatants)
     return events
 
 
@@ -308,8 +306,9 @@ def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        obey(can_end_round(table_of(encounter)))
-        combatants, declarations, names = _context(encounter)
+        read = read_table(encounter)
+        obey(can_end_round(read.table))
+        combatants, declarations, names = _context(read)
         state = rebuild(encounter, combatants, declarations)
         try:
             next_state = engine_end_round(state)
@@ -329,7 +328,7 @@ def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
         log = EventLog(encounter, user)
         log.append(Kind.ROUND_ENDED, {"round": encounter.round_number, "advantages": advantages})
         begin_round(encounter, log, combatants)
-        events = log.save("status", "round_number", "phase", "pending", "round_log")
+        events = log.save("status", "round_number", "phase", "pending", "round_log", combatants=combatants)
     return events
 
 

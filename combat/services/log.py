@@ -116,8 +116,11 @@ class EventLog:
         self.events.append(event)
         return event
 
-    def save(self, *encounter_fields: str) -> list[Event]:
-        """Store the events (next seq computed under the lock), bump the version, push on commit."""
+    def save(self, *encounter_fields: str, combatants: list | None = None) -> list[Event]:
+        """Store the events (next seq computed under the lock), bump the version, push on commit.
+
+        `combatants`: every combatant of the encounter as this command left them (its writes made
+        through these objects), for the push to render instead of reading them again; None to read."""
         encounter = self.encounter
         last = Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
         for offset, event in enumerate(self.events, start=1):
@@ -141,6 +144,7 @@ class EventLog:
                     saga=saga_changed(),
                     encounter=encounter,
                     events=written,
+                    combatants=combatants,
                 )
             except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
                 logger.warning(

@@ -2,8 +2,10 @@
 control panel's (test_views.test_the_control_panel_does_not_query_in_a_loop)."""
 
 import re
+from unittest.mock import patch
 
 import pytest
+from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from arsmagica import services
@@ -160,3 +162,35 @@ def test_a_correction_pushes_its_own_card_and_a_declaration_none(table):
         assert '<article id="combatant-' not in html and 'id="acting-order"' not in html
         whole = render_frame(encounter, events, audience, 1, corrected.seq, replay=True)
         assert whole.count('<article id="combatant-') == 5 and 'id="acting-order"' in whole
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_command_reads_its_table_once_and_hands_it_to_the_push(crowded, django_assert_max_num_queries):
+    """Issue 11: a correction reads the combatants (with their characters and weapons) once, under its
+    lock, and its push renders both frames from those same rows as the command left them: the corrected
+    advantage is in the frames though the push reads no combatant again."""
+    from combat.live import FRAME_TYPE
+
+    sent = []
+
+    def group_send(group, message):
+        if message["type"] == FRAME_TYPE:
+            sent.append(message["html"])
+
+    layer = get_channel_layer()
+    with patch.object(layer, "group_send", side_effect=_async(group_send)):
+        with django_assert_max_num_queries(16) as captured:
+            sg, boris = crowded.storyguide, crowded.boris.pk
+            services.correct(sg, crowded.encounter.pk, crowded.v, boris, {"advantage_attack": 7}, "Why")
+    reads = [q["sql"] for q in captured.captured_queries]
+    assert len([sql for sql in reads if sql.startswith('SELECT "combat_combatant"."id", ')]) == 1
+    assert len([sql for sql in reads if 'FROM "campaign_weapon"' in sql]) == 1
+    assert len(sent) == 2
+    assert all("Attack +7" in html for html in sent)
+
+
+def _async(function):
+    async def call(*args, **kwargs):
+        return function(*args, **kwargs)
+
+    return call

@@ -10,8 +10,8 @@ from arsmagica import services
 from arsmagica.models import Declaration
 from arsmagica.rules import RandomDiceBox
 from arsmagica.services import dice as dice_module
-from arsmagica.services.declarations import combatants_for_round
 from arsmagica.services.round import rebuild
+from arsmagica.services.table import combatants_of
 from arsmagica.sheet import carried, sheet_of
 from campaign.models import NpcRolls
 from combat import systems
@@ -27,7 +27,7 @@ PHASES = ("first_missile", "melee", "second_missile", "magic", "fatigue")
 def live_facts(encounter) -> dict:
     """The table now, from the rows the live pages render: sheets, carried advantage, the round's log."""
     encounter.refresh_from_db()
-    combatants = combatants_for_round(encounter)
+    combatants = combatants_of(encounter)
     fighters = {
         str(c.pk): (
             sheet_of(c.character).fatigue_level,
