@@ -9,9 +9,11 @@ from config.env import BadEnvironment
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 try:
     django_asgi_app = get_asgi_application()
+    from config.sqlite import hold_open
     from config.static import require_collected_static
 
     require_collected_static()
+    hold_open()
 except BadEnvironment as refusal:
     raise SystemExit(f"Covenant will not start: {refusal}") from None
 
