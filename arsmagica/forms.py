@@ -96,6 +96,17 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
                     initial=faces_text((declaration.dice if declaration else {}).get(purpose)),
                 )
 
+    @property
+    def engage_boxes(self) -> list[dict]:
+        """The Engage / target checkboxes as Django's widget names them, checked as the form's value;
+        the template writes them (a widget render per box was 2.7 ms a form at 40 combatants)."""
+        field = self["engage"]
+        checked = {str(value) for value in field.value() or ()}
+        return [
+            {"id": f"{field.auto_id}_{index}", "value": value, "label": label, "checked": value in checked}
+            for index, (value, label) in enumerate(self.fields["engage"].choices)
+        ]
+
     def refuse(self, message: str) -> None:
         """A refusal shown above the form, whether it was posted or only drawn (a form that was never
         validated has no cleaned data for `add_error` to prune)."""

@@ -1,5 +1,7 @@
 """The combat pages and the storyguide's buttons, by persona: response and database."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -335,3 +337,42 @@ def test_the_storyguide_types_the_tables_dice_on_the_control_panel(client, physi
     data["expected_version"] = table.v
     response = post(client, "preview_phase", table.encounter, data)
     assert response.status_code == 422 and b"is not a d10 face" in response.content
+
+
+def test_the_engage_boxes_are_written_as_django_writes_them_and_keep_what_was_chosen(client, table):
+    """The Engage / target checkboxes are written by the template (issue 11: a widget render per box):
+    the same names, ids and labels as Django's widget, checked as the saved declaration, and checked as
+    posted when a refused form comes back."""
+    from arsmagica.forms import DeclarationForm
+    from arsmagica.services.table import combatants_of
+
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    target = table.bandits[0]
+    values = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [target.pk]}
+    services.declare(table.alice, table.encounter.pk, table.boris.pk, values)
+    login(client, table.alice)
+    url = reverse("declaration_form", args=[table.encounter.pk, table.boris.pk])
+    html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    others = [c for c in combatants_of(table.encounter) if c.pk != table.boris.pk]
+    django_wrote = str(
+        DeclarationForm(combatant=table.boris, others=others, physical=False, storyguide=False)["engage"]
+    )
+    name = f"c{table.boris.pk}-engage"
+    for index, other in enumerate(others):
+        box = re.search(rf'<input type="checkbox" name="{name}" value="{other.pk}"[^>]*>', html)
+        assert box, other.character.name
+        assert f'id="id_c{table.boris.pk}-engage_{index}"' in box.group(0)
+        assert ("checked" in box.group(0)) == (other == target)
+        assert f'<label for="id_c{table.boris.pk}-engage_{index}">' in html
+        assert f'for="id_c{table.boris.pk}-engage_{index}"' in django_wrote
+        assert f"{other.character.name} ({other.side})" in html
+    refused = post(
+        client,
+        "declare",
+        table.encounter,
+        declaration(table, table.boris, weapon="", engage=[str(table.bandits[1].pk)], distance="x"),
+        combatant=table.boris.pk,
+    ).content.decode()
+    chosen = table.bandits[1].pk
+    assert re.search(rf'value="{chosen}" id="id_{name}_\d+"\s+checked', refused)
+    assert not re.search(rf'value="{target.pk}" id="id_{name}_\d+"\s+checked', refused)
