@@ -331,11 +331,10 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
     from .forms import CorrectionForm
 
     def add_form() -> AddCombatantsForm:
-        in_fight = {card.character.pk for card in cards}
-        available = [
-            c for c in Character.objects.filter(saga=encounter.saga_id).fighters() if c.pk not in in_fight
-        ]
-        return AddCombatantsForm(available=available)
+        in_fight = [card.character.pk for card in cards]
+        saga_fighters = Character.objects.filter(saga=encounter.saga_id).fighters()
+        available = saga_fighters.exclude(pk__in=in_fight).only("pk", "name", "is_npc")  # not the sheets
+        return AddCombatantsForm(available=list(available))
 
     return {
         "add_form": SimpleLazyObject(add_form),
