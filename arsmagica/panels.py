@@ -6,6 +6,7 @@ The same context renders the full page and the fragments pushed after every comm
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.utils.functional import SimpleLazyObject
 
@@ -37,7 +38,7 @@ from .rules.table import (
 from .services.dice import PURPOSE_LABELS
 from .services.round import last_confirmed
 from .services.sheets import fatigue_state_of, level_penalties
-from .services.table import combatants_of, declarations_in, table_of
+from .services.table import TableRead, combatants_of, declarations_in, table_of
 from .sheet import carried, sheet_of
 
 # The dice each phase asks for, where the saga types physical dice in.
@@ -119,11 +120,14 @@ def changed_cards(events, *, replay: bool) -> set[int] | None:
 
 def frame_context(events, *, replay: bool, context: dict) -> dict:
     """`frame_flags`; the cards to push alone when the frame changed only those (`changed_cards`: not
-    the acting order, the engagements or the other cards); and for the storyguide the entries of
+    the acting order, the engagements or the other cards); whether who has declared may have changed
+    (`declared_changed`: the "Declarations" panel is pushed only then); and for the storyguide the entries of
     "Declare for NPCs" that the frame's declarations changed, when the panel is not pushed whole."""
     flags = frame_flags(events, replay=replay)
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
+    # Who has declared: a frame of corrections alone changes no one's (a declaration's frame does).
+    flags["declared_changed"] = changed is None or any(event.kind == Kind.DECLARED for event in events)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     if context["is_storyguide"] and not flags["declare_changed"]:
         declared = {int(event.payload["combatant"]) for event in events if event.kind == Kind.DECLARED}
@@ -193,45 +197,50 @@ class Card:
 
 @dataclass
 class TableFacts:
-    """What every audience's panels are built from, read once per page or push (six queries)."""
+    """What every audience's panels are built from, read once per page or push (at most six queries)."""
 
     encounter: Encounter
     combatants: list[Combatant]
     declarations: dict[int, Declaration]
     cards: list[Card]
-    movement: Event | None
     table: Table
     can: dict[str, str | None]
 
+    @cached_property
+    def movement(self) -> Event | None:
+        """This round's Movement (ArM3 p163), read only when a panel shows it: a frame of cards alone
+        shows neither the acting order nor the engagements."""
+        encounter = self.encounter
+        if not encounter.round_number:
+            return None
+        this_round = Event.objects.filter(encounter=encounter, round_number=encounter.round_number)
+        return this_round.filter(kind=Kind.MOVEMENT).order_by("-seq").first()
 
-def table_facts(encounter: Encounter, combatants: list[Combatant] | None = None) -> TableFacts:
+
+def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFacts:
     """The encounter's combatants, this round's declarations and Movement, and the rules' refusals;
-    `combatants` as `combatants_of` reads them, where a command has them as it left them."""
-    combatants = combatants_of(encounter) if combatants is None else combatants
-    declarations = declarations_in(encounter, encounter.round_number)
+    the combatants and declarations from `read` where a command hands over what it read and left (its
+    declarations only while the round is the one it read them in: a new round's are read)."""
+    combatants = combatants_of(encounter) if read is None else read.combatants
+    if read is not None and read.round_number == encounter.round_number:
+        declarations = read.declarations
+    else:
+        declarations = declarations_in(encounter, encounter.round_number)
     cards = []
     for combatant in combatants:
         fatigue_penalty, wound_penalty = level_penalties(combatant.character)
         declaration = declarations.get(combatant.pk)
         cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
-    movement = (
-        Event.objects.filter(encounter=encounter, round_number=encounter.round_number, kind=Kind.MOVEMENT)
-        .order_by("-seq")
-        .first()
-        if encounter.round_number
-        else None
-    )
     table = table_of(encounter, combatants, len(declarations))
-    return TableFacts(encounter, combatants, declarations, cards, movement, table, refusals(table))
+    return TableFacts(encounter, combatants, declarations, cards, table, refusals(table))
 
 
 def state_context(encounter: Encounter, audience: str, facts: TableFacts | None = None) -> dict:
     """Everything the panels show; `audience` decides what is hidden from players. A push builds `facts`
     once for both audiences; the storyguide's forms are built only when a page or frame shows them."""
     facts = facts or table_facts(encounter)
-    combatants, declarations, cards, movement, can = (
-        facts.combatants, facts.declarations, facts.cards, facts.movement, facts.can
-    )
+    combatants, declarations, cards, can = facts.combatants, facts.declarations, facts.cards, facts.can
+    saga = encounter.saga
     sides: dict[str, list[Card]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
@@ -243,7 +252,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "cards": cards,
         "sides": sides,
         "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
-        "movement": acting_order(movement, audience, encounter.saga, combatants),
+        "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
         "declaring": encounter.phase == Phase.DECLARING,
         "declared_count": sum(card.declared for card in cards),
         "pending": encounter.pending or None,
@@ -259,7 +268,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         **(setup_context(encounter, cards) if storyguide else {}),
         **(npc_declarations(encounter, combatants, declarations, can["declare"]) if storyguide else {}),
         **(odds_context(encounter.pending) if storyguide and encounter.pending else {}),
-        "option_rows": option_rows(encounter, cards, movement.payload if movement else None)
+        "option_rows": option_rows(encounter, cards, facts.movement.payload if facts.movement else None)
         if storyguide and encounter.pending
         else [],
     }

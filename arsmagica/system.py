@@ -69,10 +69,10 @@ class ArsMagica(RuleSystem):
             return redirect("encounter_play", encounter_id=encounter.pk)
         return control_panel(request, encounter)
 
-    def table_facts(self, encounter, combatants=None):
+    def table_facts(self, encounter, read=None):
         from .panels import table_facts
 
-        return table_facts(encounter, combatants)
+        return table_facts(encounter, read)
 
     def state_context(self, encounter, audience, facts=None):
         from .panels import state_context

@@ -74,20 +74,21 @@ def broadcast(
     saga: bool = True,
     encounter=None,
     events=None,
-    combatants=None,
+    read=None,
 ) -> None:
     """Send events first_seq..last_seq and the current panels to both audiences (after commit): the
     players' first (the phones), then the storyguide's; then, when the command changed what it shows
     (`saga`), the saga page. A command hands over the encounter and the events it has just written
-    (`combat.services.log.EventLog`), and the combatants when it has them as it left them; otherwise
-    they are read."""
+    (`combat.services.log.EventLog`), and what it read of the encounter as it left it
+    (`RuleSystem.table_facts`); otherwise they are read."""
     from . import saga_live
 
     if encounter is None:
         encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     if events is None:
         events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
-    facts = systems.of(encounter.saga).table_facts(encounter, combatants)
+    facts = systems.of(encounter.saga).table_facts(encounter, read)
+    combatants = read.combatants if read is not None else None
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(

@@ -86,11 +86,11 @@ class RuleSystem(ABC):
     def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
         """The encounter's page for this person: the storyguide's controls or a player's view."""
 
-    def table_facts(self, encounter, combatants=None):
+    def table_facts(self, encounter, read=None):
         """What both audiences' panels are built from, read once for a push and handed to `state_context`
-        for each audience (None: nothing shared, each audience's context reads its own). `combatants`:
-        the encounter's combatants as the command left them, when it hands them over (read by this
-        system's own services, so loaded as its panels want them)."""
+        for each audience (None: nothing shared, each audience's context reads its own). `read`: what
+        the command read of the encounter, as it left it, when it hands that over: this system's own
+        object, made by its own services, with every combatant of the encounter as `read.combatants`."""
         return None
 
     @abstractmethod

@@ -61,7 +61,7 @@ class D6Fatigue(RuleSystem):
 
         return redirect("d6_table", encounter_id=encounter.pk)
 
-    def table_facts(self, encounter, combatants=None):  # the d6 services hand over none
+    def table_facts(self, encounter, read=None):  # the d6 services hand over none
         from .panels import table_facts
 
         return table_facts(encounter)

@@ -72,7 +72,7 @@ def open_declarations(user, encounter_id: int, expected_version: int) -> Encount
         obey(can_open_declarations(read.table))
         log = EventLog(encounter, user)
         begin_round(encounter, log, read.combatants)
-        log.save("status", "round_number", "phase", "pending", "round_log", combatants=read.combatants)
+        log.save("status", "round_number", "phase", "pending", "round_log", read=read)
     return encounter
 
 
@@ -121,6 +121,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
         row.declared_by = user
         _check_with_engine(encounter, row, read.combatants)
         row.save()
+        read.declarations[combatant.pk] = row  # the push shows the table as this command left it
         log = EventLog(encounter, user)
         log.append(
             Kind.DECLARED,
@@ -132,7 +133,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
             },
             storyguide_only=character.is_npc,
         )
-        log.save(combatants=read.combatants)
+        log.save(read=read)
     return row
 
 
@@ -280,5 +281,5 @@ def close_declarations(user, encounter_id: int, expected_version: int) -> list[E
         )
         encounter.phase = Phase.FIRST_MISSILE
         pass_quiet_phases(encounter, log, state)
-        events = log.save("round_log", "phase", "pending", combatants=combatants)
+        events = log.save("round_log", "phase", "pending", read=read)
     return events

@@ -73,7 +73,7 @@ def _context(read: TableRead):
     """The combatants, this round's declarations in order, and the combatants' names by id."""
     combatants = read.combatants
     names = {str(c.pk): c.character.name for c in combatants}
-    return combatants, list(read.declarations.values()), names
+    return combatants, read.declared(), names
 
 
 def preview_phase(
@@ -130,7 +130,7 @@ def preview_phase(
             },
             storyguide_only=True,
         )
-        log.save("pending", combatants=combatants)
+        log.save("pending", read=read)
     return encounter.pending
 
 
@@ -183,7 +183,7 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
         )
         encounter.phase = NEXT_STEP[phase]
         pass_quiet_phases(encounter, log, new_state)
-        events = log.save("round_log", "pending", "phase", combatants=combatants)
+        events = log.save("round_log", "pending", "phase", read=read)
     return events
 
 
@@ -246,7 +246,7 @@ def undo_phase(user, encounter_id: int, expected_version: int, reason: str) -> l
             },
             storyguide_only=True,
         )
-        events = log.save("round_log", "pending", "phase", combatants=combatants)
+        events = log.save("round_log", "pending", "phase", read=read)
     return events
 
 
@@ -328,7 +328,7 @@ def end_round(user, encounter_id: int, expected_version: int) -> list[Event]:
         log = EventLog(encounter, user)
         log.append(Kind.ROUND_ENDED, {"round": encounter.round_number, "advantages": advantages})
         begin_round(encounter, log, combatants)
-        events = log.save("status", "round_number", "phase", "pending", "round_log", combatants=combatants)
+        events = log.save("status", "round_number", "phase", "pending", "round_log", read=read)
     return events
 
 

@@ -47,18 +47,21 @@ def combatants_of(encounter: Encounter) -> list[Combatant]:
 
 
 def declarations_in(encounter: Encounter, round_number: int) -> dict[int, Declaration]:
-    """A round's declarations (ArM3 p163), by combatant id."""
+    """A round's declarations (ArM3 p163), by combatant id; in no order (the model's orders by a join to
+    the combatants, which a lookup by combatant does not need: `TableRead.declared` puts them in order)."""
     rows = Declaration.objects.filter(encounter=encounter, round_number=round_number).select_related("weapon")
-    return {declaration.combatant_id: declaration for declaration in rows}
+    return {declaration.combatant_id: declaration for declaration in rows.order_by()}
 
 
 @dataclass(frozen=True)
 class TableRead:
     """What a command reads of its encounter once, under the lock: the combatants (as `combatants_of`),
-    this round's declarations and the `Table` the rules decide from. A command that writes through
-    these combatants hands them to the push (`EventLog.save(combatants=...)`)."""
+    the declarations of the round it was read in, and the `Table` the rules decide from. A command
+    makes its writes through these rows (a new declaration goes into `declarations`) and hands them to
+    the push (`EventLog.save(read=...)`), which renders from them instead of reading them again."""
 
     combatants: list[Combatant]
+    round_number: int
     declarations: dict[int, Declaration]
     table: Table
 
@@ -72,11 +75,13 @@ class TableRead:
 
 
     def declared(self) -> list[Declaration]:
-        """This round's declarations in their order, each with its combatant (and character) from these."""
-        by_id = {combatant.pk: combatant for combatant in self.combatants}
-        rows = list(self.declarations.values())
-        for row in rows:
-            row.combatant = by_id[row.combatant_id]
+        """This round's declarations in the combatants' order, each with its combatant (and character)."""
+        rows = []
+        for combatant in self.combatants:
+            row = self.declarations.get(combatant.pk)
+            if row is not None:
+                row.combatant = combatant
+                rows.append(row)
         return rows
 
 
@@ -84,4 +89,5 @@ def read_table(encounter: Encounter) -> TableRead:
     """The encounter's combatants and this round's declarations, and its `Table` from them (three queries)."""
     combatants = combatants_of(encounter)
     declarations = declarations_in(encounter, encounter.round_number)
-    return TableRead(combatants, declarations, table_of(encounter, combatants, len(declarations)))
+    table = table_of(encounter, combatants, len(declarations))
+    return TableRead(combatants, encounter.round_number, declarations, table)

@@ -116,11 +116,12 @@ class EventLog:
         self.events.append(event)
         return event
 
-    def save(self, *encounter_fields: str, combatants: list | None = None) -> list[Event]:
+    def save(self, *encounter_fields: str, read=None) -> list[Event]:
         """Store the events (next seq computed under the lock), bump the version, push on commit.
 
-        `combatants`: every combatant of the encounter as this command left them (its writes made
-        through these objects), for the push to render instead of reading them again; None to read."""
+        `read`: what this command read of the encounter, as it left it (its writes made through those
+        objects), for the push to render instead of reading it again: the rule system's own object
+        (`RuleSystem.table_facts` takes it), with every combatant as `read.combatants`; None to read."""
         encounter = self.encounter
         last = Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
         for offset, event in enumerate(self.events, start=1):
@@ -144,7 +145,7 @@ class EventLog:
                     saga=saga_changed(),
                     encounter=encounter,
                     events=written,
-                    combatants=combatants,
+                    read=read,
                 )
             except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
                 logger.warning(

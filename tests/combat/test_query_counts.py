@@ -142,7 +142,8 @@ def test_a_declaration_pushes_only_its_own_entry_of_the_npc_panel(table, django_
 def test_a_correction_pushes_its_own_card_and_a_declaration_none(table):
     """Issue 11: a frame carries the combatant cards its events changed, each swapped in by its id, when
     they can say which: a correction its combatant's card; a declaration none (nor the acting order or the
-    engagements, which neither changes). Any other event, and a replay, push the panels whole."""
+    engagements, which neither changes). Who has declared comes with a declaration, not with a correction.
+    Any other event, and a replay, push the panels whole."""
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     boris = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
     services.declare(table.alice, table.encounter.pk, table.boris.pk, boris)
@@ -157,18 +158,22 @@ def test_a_correction_pushes_its_own_card_and_a_declaration_none(table):
         assert html.count('<article id="combatant-') == 1
         assert re.search(rf'<article id="combatant-{table.anselm.pk}"[^>]*hx-swap-oob="true"', html)
         assert 'id="combatants"' not in html and 'id="acting-order"' not in html
-        assert 'id="engagements"' not in html and 'id="declaration-status"' in html
+        assert 'id="engagements"' not in html and 'id="declaration-status"' not in html
         html = render_frame(encounter, [declared], audience, declared.seq, declared.seq)
         assert '<article id="combatant-' not in html and 'id="acting-order"' not in html
+        assert f'id="declared-{table.boris.pk}" data-testid="declared-{table.boris.pk}" class="done"' in html
         whole = render_frame(encounter, events, audience, 1, corrected.seq, replay=True)
         assert whole.count('<article id="combatant-') == 5 and 'id="acting-order"' in whole
+        assert 'id="declaration-status"' in whole
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_command_reads_its_table_once_and_hands_it_to_the_push(crowded, django_assert_max_num_queries):
-    """Issue 11: a correction reads the combatants (with their characters and weapons) once, under its
-    lock, and its push renders both frames from those same rows as the command left them: the corrected
-    advantage is in the frames though the push reads no combatant again."""
+    """Issue 11: a correction reads the combatants (with their characters and weapons) and the round's
+    declarations once, under its lock, and its push renders both frames from those same rows as the
+    command left them: the corrected advantage is in the frames though the push reads no combatant or
+    declaration again, and Movement only once, for the storyguide's open preview (a frame of cards alone
+    shows neither the acting order nor the engagements)."""
     from combat.live import FRAME_TYPE
 
     sent = []
@@ -179,12 +184,14 @@ def test_a_command_reads_its_table_once_and_hands_it_to_the_push(crowded, django
 
     layer = get_channel_layer()
     with patch.object(layer, "group_send", side_effect=_async(group_send)):
-        with django_assert_max_num_queries(16) as captured:
+        with django_assert_max_num_queries(12) as captured:
             sg, boris = crowded.storyguide, crowded.boris.pk
             services.correct(sg, crowded.encounter.pk, crowded.v, boris, {"advantage_attack": 7}, "Why")
     reads = [q["sql"] for q in captured.captured_queries]
     assert len([sql for sql in reads if sql.startswith('SELECT "combat_combatant"."id", ')]) == 1
     assert len([sql for sql in reads if 'FROM "campaign_weapon"' in sql]) == 1
+    assert len([sql for sql in reads if 'FROM "combat_declaration"' in sql]) == 1
+    assert len([sql for sql in reads if 'FROM "combat_event"' in sql and "'movement'" in sql]) == 1
     assert len(sent) == 2
     assert all("Attack +7" in html for html in sent)
 
@@ -194,3 +201,36 @@ def _async(function):
         return function(*args, **kwargs)
 
     return call
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_renders_the_declarations_as_the_command_left_them(table, django_assert_max_num_queries):
+    """Issue 11: a command hands the round's declarations it read to the push: a declaration's frames show
+    it declared without reading the declarations again, and a correction's card-only frames read neither
+    the declarations nor Movement (which they do not show)."""
+    from combat.live import FRAME_TYPE
+
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    sent = []
+
+    def group_send(group, message):
+        if message["type"] == FRAME_TYPE:
+            sent.append(message["html"])
+
+    boris = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(group_send)):
+        with django_assert_max_num_queries(30) as declaring:
+            services.declare(table.alice, table.encounter.pk, table.boris.pk, boris)
+        with django_assert_max_num_queries(30) as correcting:
+            services.correct(
+                table.storyguide, table.encounter.pk, table.v, table.anselm.pk, {"advantage_attack": 3}, "Why"
+            )
+    for captured in (declaring, correcting):
+        reads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+        this_round = '"combat_declaration"."round_number" = 1'
+        assert len([sql for sql in reads if 'FROM "combat_declaration"' in sql and this_round in sql]) == 1
+        assert not [sql for sql in reads if "'movement'" in sql]
+    declared_frames, corrected_frames = sent[:2], sent[2:]
+    done = f'id="declared-{table.boris.pk}" data-testid="declared-{table.boris.pk}" class="done"'
+    assert all(done in html for html in declared_frames)
+    assert len(corrected_frames) == 2 and all("Attack +3" in html for html in corrected_frames)
