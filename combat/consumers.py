@@ -12,6 +12,7 @@ import json
 import logging
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -25,6 +26,8 @@ CLOSE_FORBIDDEN = 4403
 # 3000-4999, so not RFC 6455's 1013; live.js reconnects after any code but 4403, with its own backoff.
 CLOSE_UNAVAILABLE = 4503
 LAYER_DOWN = "Live updates are paused: the server cannot reach Redis. Reconnecting…"
+# What the channel layer brings a socket: frames rendered once per audience, which the handlers only send.
+PUSHED = frozenset({live.FRAME_TYPE, live.NAME_TYPE, saga_live.FRAME_TYPE})
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +122,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except live.LAYER_ERRORS as error:
             await self.layer_down(error)
+
+    async def dispatch(self, message: dict) -> None:
+        """A pushed frame goes straight to its handler. Channels' own dispatch first closes the thread's
+        stale database connections, in Django's one shared sync thread: a thread hop for every frame at
+        every socket, though these handlers only send what they were given. Anything else (the socket's
+        own events) goes through Channels' dispatch; these consumers reach the database only through
+        `database_sync_to_async`, which closes stale connections around each call itself."""
+        if message["type"] in PUSHED:
+            await getattr(self, get_handler_name(message))(message)
+        else:
+            await super().dispatch(message)
 
     async def layer_down(self, error: Exception) -> None:
         """One short log line; the client gets an error frame and 4503, and replays from the log later."""

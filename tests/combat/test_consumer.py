@@ -90,6 +90,37 @@ async def test_a_command_is_pushed_to_every_screen(table_live):
         await alice.disconnect()
 
 
+async def test_a_pushed_frame_is_sent_without_a_hop_to_the_sync_thread(table_live, monkeypatch):
+    """Issue 11: Channels' dispatch closes stale database connections in the shared sync thread before
+    every handler; a pushed frame's handler only sends, so it skips that hop (a socket's own messages,
+    which may read the log, still take it)."""
+    import channels.consumer
+
+    hops = []
+    closing = channels.consumer.aclose_old_connections
+
+    async def counted():
+        hops.append(1)
+        await closing()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    sg, _ = await joined(table_live.encounter.pk, table_live.storyguide)
+    alice, _ = await joined(table_live.encounter.pk, table_live.alice)
+    try:
+        joining = len(hops)
+        assert joining >= 4  # each socket's connect and resume
+        version = await database_sync_to_async(lambda: table_live.v)()
+        await database_sync_to_async(services.open_declarations)(
+            table_live.storyguide, table_live.encounter.pk, version
+        )
+        for comm in (sg, alice):
+            assert seq_range(await comm.receive_from(timeout=TIMEOUT)) == (7, 7)
+        assert len(hops) == joining
+    finally:
+        await sg.disconnect()
+        await alice.disconnect()
+
+
 async def test_players_do_not_see_npc_declarations_nor_the_storyguide_panel(table_live):
     await open_declarations(table_live)
     sg, _ = await joined(table_live.encounter.pk, table_live.storyguide, 7)
