@@ -205,7 +205,10 @@ def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
     guide.wait_until_live()
     page.route(re.compile(r"/declarations/$"), hold_the_first)
     page.evaluate("document.body.dispatchEvent(new CustomEvent('covenant:phase', {bubbles: true}))")
-    page.wait_for_timeout(300)
+    for _ in range(200):  # held once the server has answered it (route.fetch): slow on a busy machine
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1
     control.get_by_test_id("close-declarations").click()  # its frame changes the phase: a second fetch
     status = page.get_by_test_id("encounter-status")
@@ -214,3 +217,50 @@ def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
     route.fulfill(response=answer)  # the first answer comes last
     expect(panel).to_contain_text("Declarations are closed for round 1")
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_have_count(0)
+
+
+def test_a_region_held_for_its_own_command_comes_in_when_that_command_is_answered(table):
+    """The storyguide confirms a phase and its frame comes before the answer: the preview panel, whose form
+    is on its way, is held. When the answer comes, the panel comes in, though the next phase's roll is
+    still on its way: before, every request held it, and a "Confirm" for the phase already confirmed stayed
+    on screen (a click on it: "the table changed")."""
+    from arsmagica import services
+    from combat.models import Encounter
+
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    storyguide = saga.storyguide
+
+    def version():
+        return Encounter.objects.get(pk=encounter.pk).version
+
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+    attack = {"action": "attack", "weapon_id": bandit.character.weapons.first().pk, "engage": [boris.pk]}
+    outside_the_event_loop(lambda: services.open_declarations(storyguide, encounter.pk, version()))
+    outside_the_event_loop(lambda: services.declare(storyguide, encounter.pk, bandit.pk, attack))
+    outside_the_event_loop(lambda: services.close_declarations(storyguide, encounter.pk, version()))
+    outside_the_event_loop(lambda: services.preview_phase(storyguide, encounter.pk, version(), "melee"))
+    guide = table.person("storyguide")
+    guide.enter_as(storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    preview = page.get_by_test_id("phase-preview")
+    expect(preview).to_contain_text("check before confirming")
+
+    confirmed, rolling = [], []
+    page.route(re.compile(r"/confirm/$"), lambda route: confirmed.append((route, route.fetch())))
+    page.route(re.compile(r"/preview/$"), lambda route: rolling.append(route))  # the next roll: held back
+    page.get_by_test_id("confirm-phase").click()
+    status = page.get_by_test_id("encounter-status")
+    expect(status).not_to_have_attribute("data-phase", "melee")  # the frame is in; the answer is not
+    expect(preview).to_contain_text("check before confirming")  # held: its form is on its way
+    page.get_by_test_id("preview-phase").click()
+    for _ in range(200):
+        if confirmed and rolling:
+            break
+        page.wait_for_timeout(50)
+    route, answer = confirmed[0]
+    route.fulfill(response=answer)
+    expect(preview).not_to_contain_text("check before confirming")
+    rolling[0].continue_()
+    expect(preview).to_contain_text("check before confirming")  # the next phase's roll
+    expect(preview).not_to_contain_text("Melee")

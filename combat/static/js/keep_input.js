@@ -2,7 +2,9 @@
  * - a field the person changes is marked (data-typed) until its form is sent and accepted;
  * - a pushed region (an out-of-band outerHTML swap) that has the focus in a field being typed in, or a
  *   form whose request is on its way, is held back, and swapped in once the focus has left the region
- *   or the requests have come back (an accepted form is not filled in again);
+ *   and its own forms' requests have come back (an accepted form is not filled in again). Requests
+ *   from elsewhere on the page do not hold it: a region held longer would offer a command already done
+ *   (a "Confirm" for a phase another push has moved past);
  * - a pushed region with changed fields is swapped in, then its changed fields get back what was typed
  *   or ticked, and its <details> stay open or closed as they were.
  * The region itself is whatever the server pushes whole (the set-up panel, the storyguide's NPC declarations,
@@ -13,7 +15,6 @@
   var TYPING = /^(text|number|search|email|url|tel|password)$/;
   var SETTLE_MS = 400;  // after the focus leaves a held region: time for the click that took it away to land
   var held = {};        // region id -> the newest pushed element not yet swapped in
-  var inFlight = 0;     // htmx requests sent and not yet answered
   var sending = {};     // form key -> requests from that form not yet answered
 
   function isField(el) {
@@ -114,11 +115,11 @@
       });
     }
   }
-  function applyIdle() {
-    if (inFlight > 0) { return; }
+  // Each held region the focus has left and whose own forms are not waiting for an answer.
+  function applyReady() {
     Object.keys(held).forEach(function (id) {
       var region = document.getElementById(id);
-      if (!region || !region.contains(document.activeElement)) { apply(id); }
+      if (!region || (!region.contains(document.activeElement) && !awaited(region))) { apply(id); }
     });
   }
 
@@ -138,15 +139,13 @@
   });
 
   document.addEventListener("focusout", function () {
-    if (Object.keys(held).length) { setTimeout(applyIdle, SETTLE_MS); }
+    if (Object.keys(held).length) { setTimeout(applyReady, SETTLE_MS); }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    inFlight += 1;
     var form = formOf(event.detail.elt);
     if (form) { sending[formKey(form)] = (sending[formKey(form)] || 0) + 1; }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    inFlight = Math.max(0, inFlight - 1);
     var form = formOf(event.detail.elt), xhr = event.detail.xhr;
     if (form) {
       var key = formKey(form);
@@ -161,7 +160,7 @@
     }
     Object.keys(held).forEach(function (id) {
       var region = document.getElementById(id);
-      if (region && !busy(region) && inFlight === 0) { apply(id); }
+      if (region && !busy(region) && !awaited(region)) { apply(id); }
     });
   });
 })();
