@@ -28,14 +28,19 @@ document.addEventListener("htmx:wsAfterMessage", (e) => {
 """
 
 
+def wait_until(page: Page, condition, what: str, timeout: float | None = None) -> None:
+    """Poll `condition()` while the page's events (routes, sockets) go on being handled."""
+    deadline = time.monotonic() + (TIMEOUT_MS if timeout is None else timeout) / 1000
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout or TIMEOUT_MS} ms: {what}")
+        page.wait_for_timeout(50)
+
+
 def wait_until_true(page: Page, expression: str, timeout: float | None = None) -> None:
     """Poll `expression` in the page from here: Playwright's wait_for_function polls with eval(), which
     the Content-Security-Policy (no 'unsafe-eval') refuses; page.evaluate is not subject to it."""
-    deadline = time.monotonic() + (TIMEOUT_MS if timeout is None else timeout) / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout or TIMEOUT_MS} ms: {expression}")
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: page.evaluate(expression), expression, timeout)
 
 
 class Person:

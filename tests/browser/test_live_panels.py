@@ -11,7 +11,7 @@ from campaign.models import Character
 from combat.models import Combatant
 
 from .encounter_page import declare, load_demo_table
-from .people import PHONE, outside_the_event_loop
+from .people import PHONE, outside_the_event_loop, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -205,10 +205,7 @@ def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
     guide.wait_until_live()
     page.route(re.compile(r"/declarations/$"), hold_the_first)
     page.evaluate("document.body.dispatchEvent(new CustomEvent('covenant:phase', {bubbles: true}))")
-    for _ in range(200):  # held once the server has answered it (route.fetch): slow on a busy machine
-        if held:
-            break
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: held, "the first fetch held")  # once the server has answered it (route.fetch)
     assert len(held) == 1
     control.get_by_test_id("close-declarations").click()  # its frame changes the phase: a second fetch
     status = page.get_by_test_id("encounter-status")
@@ -254,10 +251,7 @@ def test_a_region_held_for_its_own_command_comes_in_when_that_command_is_answere
     expect(status).not_to_have_attribute("data-phase", "melee")  # the frame is in; the answer is not
     expect(preview).to_contain_text("check before confirming")  # held: its form is on its way
     page.get_by_test_id("preview-phase").click()
-    for _ in range(200):
-        if confirmed and rolling:
-            break
-        page.wait_for_timeout(50)
+    wait_until(page, lambda: confirmed and rolling, "the confirm answered and the roll held")
     route, answer = confirmed[0]
     route.fulfill(response=answer)
     expect(preview).not_to_contain_text("check before confirming")
