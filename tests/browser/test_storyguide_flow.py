@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from arsmagica import services
+from arsmagica.sheet import sheet_of
 
 from .encounter_page import load_demo_table, phase_is
 from .people import PHONE, outside_the_event_loop
@@ -19,6 +20,32 @@ pytestmark = pytest.mark.browser
 def declare_melee(user, encounter, who, whom):
     values = {"action": "attack", "weapon_id": who.character.weapons.first().pk, "engage": [whom.pk]}
     outside_the_event_loop(services.declare, user, encounter.pk, who.pk, values)
+
+
+def back_on_their_feet(guide, player, encounter, combatants) -> None:
+    """Whatever the dice did in Melee, the storyguide corrects each one hurt or tired to Fresh and
+    Unhurt, so the next round can repeat every declaration (an Incapacitated bandit cannot act); both screens
+    follow."""
+    form = guide.page.get_by_test_id("correction-form")
+    for combatant in combatants:
+        combatant.character.refresh_from_db()
+        sheet = sheet_of(combatant.character)
+        if (sheet.fatigue_level, sheet.body_level) == ("fresh", "unhurt"):
+            continue
+        encounter.refresh_from_db()
+        form.get_by_label("Combatant").select_option(str(combatant.pk))
+        form.get_by_label("Fatigue level").select_option("fresh")
+        form.get_by_label("Body level").select_option("unhurt")
+        form.get_by_label("Reason").fill("Back on their feet")
+        form.get_by_test_id("correct-submit").click()
+        expect(guide.page.get_by_test_id("encounter-status")).not_to_have_attribute(
+            "data-version", str(encounter.version)
+        )
+    encounter.refresh_from_db()
+    for person in (guide, player):
+        expect(person.page.get_by_test_id("encounter-status")).to_have_attribute(
+            "data-version", str(encounter.version)
+        )
 
 
 def test_the_storyguide_keys_a_round_through_and_undoes_melee_for_everyone(table, settings):
@@ -93,6 +120,7 @@ def test_the_storyguide_keys_a_round_through_and_undoes_melee_for_everyone(table
     expect(page.get_by_test_id("confirm-phase")).to_have_text("Confirm Fatigue")
     page.keyboard.press("c")
     phase_is(page, "round_over")
+    back_on_their_feet(guide, player, encounter, combatants.values())
     page.keyboard.press("e")
     for person in (guide, player):
         phase_is(person.page, "declaring")
