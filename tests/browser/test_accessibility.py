@@ -3,9 +3,10 @@ size, for the storyguide and for a player; no page is wider than a 390-px phone,
 the theme follows prefers-color-scheme and the toggle is remembered.
 
 One Daphne and one seeded saga serve every case: the module seeds the two demo sagas once (an Ars Magica round
-with declarations open, a d6 chase and a d6 fight running), gives the player's characters 60-character names,
-and keeps one browser context per person, size and theme. PAGES lists what is checked, by path (filled in from
-the seeded ids) and, for an error state, the steps that put the page in it: add a page by adding a line.
+with declarations open, a d6 chase and a d6 fight running, Wren having rolled on her turn), gives the player's
+characters 60-character names, and keeps one browser context per person, size and theme. PAGES lists what is
+checked, by path (filled in from the seeded ids) and, for an error state, the steps that put the page in it:
+add a page by adding a line.
 """
 
 import uuid
@@ -154,7 +155,8 @@ class EveryDieAtItsHighest:
     """Dice for the seeded fight's Initiative: every d6 shows 6 and every d10 a ten, so the higher Dexterity
     acts first: Wren (11), Watchman Hale (10), Tobias (6). The player's own turn comes first in every run
     (the server's dice left Hale first about 3 runs in 10), so both fight pages are always checked with the
-    part the dice decided, the turn panel for Wren; otherwise a page is the same, less that panel."""
+    part the dice decided, the turn panel for Wren; otherwise a page is the same, less that panel. Wren's
+    roll on her turn, in the seeding, is on these dice too."""
 
     def face(self, sides: int) -> int:
         return 0 if sides == 10 else sides  # a d10's ten shows 0
@@ -184,6 +186,11 @@ def _seed() -> dict:
     first = Fight.objects.get(encounter=fight).fighters.order_by("position").first()
     assert first.combatant.character.name == LONG_NAMES["Wren"], "the player's turn comes first"
     player = saga.characters.get(name=LONG_NAMES["Sir Boris"]).owner
+    # Wren's player rolls on her turn, which stays current: the log has an entry labelled with her
+    # unbroken name ("Round 1 · WrenAshfordshire…"), for both fight pages to fit on a phone.
+    fight.refresh_from_db()
+    with mock.patch.object(d6_dice, "server_dice", EveryDieAtItsHighest):
+        d6_services.roll(player, fight.pk, fight.version, first.combatant_id, "attribute:dexterity")
     newcomer = get_user_model().objects.create_user("newcomer", password="a-long-enough-password-1")
     return {
         "ids": {
