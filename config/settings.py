@@ -55,6 +55,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.static.StaticFilesMiddleware",
+    "config.slots.RequestSlots",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -106,6 +107,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # one file per test run, so runs side by side in the same tree do not clobber each other.
     TEST_SQLITE = Path(tempfile.gettempdir()) / f"covenant-test-{os.getpid()}.sqlite3"
     DATABASES["default"]["TEST"] = {"NAME": TEST_SQLITE}
+# At most this many page reads, and as many commands, work in Django at once in one process (config.slots).
+REQUEST_SLOTS = env_int("REQUEST_SLOTS", 4, 1, 100)
 DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 20, 2, 1000)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Daphne runs each request's sync view in a thread of its own (asgiref gives every request its own
