@@ -28,6 +28,43 @@ document.addEventListener("htmx:wsAfterMessage", (e) => {
 """
 
 
+# Words drawn on two lines or more although they would fit on a line of their own: each run of letters and
+# digits in the page's text, measured as drawn, against the width of the line it sits in (the nearest box that
+# is neither inline nor a flex or grid item, which a squeezed row may narrow); a name longer than that line
+# may break, nothing shorter. Each as "word (its width of the line's, in TAG.class)".
+SPLIT_WORDS = """() => {
+  const lineOf = (el) => {
+    for (; el && el !== document.body; el = el.parentElement) {
+      const display = getComputedStyle(el).display;
+      const item = el.parentElement && /flex|grid/.test(getComputedStyle(el.parentElement).display);
+      if (!display.startsWith('inline') && display !== 'contents' && !item) return el;
+    }
+    return document.body;
+  };
+  const split = [];
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+    if (!node.parentElement.getClientRects().length) continue;
+    for (const word of node.data.matchAll(/[\\p{L}\\p{N}]+/gu)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const parts = [...range.getClientRects()].filter((rect) => rect.width > 0);
+      if (new Set(parts.map((rect) => Math.round(rect.top))).size < 2) continue;
+      const width = parts.reduce((sum, rect) => sum + rect.width, 0);
+      const line = lineOf(node.parentElement);
+      const style = getComputedStyle(line);
+      const room = line.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      if (width <= room) {
+        const where = `${node.parentElement.tagName}.${node.parentElement.className}`;
+        split.push(`${word[0]} (${Math.round(width)} of ${Math.round(room)} px, in ${where})`);
+      }
+    }
+  }
+  return split;
+}"""
+
+
 def wait_until(page: Page, condition, what: str, timeout: float | None = None) -> None:
     """Poll `condition()` while the page's events (routes, sockets) go on being handled."""
     deadline = time.monotonic() + (TIMEOUT_MS if timeout is None else timeout) / 1000

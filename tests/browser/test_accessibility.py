@@ -1,6 +1,7 @@
 """Looks: axe-core finds no serious or critical violation on any page, in either theme, at phone and desktop
-size, for the storyguide and for a player; no page is wider than a 390-px phone, even with 60-character names;
-the theme follows prefers-color-scheme and the toggle is remembered.
+size, for the storyguide and for a player; no page is wider than a 390-px phone, even with 60-character names,
+and none breaks a word that would fit on its line; the theme follows prefers-color-scheme and the toggle is
+remembered.
 
 One Daphne and one seeded saga serve every case: the module seeds the two demo sagas once (an Ars Magica round
 with declarations open, a d6 chase and a d6 fight running, Wren having rolled on her turn), gives the player's
@@ -31,7 +32,7 @@ from d6 import services as d6_services
 from d6.models import Fight
 from d6.services import dice as d6_dice
 
-from .people import DESKTOP, PHONE, TIMEOUT_MS, outside_the_event_loop, wait_until_true
+from .people import DESKTOP, PHONE, SPLIT_WORDS, TIMEOUT_MS, outside_the_event_loop, wait_until_true
 
 pytestmark = pytest.mark.browser
 
@@ -338,7 +339,7 @@ def _switch_theme(page: Page, theme: str) -> None:
 @pytest.mark.parametrize("visit", PAGES, ids=_case_id)
 def test_every_page_passes_axe_in_both_themes_fits_a_phone_and_has_44px_targets(seated, visit, size):
     """axe-core: no serious or critical violation, light then dark; at phone size, no page wider than the
-    phone (60-character names) and no touch target under 44 px."""
+    phone (60-character names), no word broken that would fit on its line, and no touch target under 44 px."""
     seats, ids = seated
     page = _open(seats, ids, visit, size, "light")
     problems = [_serious_violations(page, size, "light")]
@@ -347,6 +348,9 @@ def test_every_page_passes_axe_in_both_themes_fits_a_phone_and_has_44px_targets(
         if width > PHONE["width"]:
             wide = page.evaluate(WIDE_ELEMENTS)
             problems.append(f"{page.url} is {width}px wide on a {PHONE['width']}px phone: {wide}")
+        split = page.evaluate(SPLIT_WORDS)
+        if split:
+            problems.append(f"{page.url}: words broken across lines: {split[:8]}")
         small = page.evaluate(SMALL_TARGETS)
         if small:
             problems.append(f"{page.url}: targets under 44 px: {small[:8]}")

@@ -1,19 +1,20 @@
 """The history on a phone (390 x 844): a player filters the d6 demo saga by character and kind, pages
-through a long saga, and downloads the archive and the recap, streamed by the real Daphne."""
+through a long saga, and downloads the archive and the recap, streamed by the real Daphne. Its headings keep
+their words whole on a phone."""
 
 import json
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from campaign.models import Saga
 from combat import services
 from combat.archive.paging import PER_PAGE
-from combat.models import Event
+from combat.models import Encounter, Event
 
-from .people import PHONE, outside_the_event_loop
+from .people import PHONE, SPLIT_WORDS, outside_the_event_loop
 
 pytestmark = pytest.mark.browser
 
@@ -86,3 +87,44 @@ def test_a_player_filters_pages_and_downloads_on_a_phone(table, settings):
     assert recap.startswith("# The chase through Ashford: session recap")
     entries = [line for line in recap.splitlines() if line.startswith("- ")]
     assert len(entries) == FILLERS + 1 and all("**Wren** joins the fight" in line for line in entries)
+
+
+# 60 letters, one unbroken word: longer than a phone's line, so it alone may break.
+LONG_ENCOUNTER = "TheAmbushAtAshfordshireTunbridgewellsworthingtonUnderhillsmy"
+
+
+def d6_demo_with_a_long_encounter_name() -> tuple[Saga, Encounter]:
+    call_command("load_demo_d6", stdout=StringIO())
+    saga = Saga.objects.get(name="The chase through Ashford")
+    encounter = services.create_encounter(saga.storyguide, saga.pk, LONG_ENCOUNTER, saga.rule_system)
+    return saga, encounter
+
+
+def lines_of(page: Page, selector: str) -> list[int]:
+    """How many lines each element's text is drawn on."""
+    return page.locator(selector).evaluate_all(
+        """(elements) => elements.map((element) => {
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          const parts = [...range.getClientRects()].filter((rect) => rect.width > 0);
+          return new Set(parts.map((rect) => Math.round(rect.top))).size;
+        })"""
+    )
+
+
+def test_the_history_headings_keep_their_words_whole_on_a_phone(table, settings):
+    """An encounter's heading on a phone: its name, its state, and its Print, Replay and Charts links. Each
+    of the short words stays on one line, whatever the name's length; an unbroken name longer than the line
+    breaks inside itself, and the page is no wider than the phone."""
+    assert len(LONG_ENCOUNTER) == 60
+    saga, _ = outside_the_event_loop(d6_demo_with_a_long_encounter_name)
+    guide = table.person("storyguide", viewport=PHONE)
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/sagas/{saga.pk}/history/")
+    headings = "[data-testid^=history-encounter-] h2"
+    expect(page.locator(headings)).to_have_count(2)
+    expect(page.locator(headings).last).to_contain_text(LONG_ENCOUNTER)
+    states, links = lines_of(page, f"{headings} > span.muted"), lines_of(page, f"{headings} a.print-link")
+    assert (states, links) == ([1] * 2, [1] * 6), "a state or a link drawn on more than one line"
+    assert page.evaluate(SPLIT_WORDS) == []
+    no_sideways_scroll(page)
