@@ -120,6 +120,11 @@ class RuleSystem(ABC):
 
     # --- the log -------------------------------------------------------------------------------
 
+    log_stylesheets: tuple[str, ...] = ()
+    """Static stylesheets the system's log entries need besides the core's combat.css (its dice faces, say):
+    linked by every page that shows its log away from its own table page (the history, the replay, the print
+    record), so an entry looks there as it does at the table."""
+
     def event_label(self, event, *, in_round: bool = False) -> str:
         """Where an event happened, in the system's words ("R1 · Melee"); inside a round's heading, less."""
         if in_round:

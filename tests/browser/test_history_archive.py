@@ -1,9 +1,10 @@
 """The history on a phone (390 x 844): a player filters the d6 demo saga by character and kind, pages
 through a long saga, and downloads the archive and the recap, streamed by the real Daphne. Its headings keep
-their words whole on a phone."""
+their words whole on a phone, and its dice are drawn as the table draws them, in both rule systems."""
 
 import json
 from io import StringIO
+from itertools import pairwise
 
 import pytest
 from django.core.management import call_command
@@ -13,8 +14,11 @@ from campaign.models import Saga
 from combat import services
 from combat.archive.paging import PER_PAGE
 from combat.models import Encounter, Event
+from d6 import services as d6_services
 
+from .encounter_page import load_demo_table
 from .people import PHONE, SPLIT_WORDS, outside_the_event_loop
+from .test_replay import fight_into_round_one
 
 pytestmark = pytest.mark.browser
 
@@ -128,3 +132,67 @@ def test_the_history_headings_keep_their_words_whole_on_a_phone(table, settings)
     assert (states, links) == ([1] * 2, [1] * 6), "a state or a link drawn on more than one line"
     assert page.evaluate(SPLIT_WORDS) == []
     no_sideways_scroll(page)
+
+
+def a_roll_in_each_demo_saga() -> dict[str, tuple[Saga, Encounter]]:
+    """The Ars Magica demo fight into Melee (its Initiative and attack dice), the d6 chase's first exchange
+    (the runners' dice), both in their sagas' logs."""
+    saga, encounter, combatants = load_demo_table()
+    outside_the_event_loop(fight_into_round_one, saga, encounter, combatants)
+
+    def chase():
+        call_command("load_demo_d6", stdout=StringIO())
+        d6_saga = Saga.objects.get(name="The chase through Ashford")
+        chase = Encounter.objects.get(saga=d6_saga)
+        d6_services.exchange(d6_saga.storyguide, chase.pk, chase.version)
+        return d6_saga, chase
+
+    return {"arsmagica": (saga, encounter), "d6": outside_the_event_loop(chase)}
+
+
+# How a die face is drawn: its box (border, corners, face colour), its digit, its size.
+DIE_LOOK = """(die) => {
+  const style = getComputedStyle(die);
+  const box = die.getBoundingClientRect();
+  return {
+    display: style.display, border: `${style.borderTopStyle} ${style.borderTopWidth} ${style.borderTopColor}`,
+    radius: style.borderTopLeftRadius, face: style.backgroundColor, digit: style.color,
+    font: `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`,
+    width: Math.round(box.width), height: Math.round(box.height),
+  };
+}"""
+TABLE_PAGE = {"arsmagica": "/encounters/{pk}/", "d6": "/encounters/{pk}/d6/"}
+
+
+def die_looks(faces) -> dict[str, dict]:
+    """Each kind of die face (its classes: a d6's, a d10's, a stress die's 1 or botch) as it is drawn."""
+    return {face.get_attribute("class"): face.evaluate(DIE_LOOK) for face in faces.all()}
+
+
+def test_the_history_draws_each_die_as_the_table_does(table, settings):
+    """Each die face in the history is the box the live table's log draws for it (Ars Magica's stress dice,
+    the d6's d6 and d10s), on a phone in either theme: the same style and size, each face beside the next."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    sagas = a_roll_in_each_demo_saga()
+    guide = table.person("storyguide", viewport=PHONE)
+    guide.enter_as(sagas["d6"][0].storyguide)
+    for system, (saga, encounter) in sagas.items():
+        live = guide.goto(TABLE_PAGE[system].format(pk=encounter.pk))
+        guide.wait_until_live(live)
+        history = guide.goto(f"/sagas/{saga.pk}/history/", guide.new_tab())
+        faces = history.locator("[data-testid^=history-encounter-] .die")
+        for theme in ("light", "dark"):
+            for page in (live, history):
+                page.emulate_media(color_scheme=theme)
+            at_the_table = die_looks(live.get_by_test_id("event-log").locator(".die"))
+            in_the_history = die_looks(faces)
+            as_at_the_table = {kind: at_the_table.get(kind) for kind in in_the_history}
+            assert in_the_history == as_at_the_table, (system, theme)
+            plain = at_the_table["die d6" if system == "d6" else "die"]
+            assert plain["border"].startswith("solid") and plain["width"] >= 12, (system, plain)
+        boxes = [face.bounding_box() for face in faces.all()]
+        assert len(boxes) >= 2, system
+        for one, after in pairwise(boxes):
+            if abs(one["y"] - after["y"]) < 1:  # side by side on a line: apart, not overlapping
+                assert one["x"] + one["width"] <= after["x"] + 0.5, (system, one, after)
+        history.close()
