@@ -1,6 +1,7 @@
 """The history on a phone (390 x 844): a player filters the d6 demo saga by character and kind, pages
 through a long saga, and downloads the archive and the recap, streamed by the real Daphne. Its headings keep
-their words whole on a phone, and its dice are drawn as the table draws them, in both rule systems."""
+their words whole on a phone, and its dice are drawn as the table draws them, on screen and on paper, in both
+rule systems."""
 
 import json
 from io import StringIO
@@ -196,3 +197,35 @@ def test_the_history_draws_each_die_as_the_table_does(table, settings):
             if abs(one["y"] - after["y"]) < 1:  # side by side on a line: apart, not overlapping
                 assert one["x"] + one["width"] <= after["x"] + 0.5, (system, one, after)
         history.close()
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of "rgb(r, g, b)"."""
+    channels = (int(part) / 255 for part in colour[colour.index("(") + 1 : -1].split(",")[:3])
+    red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(one: str, other: str) -> float:
+    lighter, darker = sorted((luminance(one), luminance(other)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_the_printed_record_draws_each_die_as_a_box_with_dark_digits_on_white(table, settings):
+    """The print view of an encounter (its Print link), as paper gets it from either theme: each die face a
+    bordered box, its digit dark on a light face (a botched die keeps its red), in both rule systems."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    sagas = a_roll_in_each_demo_saga()
+    guide = table.person("storyguide")
+    guide.enter_as(sagas["d6"][0].storyguide)
+    for theme in ("light", "dark"):
+        guide.page.emulate_media(media="print", color_scheme=theme)
+        for system, (_, encounter) in sagas.items():
+            page = guide.goto(f"/encounters/{encounter.pk}/record/")
+            faces = page.get_by_test_id("record").locator(".die")
+            assert faces.count() >= 2, system
+            for kind, drawn in die_looks(faces).items():
+                assert drawn["border"].startswith("solid") and drawn["width"] >= 12, (system, theme, drawn)
+                assert contrast(drawn["digit"], drawn["face"]) >= 4.5, (system, theme, drawn)
+                if "die-botch" not in kind:  # paper-light, its digit darker (a runner out of a chase: grey)
+                    assert luminance(drawn["face"]) > 0.8 > luminance(drawn["digit"]), (system, theme, drawn)
