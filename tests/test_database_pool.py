@@ -95,9 +95,12 @@ def test_many_concurrent_requests_never_open_more_connections_than_the_pool(
         done = threading.Event()
 
         def watch():
-            while not done.is_set():
-                seen.append(server_connections())
-                time.sleep(0.005)
+            try:
+                while not done.is_set():
+                    seen.append(server_connections())
+                    time.sleep(0.005)
+            finally:
+                connection.close()  # this thread's own: left open, the test database could not be dropped
 
         def fetch(_):
             request = urllib.request.Request(server.url + "/", headers={"Cookie": cookie})
