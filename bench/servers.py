@@ -28,6 +28,16 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(value) for value in fields[11:15]) / TICKS
 
 
+def main_thread_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process's main thread so far: Daphne's event loop (sockets, HTTP
+    parsing, channel layer), apart from the threads Django's sync code runs in (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return sum(int(value) for value in fields[11:13]) / TICKS
+
+
 def children_of(pid: int) -> list[int]:
     """The direct children of a process (PostgreSQL's backends are its postmaster's)."""
     found = []
