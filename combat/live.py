@@ -24,6 +24,13 @@ NAME_TYPE = "encounter.named"
 LAYER_ERRORS = (RedisError, OSError)
 
 
+def layer_message(kind: str, html: str, **fields) -> dict:
+    """A message for the channel layer with its HTML as a plain `str`: the in-memory layer deep-copies a
+    message for every socket it reaches, which passes a `str` as it is but copies a template's `SafeString`
+    through pickling's reduce protocol, once for each socket."""
+    return {"type": kind, "html": str.__str__(html), **fields}
+
+
 def last_seq(encounter: Encounter) -> int:
     """The newest sequence number of the encounter's log (0 before any)."""
     return Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
@@ -96,7 +103,7 @@ def broadcast(
         )
         async_to_sync(layer.group_send)(
             Encounter.group_name(encounter_id, audience),
-            {"type": FRAME_TYPE, "html": html, "first_seq": first_seq, "last_seq": last_seq},
+            layer_message(FRAME_TYPE, html, first_seq=first_seq, last_seq=last_seq),
         )
     if saga:
         saga_live.push(encounter.saga_id)
@@ -109,7 +116,7 @@ def push_name(encounter_id: int) -> None:
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
         async_to_sync(layer.group_send)(
-            Encounter.group_name(encounter_id, audience), {"type": NAME_TYPE, "html": html}
+            Encounter.group_name(encounter_id, audience), layer_message(NAME_TYPE, html)
         )
 
 

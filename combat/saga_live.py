@@ -25,7 +25,7 @@ from campaign.models import Character, Membership, Saga
 
 from . import systems
 from .audience import PLAYERS, STORYGUIDE
-from .live import LAYER_ERRORS
+from .live import LAYER_ERRORS, layer_message
 from .models import Encounter
 
 FRAME_TYPE = "saga.frame"
@@ -111,7 +111,7 @@ def broadcast(saga_id: int) -> None:
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(regions, audience)
-        async_to_sync(layer.group_send)(group_name(saga_id, audience), {"type": FRAME_TYPE, "html": html})
+        async_to_sync(layer.group_send)(group_name(saga_id, audience), layer_message(FRAME_TYPE, html))
     cache.set(key, digest, SENT_FOR)
 
 

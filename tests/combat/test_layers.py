@@ -4,7 +4,9 @@ runs at most once a second, so a frame's cost does not grow with every other soc
 import asyncio
 
 from channels.layers import InMemoryChannelLayer
+from django.utils.safestring import mark_safe
 
+from combat import live
 from combat.layers import InMemoryLayer
 
 
@@ -33,3 +35,16 @@ async def test_expired_messages_and_their_channels_still_go(monkeypatch):
     layer.next_scan = 0  # the next second has come
     await layer.group_send("table", {"type": "frame", "html": "later"})
     assert "table" not in layer.groups or silent not in layer.groups["table"]
+
+
+async def test_a_frame_reaches_every_socket_as_one_plain_string_not_a_copy_each():
+    layer = InMemoryLayer()
+    channels = [await layer.new_channel() for _ in range(3)]
+    for channel in channels:
+        await layer.group_add("table", channel)
+    rendered = mark_safe("<div id='live-seq'>frame</div>")  # what a template gives
+    await layer.group_send("table", live.layer_message(live.FRAME_TYPE, rendered, first_seq=4, last_seq=5))
+    received = [await layer.receive(channel) for channel in channels]
+    assert {type(message["html"]) for message in received} == {str}
+    assert len({id(message["html"]) for message in received}) == 1  # deepcopy passed it as it is
+    assert received[0] == {"type": "encounter.frame", "html": rendered, "first_seq": 4, "last_seq": 5}
