@@ -18,7 +18,7 @@ from combat.models import Encounter, Event
 from d6 import services as d6_services
 
 from .encounter_page import load_demo_table
-from .people import PHONE, SPLIT_WORDS, outside_the_event_loop
+from .people import DESKTOP, PHONE, SPLIT_WORDS, outside_the_event_loop
 from .test_replay import fight_into_round_one
 
 pytestmark = pytest.mark.browser
@@ -133,6 +133,21 @@ def test_the_history_headings_keep_their_words_whole_on_a_phone(table, settings)
     assert (states, links) == ([1] * 2, [1] * 6), "a state or a link drawn on more than one line"
     assert page.evaluate(SPLIT_WORDS) == []
     no_sideways_scroll(page)
+
+
+def test_the_history_filters_stay_on_one_row_at_desktop_size_whatever_the_names(table, settings):
+    """A 60-letter encounter name in the Encounter list does not push the other lists or the Filter button
+    onto a row of their own at desktop size: the closed list shows the name cut, the open list whole."""
+    saga, _ = outside_the_event_loop(d6_demo_with_a_long_encounter_name)
+    guide = table.person("storyguide", viewport=DESKTOP)
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/sagas/{saga.pk}/history/")
+    filters = page.get_by_test_id("history-filters")
+    expect(filters.locator("select[name=encounter] option", has_text=LONG_ENCOUNTER)).to_have_count(1)
+    bottoms = filters.locator("select, button").evaluate_all(
+        "(controls) => controls.map((control) => Math.round(control.getBoundingClientRect().bottom))"
+    )
+    assert len(bottoms) == 4 and len(set(bottoms)) == 1, f"the filters' bottoms: {bottoms}"
 
 
 def a_roll_in_each_demo_saga() -> dict[str, tuple[Saga, Encounter]]:
