@@ -1,14 +1,18 @@
-"""ASGI entry point: HTTP through Django (static files: ServeStatic's middleware), websockets: Channels."""
+"""ASGI entry point: HTTP through Django (static files: ServeStatic's middleware; each request in a
+thread lent for it, config.threads), websockets: Channels."""
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 from config.env import BadEnvironment
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 try:
-    django_asgi_app = get_asgi_application()
+    django.setup(set_prefix=False)  # what django.core.asgi.get_asgi_application does, then its handler
+    from config.threads import RequestThreadsHandler
+
+    django_asgi_app = RequestThreadsHandler()
     from config.sqlite import hold_open
     from config.static import require_collected_static
 

@@ -1,0 +1,98 @@
+"""Django's request threads, kept for the next request instead of started and joined for each one.
+
+Under ASGI, Django runs each request's sync code (its signals, middleware and view) in a thread of that
+request alone: asgiref's `ThreadSensitiveContext` starts a thread when the request first needs one and
+joins it when the request ends. Starting and joining cost about a millisecond of CPU a request, half of
+it in the event loop (docs/performance.md). Here a request borrows an idle thread instead, still alone
+in it for the whole request, and gives it back after: `ThreadSensitiveContext(executor=...)`, asgiref's
+own way to run a context in a thread its caller keeps. As under WSGI, a thread serves many requests one
+after another; Django's database connections belong to the thread and are closed at the end of each
+request as before (`CONN_MAX_AGE` 0).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+
+IDLE_THREADS = 32  # at most this many wait for the next request; a busier moment's extra threads end
+
+
+class RequestThread(ThreadPoolExecutor):
+    """One thread, lent to one request at a time, that knows when it has finished all it was given."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="request")
+        self.lock = threading.Lock()
+        self.busy = 0
+        self.when_idle = None
+
+    def submit(self, fn, /, *args, **kwargs):
+        with self.lock:
+            self.busy += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)  # before asyncio's own: counted before the caller hears
+        return future
+
+    def _done(self, future) -> None:
+        with self.lock:
+            self.busy -= 1
+            then = self.when_idle if self.busy == 0 else None
+            if then:
+                self.when_idle = None
+        if then:
+            then(self)
+
+
+class RequestThreads:
+    """Threads lent to one request at a time."""
+
+    def __init__(self, idle_max: int = IDLE_THREADS) -> None:
+        self.idle: deque[RequestThread] = deque()
+        self.idle_max = idle_max
+
+    def lend(self) -> RequestThread:
+        """An idle thread, or a new one when none is idle."""
+        try:
+            return self.idle.pop()
+        except IndexError:
+            return RequestThread()
+
+    def give_back(self, thread: RequestThread) -> None:
+        """Idle again now, or once it has finished all it was given: a request whose client went away may
+        still be running its view there."""
+        with thread.lock:
+            if thread.busy:
+                thread.when_idle = self._rest
+                return
+        self._rest(thread)
+
+    def _rest(self, thread: RequestThread) -> None:
+        """Kept for the next request, or ended when enough are kept (deque's append is thread-safe)."""
+        if len(self.idle) < self.idle_max:
+            self.idle.append(thread)
+        else:
+            thread.shutdown(wait=False)
+
+
+class RequestThreadsHandler(ASGIHandler):
+    """Django's ASGI handler, each HTTP request in a thread lent by `RequestThreads`."""
+
+    def __init__(self, threads: RequestThreads | None = None) -> None:
+        super().__init__()
+        self.threads = threads or RequestThreads()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)  # Django's own refusal
+            return
+        thread = self.threads.lend()
+        try:
+            async with ThreadSensitiveContext(executor=thread):
+                await self.handle(scope, receive, send)
+        finally:
+            self.threads.give_back(thread)

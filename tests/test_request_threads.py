@@ -1,0 +1,130 @@
+"""Issue 11: each HTTP request runs in a thread lent for it (config.threads), alone in it from its first
+signal to its last, and the thread serves the next request instead of being started and joined for each."""
+
+import asyncio
+import threading
+
+import pytest
+from django.core.signals import request_finished, request_started
+
+from config.threads import RequestThreads, RequestThreadsHandler
+
+
+def scope(path: str = "/accounts/login/") -> dict:
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
+    }  # fmt: skip
+
+
+async def get(handler, path: str = "/accounts/login/") -> int:
+    """One GET through the handler, as Daphne calls it; its status."""
+    sent, gone = [], asyncio.Event()
+    body = [{"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive():
+        if body:
+            return body.pop()
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    await handler(scope(path), receive, send)
+    gone.set()
+    return sent[0]["status"]
+
+
+class Threads:
+    """Which thread ran each request's first and last signal (both run in the request's own thread)."""
+
+    def __init__(self, barrier: threading.Barrier | None = None):
+        self.started: list[int] = []
+        self.finished: list[int] = []
+        self.barrier = barrier
+
+    def on_started(self, **kwargs):
+        self.started.append(threading.get_ident())
+        if self.barrier:
+            self.barrier.wait(timeout=10)  # only passes when both requests are in threads of their own
+
+    def on_finished(self, **kwargs):
+        self.finished.append(threading.get_ident())
+
+
+@pytest.fixture
+def seen():
+    def watch(barrier=None):
+        threads = Threads(barrier)
+        request_started.connect(threads.on_started, dispatch_uid="test-threads-started")
+        request_finished.connect(threads.on_finished, dispatch_uid="test-threads-finished")
+        return threads
+
+    yield watch
+    request_started.disconnect(dispatch_uid="test-threads-started")
+    request_finished.disconnect(dispatch_uid="test-threads-finished")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_one_thread_serves_a_request_from_first_signal_to_last_then_the_next_request(seen):
+    threads = seen()
+    handler = RequestThreadsHandler(RequestThreads())
+    assert [await get(handler), await get(handler), await get(handler)] == [200, 200, 200]
+    assert threads.started == threads.finished  # each request alone in its thread, start to end
+    assert len(set(threads.started)) == 1  # and the thread lent again, not a new one each time
+    assert threading.main_thread().ident not in threads.started
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_requests_at_the_same_time_each_have_a_thread_of_their_own(seen):
+    threads = seen(threading.Barrier(2))
+    handler = RequestThreadsHandler(RequestThreads())
+    assert await asyncio.gather(get(handler), get(handler)) == [200, 200]
+    assert len(set(threads.started)) == 2
+    assert sorted(threads.started) == sorted(threads.finished)
+    assert len(handler.threads.idle) == 2  # both kept for what comes next
+
+
+async def test_a_thread_is_lent_again_only_once_it_has_finished_what_it_was_given():
+    threads = RequestThreads()
+    executor, go = threads.lend(), threading.Event()
+    executor.submit(go.wait, 10)  # a view still running after its client went away
+    threads.give_back(executor)
+    await asyncio.sleep(0.05)
+    assert list(threads.idle) == []
+    assert threads.lend() is not executor
+    go.set()
+    for _ in range(200):
+        if threads.idle:
+            break
+        await asyncio.sleep(0.01)
+    assert list(threads.idle) == [executor]
+    assert threads.lend() is executor
+
+
+async def test_no_more_threads_wait_idle_than_the_most_and_the_others_end():
+    threads = RequestThreads(idle_max=1)
+    kept, extra = threads.lend(), threads.lend()
+    names = [executor.submit(lambda: threading.current_thread()).result() for executor in (kept, extra)]
+    threads.give_back(kept)
+    assert list(threads.idle) == [kept]  # it had finished: idle at once
+    threads.give_back(extra)
+    for _ in range(200):
+        if not names[1].is_alive():
+            break
+        await asyncio.sleep(0.01)
+    assert list(threads.idle) == [kept]
+    assert names[0].is_alive() and not names[1].is_alive()
+
+
+async def test_a_scope_other_than_http_is_refused_as_django_refuses_it():
+    with pytest.raises(ValueError, match="Django can only handle ASGI/HTTP connections"):
+        await RequestThreadsHandler()({"type": "lifespan"}, None, None)
+
+
+def test_the_site_serves_http_through_it():
+    from config.asgi import application
+
+    assert isinstance(application.application_mapping["http"], RequestThreadsHandler)
