@@ -8,6 +8,7 @@ of those, or `Any` where the shape is the rules engine's own record).
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from dataclasses import dataclass
@@ -122,24 +123,33 @@ def _mismatch(expected: Any, value: Any, where: str) -> str | None:
 def _typeddict_mismatch(expected: type, value: Any, where: str) -> str | None:
     if not isinstance(value, dict):
         return f"{where} should be an object"
-    hints = typing.get_type_hints(expected, include_extras=True)
-    missing = sorted(_required_keys(expected, hints) - value.keys())
+    required, hints = _shape(expected)
+    missing = sorted(required - value.keys())
     if missing:
         return f"{where} lacks {', '.join(missing)}"
     unknown = sorted(value.keys() - hints.keys())
     if unknown:
         return f"{where} has undeclared {', '.join(map(str, unknown))}"
     return next(
-        (p for key, item in value.items() if (p := _mismatch(_unwrap(hints[key]), item, f"{where}.{key}"))),
+        (p for key, item in value.items() if (p := _mismatch(hints[key], item, f"{where}.{key}"))),
         None,
     )
 
 
-def _required_keys(expected: type, hints: dict[str, Any]) -> set[str]:
+@functools.cache
+def _shape(expected: type) -> tuple[frozenset[str], dict[str, Any]]:
+    """A payload type's required keys and each key's type (`NotRequired` taken off), worked out once per
+    type: a `TypedDict` is a class declared at import, and its hints are strings to evaluate under
+    `from __future__ import annotations`, which took most of a payload check."""
+    hints = typing.get_type_hints(expected, include_extras=True)
+    return _required_keys(expected, hints), {key: _unwrap(hint) for key, hint in hints.items()}
+
+
+def _required_keys(expected: type, hints: dict[str, Any]) -> frozenset[str]:
     """The keys a payload must have: Python 3.11 counts a `NotRequired` key written under
     `from __future__ import annotations` as required, so the hints say it again."""
     optional = {key for key, hint in hints.items() if typing.get_origin(hint) is typing.NotRequired}
-    return set(expected.__required_keys__) - optional
+    return frozenset(expected.__required_keys__) - optional
 
 
 def _unwrap(hint: Any) -> Any:
