@@ -28,10 +28,16 @@ from .live import shown_to
 from .models import Encounter
 from .sides import chosen_side
 
+# The round's state an encounter keeps as JSON (a preview's dice; the round's start, every combatant's sheet,
+# and its confirmed phases): a command's service reads it again under its lock, so the command's check of
+# who may (`encounter_command`) leaves it unread.
+ROUND_STATE = ("pending", "round_log")
 
-def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
-    """The encounter, for members of its saga (and of that rule system, when named); 404 for anyone else."""
-    encounter = get_object_or_404(Encounter.objects.select_related("saga"), pk=encounter_id)
+
+def encounter_for(user, encounter_id, rule_system: str | None = None, *, unread=()) -> Encounter:
+    """The encounter, for members of its saga (and of that rule system, when named); 404 for anyone else.
+    `unread`: fields left out of the read (deferred: read on first use)."""
+    encounter = get_object_or_404(Encounter.objects.select_related("saga").defer(*unread), pk=encounter_id)
     if not is_storyguide(user, encounter.saga):  # the saga's storyguide needs no membership row read
         get_membership(user, encounter.saga_id)
     if rule_system is not None and encounter.saga.rule_system != rule_system:
@@ -39,11 +45,11 @@ def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encount
     return encounter
 
 
-def command_encounter(request, encounter_id, rule_system: str | None = None) -> Encounter:
+def command_encounter(request, encounter_id, rule_system: str | None = None, *, unread=()) -> Encounter:
     """`encounter_for` for a command: from htmx, an encounter gone (or never theirs) is a refusal beside
     the button, not a 404 page; from anything else, a 404."""
     try:
-        return encounter_for(request.user, encounter_id, rule_system)
+        return encounter_for(request.user, encounter_id, rule_system, unread=unread)
     except Http404:
         if not request.htmx:
             raise
@@ -51,7 +57,9 @@ def command_encounter(request, encounter_id, rule_system: str | None = None) -> 
 
 
 def encounter_command(*, storyguide_only: bool = True, rule_system: str | None = None):
-    """POST only, members only (the storyguide only, unless said); a refusal goes to `combat.answers`."""
+    """POST only, members only (the storyguide only, unless said); a refusal goes to `combat.answers`. The
+    view gets the encounter as read for that check, without the round's state (`ROUND_STATE`): the
+    command's service reads the encounter again under its lock."""
 
     def decorate(view):
         @functools.wraps(view)
@@ -59,7 +67,7 @@ def encounter_command(*, storyguide_only: bool = True, rule_system: str | None =
         @require_POST
         def wrapper(request, encounter_id, *args, **kwargs):
             try:
-                encounter = command_encounter(request, encounter_id, rule_system)
+                encounter = command_encounter(request, encounter_id, rule_system, unread=ROUND_STATE)
                 if storyguide_only and not is_storyguide(request.user, encounter.saga):
                     raise NotAllowed("Only the storyguide can do that.")
                 response = view(request, encounter, *args, **kwargs)
