@@ -413,7 +413,7 @@ def npc_declarations(encounter: Encounter, combatants, declarations: dict, refus
     the forms (and last round's declarations, for "same as last round") are built only when a page or
     frame shows the panel, or some of its entries (`entries_of`)."""
 
-    previous = SimpleLazyObject(lambda: declarations_in(encounter, encounter.round_number - 1))
+    previous = SimpleLazyObject(lambda: declarations_in(encounter, encounter.round_number - 1, weapons=True))
 
     def entries_of(only: set[int] | None = None) -> list[dict]:
         return declaration_entries(

@@ -78,7 +78,7 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
     storyguide = is_storyguide(request.user, encounter.saga)
     combatants = combatants_of(encounter)
     declarations = declarations_in(encounter, encounter.round_number)
-    previous = declarations_in(encounter, encounter.round_number - 1)
+    previous = declarations_in(encounter, encounter.round_number - 1, weapons=True)
     entries = declaration_entries(
         encounter, combatants, declarations, storyguide=storyguide, user_id=request.user.pk, previous=previous
     )

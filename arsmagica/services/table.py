@@ -46,10 +46,16 @@ def combatants_of(encounter: Encounter) -> list[Combatant]:
     )
 
 
-def declarations_in(encounter: Encounter, round_number: int) -> dict[int, Declaration]:
+def declarations_in(
+    encounter: Encounter, round_number: int, *, weapons: bool = False
+) -> dict[int, Declaration]:
     """A round's declarations (ArM3 p163), by combatant id; in no order (the model's orders by a join to
-    the combatants, which a lookup by combatant does not need: `TableRead.declared` puts them in order)."""
-    rows = Declaration.objects.filter(encounter=encounter, round_number=round_number).select_related("weapon")
+    the combatants, which a lookup by combatant does not need: `TableRead.declared` puts them in order).
+    `weapons`: each with its weapon's row, for a page that names it (last round's, "same as last round");
+    the rules, the forms and this round's panels go by `weapon_id`."""
+    rows = Declaration.objects.filter(encounter=encounter, round_number=round_number)
+    if weapons:
+        rows = rows.select_related("weapon")
     return {declaration.combatant_id: declaration for declaration in rows.order_by()}
 
 
