@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 
 from arsmagica.models import Declaration, Weapon
@@ -37,12 +39,21 @@ def table_of(
     )
 
 
+@functools.cache
+def _player_unshown() -> tuple[str, ...]:
+    """Of a combatant's player the table shows the name they log in with (`get_username`): their other
+    columns (the password's hash, the email, the dates) are left out of the combatants' read."""
+    user = get_user_model()
+    shown = {user._meta.pk.name, user.USERNAME_FIELD}
+    return tuple(f"character__owner__{f.name}" for f in user._meta.concrete_fields if f.name not in shown)
+
+
 def combatants_of(encounter: Encounter) -> list[Combatant]:
-    """The encounter's combatants with their characters, players and weapons (two queries)."""
+    """The encounter's combatants with their characters, players (their names) and weapons (two queries)."""
     return list(
-        encounter.combatants.select_related("character", "character__owner").prefetch_related(
-            Prefetch("character__weapons", queryset=Weapon.objects.order_by("id"))
-        )
+        encounter.combatants.select_related("character", "character__owner")
+        .defer(*_player_unshown())
+        .prefetch_related(Prefetch("character__weapons", queryset=Weapon.objects.order_by("id")))
     )
 
 
