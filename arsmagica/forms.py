@@ -9,7 +9,7 @@ from combat.errors import InvalidCommand
 from combat.inputs import MAX_ID, RefusesControlCharacters, WholeNumberField
 from combat.models import Combatant
 
-from .models import BodyLevel, FatigueLevel, Range
+from .models import BodyLevel, FatigueLevel, Range, Weapon
 from .services.dice import PURPOSE_LABELS, faces_text, parse_faces
 
 DICE_PURPOSES = ("initiative", "combat", "missile", "missile_second", "magic", "fatigue")
@@ -71,7 +71,7 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
         if declaration is not None and "data" not in kwargs and not args:
             kwargs["initial"] = initial_from(declaration)
         super().__init__(*args, **kwargs)
-        weapons = list(combatant.character.weapons.all())
+        weapons = Weapon.of(combatant.character)
         self.has_missile = any(weapon.missile for weapon in weapons)
         self.casts = self._acts(Declaration.Action.CAST, declaration)
         # A shooter's missile fields are always shown: a tap on their heading must not hide them.

@@ -42,6 +42,11 @@ class BodyLevel(models.TextChoices):
 class Weapon(models.Model):
     """One weapon on an Ars Magica sheet, with its scores (ArM3 p163, p168)."""
 
+    # A character read with the table's combatants (`services.table.combatants_of`) carries its weapons,
+    # in order, under this name: Django's prefetch then hands them over as a list, without making a
+    # queryset per character for `character.weapons.all()`.
+    READ_AS = "weapon_rows"
+
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="weapons")
     name = models.CharField(max_length=60)
     initiative = models.IntegerField(default=0, help_text="Initiative (First Strike) score.")
@@ -59,6 +64,12 @@ class Weapon(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @classmethod
+    def of(cls, character) -> list["Weapon"]:
+        """The character's weapons in order: those read with it (`READ_AS`), else from the database."""
+        rows = getattr(character, cls.READ_AS, None)
+        return list(character.weapons.all()) if rows is None else rows
 
 
 class Phase(models.TextChoices):

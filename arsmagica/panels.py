@@ -11,7 +11,7 @@ from functools import cached_property
 from django.utils.functional import SimpleLazyObject
 
 from arsmagica.events import Kind
-from arsmagica.models import Declaration, Phase
+from arsmagica.models import Declaration, Phase, Weapon
 from campaign.models import Character
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
@@ -157,6 +157,10 @@ class Card:
     @property
     def sheet(self):
         return sheet_of(self.character)
+
+    @property
+    def weapons(self) -> list[Weapon]:
+        return Weapon.of(self.character)
 
     @property
     def fatigue_label(self) -> str:

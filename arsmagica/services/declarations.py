@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from arsmagica.events import Kind
-from arsmagica.models import Declaration, Phase
+from arsmagica.models import Declaration, Phase, Weapon
 from arsmagica.rules import check_declaration, movement_phase
 from arsmagica.rules import declare as engine_declare
 from arsmagica.rules.table import can_close_declarations, can_declare, can_open_declarations
@@ -110,7 +110,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
             raise InvalidCommand("You can only engage combatants of this encounter.")
         values["engage"] = engage
         weapon_id = values.get("weapon_id")
-        on_sheet = {str(weapon.pk) for weapon in character.weapons.all()}
+        on_sheet = {str(weapon.pk) for weapon in Weapon.of(character)}
         if weapon_id is not None and str(weapon_id) not in on_sheet:
             raise InvalidCommand(f"That weapon is not on {character.name}'s sheet.")
         row = read.declarations.get(combatant.pk)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from arsmagica.models import Declaration as DeclarationRow
+from arsmagica.models import Weapon as WeaponRow
 from arsmagica.rules import (
     Action,
     BodyLevel,
@@ -85,7 +86,7 @@ def weapon_names(character: Character) -> dict[int, str]:
     """Each weapon's name on the engine's sheet; a repeated name gets " (2)", " (3)" ..."""
     names: dict[int, str] = {}
     seen: dict[str, int] = {}
-    for weapon in character.weapons.all():
+    for weapon in WeaponRow.of(character):
         count = seen.get(weapon.name, 0) + 1
         seen[weapon.name] = count
         names[weapon.pk] = weapon.name if count == 1 else f"{weapon.name} ({count})"
@@ -108,7 +109,7 @@ def sheet_snapshot(combatant: Combatant) -> dict:
                 "range": weapon.optimum_range,
                 **{field: getattr(weapon, field) for field in WEAPON_FIELDS},
             }
-            for weapon in character.weapons.all()
+            for weapon in WeaponRow.of(character)
         ],
         "fatigue_level": sheet.fatigue_level,
         "fatigue_state": fatigue_state_json(fatigue_state_of(character)),

@@ -50,10 +50,11 @@ def _player_unshown() -> tuple[str, ...]:
 
 def combatants_of(encounter: Encounter) -> list[Combatant]:
     """The encounter's combatants with their characters, players (their names) and weapons (two queries)."""
+    weapons = Prefetch("character__weapons", Weapon.objects.order_by("id"), to_attr=Weapon.READ_AS)
     return list(
         encounter.combatants.select_related("character", "character__owner")
         .defer(*_player_unshown())
-        .prefetch_related(Prefetch("character__weapons", queryset=Weapon.objects.order_by("id")))
+        .prefetch_related(weapons)
     )
 
 
