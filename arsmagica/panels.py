@@ -122,15 +122,18 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     """`frame_flags`; the cards to push alone when the frame changed only those (`changed_cards`: not
     the acting order, the engagements or the other cards); whether who has declared may have changed
     (`declared_changed`: the "Declarations" panel is pushed only then); and for the storyguide the entries of
-    "Declare for NPCs" that the frame's declarations changed, when the panel is not pushed whole."""
+    "Declare for NPCs" that the frame's declarations, or the declarations its command withdrew, changed,
+    when the panel is not pushed whole."""
     flags = frame_flags(events, replay=replay)
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
-    # Who has declared: a frame of corrections alone changes no one's (a declaration's frame does).
-    flags["declared_changed"] = changed is None or any(event.kind == Kind.DECLARED for event in events)
+    # Who has declared: a frame of corrections alone changes no one's (a declaration's frame does), unless
+    # the command withdrew a declaration (`withdrawn`: a correction that left its combatant unable to act).
+    declared = {int(event.payload["combatant"]) for event in events if event.kind == Kind.DECLARED}
+    declared |= context["withdrawn"]
+    flags["declared_changed"] = changed is None or bool(declared)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     if context["is_storyguide"] and not flags["declare_changed"]:
-        declared = {int(event.payload["combatant"]) for event in events if event.kind == Kind.DECLARED}
         if declared:
             flags["declared_entries"] = context["entries_of"](declared)
     return flags
@@ -209,6 +212,8 @@ class TableFacts:
     cards: list[Card]
     table: Table
     can: dict[str, str | None]
+    # The combatants whose declarations the command that handed over its read withdrew (`TableRead.withdraw`).
+    withdrawn: frozenset[int] = frozenset()
 
     @cached_property
     def movement(self) -> Event | None:
@@ -224,10 +229,12 @@ class TableFacts:
 def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFacts:
     """The encounter's combatants, this round's declarations and Movement, and the rules' refusals;
     the combatants and declarations from `read` where a command hands over what it read and left (its
-    declarations only while the round is the one it read them in: a new round's are read)."""
+    declarations only while the round is the one it read them in: a new round's are read), with those it
+    withdrew."""
     combatants = combatants_of(encounter) if read is None else read.combatants
+    withdrawn = frozenset()
     if read is not None and read.round_number == encounter.round_number:
-        declarations = read.declarations
+        declarations, withdrawn = read.declarations, frozenset(read.withdrawn)
     else:
         declarations = declarations_in(encounter, encounter.round_number)
     cards = []
@@ -236,7 +243,7 @@ def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFac
         declaration = declarations.get(combatant.pk)
         cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
     table = table_of(encounter, combatants, len(declarations))
-    return TableFacts(encounter, combatants, declarations, cards, table, refusals(table))
+    return TableFacts(encounter, combatants, declarations, cards, table, refusals(table), withdrawn)
 
 
 def state_context(encounter: Encounter, audience: str, facts: TableFacts | None = None) -> dict:
@@ -259,6 +266,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
         "declaring": encounter.phase == Phase.DECLARING,
         "declared_count": sum(card.declared for card in cards),
+        "withdrawn": facts.withdrawn,
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
         "phase_label": step_label(encounter.phase),

@@ -5,6 +5,7 @@ faces give the same state). Levels are then taken from the rows, where correctio
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from arsmagica.models import Declaration, Phase
 from arsmagica.rules import (
@@ -20,6 +21,9 @@ from combat.models import Combatant, Encounter
 from combat.rules.errors import RulesError
 
 from .sheets import combatant_state, declaration_of, options_from_json, sheet_snapshot, with_levels
+
+if TYPE_CHECKING:
+    from .table import TableRead
 
 PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for function in PHASE_FUNCTIONS}
 
@@ -93,10 +97,11 @@ def rebuild(encounter: Encounter, combatants: list[Combatant], declarations: lis
     )
 
 
-def restarted(encounter: Encounter, combatant: Combatant) -> list[str]:
+def restarted(encounter: Encounter, combatant: Combatant, read: TableRead) -> list[str]:
     """A correction while declarations are open is where the round starts for that combatant: its
     entry in the round's start is taken again (no phase has been rolled on the old one), and a
-    declaration it can no longer carry out is withdrawn (ArM3 p177: the incapacitated cannot act)."""
+    declaration it can no longer carry out is withdrawn (ArM3 p177: the incapacitated cannot act),
+    in the database and in the command's `read`, which the push renders."""
     if encounter.phase != Phase.DECLARING:
         return []
     entry = {"id": str(combatant.pk), **sheet_snapshot(combatant)}
@@ -104,6 +109,7 @@ def restarted(encounter: Encounter, combatant: Combatant) -> list[str]:
         Declaration.objects.filter(
             encounter=encounter, combatant=combatant, round_number=encounter.round_number
         ).delete()
+        read.withdraw(combatant.pk)
     start = [entry if each["id"] == entry["id"] else each for each in encounter.round_log.get("start", [])]
     encounter.round_log = {**encounter.round_log, "start": start}
     return ["round_log"]

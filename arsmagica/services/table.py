@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
@@ -76,12 +76,15 @@ class TableRead:
     """What a command reads of its encounter once, under the lock: the combatants (as `combatants_of`),
     the declarations of the round it was read in, and the `Table` the rules decide from. A command
     makes its writes through these rows (a new declaration goes into `declarations`) and hands them to
-    the push (`EventLog.save(read=...)`), which renders from them instead of reading them again."""
+    the push (`EventLog.save(read=...)`), which renders from them instead of reading them again; a
+    declaration it deletes leaves `declarations` by `withdraw`, which keeps who it was for (`withdrawn`:
+    the push shows who has declared again)."""
 
     combatants: list[Combatant]
     round_number: int
     declarations: dict[int, Declaration]
     table: Table
+    withdrawn: set[int] = field(default_factory=set)
 
     def combatant(self, combatant_id) -> Combatant | None:
         """One of the encounter's combatants by id (as posted), or None."""
@@ -91,6 +94,10 @@ class TableRead:
             return None
         return next((combatant for combatant in self.combatants if combatant.pk == wanted), None)
 
+    def withdraw(self, combatant_id: int) -> None:
+        """The combatant's declaration of this round, deleted by the command, is no longer in the read."""
+        if self.declarations.pop(combatant_id, None) is not None:
+            self.withdrawn.add(combatant_id)
 
     def declared(self) -> list[Declaration]:
         """This round's declarations in the combatants' order, each with its combatant (and character)."""

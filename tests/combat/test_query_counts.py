@@ -9,7 +9,7 @@ from channels.layers import get_channel_layer
 from django.urls import reverse
 
 from arsmagica import services
-from arsmagica.models import Weapon
+from arsmagica.models import Declaration, Weapon
 from campaign.models import Character
 from combat.audience import AUDIENCES, STORYGUIDE
 from combat.live import render_frame
@@ -234,3 +234,65 @@ def test_a_push_renders_the_declarations_as_the_command_left_them(table, django_
     done = f'id="declared-{table.boris.pk}" data-testid="declared-{table.boris.pk}" class="done"'
     assert all(done in html for html in declared_frames)
     assert len(corrected_frames) == 2 and all("Attack +3" in html for html in corrected_frames)
+
+
+def _element(html: str, tag: str, element_id: str) -> str:
+    """The element `<tag id="element_id" …>` to its matching closing tag, without its out-of-band mark (a
+    pushed frame swaps a part in by its id; a whole one carries it inside its panel)."""
+    start = html.find(f'<{tag} id="{element_id}"')
+    assert start >= 0, f"{element_id} is not there"
+    depth = 0
+    for found in re.finditer(rf"<{tag}\b|</{tag}>", html[start:]):
+        depth += 1 if found.group(0) != f"</{tag}>" else -1
+        if depth == 0:
+            return html[start : start + found.end()].replace(' hx-swap-oob="true"', "")
+    raise AssertionError(f"{element_id} is not closed")
+
+
+@pytest.mark.parametrize(
+    "who, changes",
+    [
+        ("bandit", {"body_level": "incapacitated"}),
+        ("bandit", {"body_level": "dead"}),
+        ("boris", {"fatigue_level": "unconscious"}),
+    ],
+)
+def test_a_correction_that_withdraws_a_declaration_pushes_who_has_declared(
+    table, who, changes, django_capture_on_commit_callbacks
+):
+    """A correction while declarations are open that leaves a combatant who has declared unable to act
+    withdraws the declaration (ArM3 p177); its push shows it gone, as the page would after a reload: who
+    has declared and the count for both audiences, and for the storyguide the close button's count and the
+    combatant's entry of "Declare for NPCs" (no longer declared), each as a fresh read renders them."""
+    from combat.live import replay_frame
+
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    corrected, target, declarer = table.bandits[0], table.boris, table.storyguide
+    if who == "boris":  # a player's character: the storyguide's entry of it is closed
+        corrected, target, declarer = table.boris, table.bandits[0], table.alice
+    values = {"action": "attack", "weapon_id": table.weapon(corrected), "engage": [target.pk]}
+    services.declare(declarer, table.encounter.pk, corrected.pk, values)
+    sent = {}
+
+    def group_send(group, message):
+        if message["type"] == "encounter.frame":
+            sent[group] = message["html"]
+
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(group_send)):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.correct(table.storyguide, table.encounter.pk, table.v, corrected.pk, changes, "Clubbed")
+    assert not Declaration.objects.filter(encounter=table.encounter).exists()
+    for audience in AUDIENCES:
+        pushed = sent[f"encounter-{table.encounter.pk}-{audience}"]
+        fresh = replay_frame(table.encounter.pk, audience, 0)[0]
+        status = _element(pushed, "section", "declaration-status")
+        assert status == _element(fresh, "section", "declaration-status")
+        assert 'data-testid="declared-count">0 / 5<' in status
+        assert f'id="declared-{corrected.pk}" data-testid="declared-{corrected.pk}" class="waiting"' in status
+        if audience == STORYGUIDE:
+            assert _element(pushed, "section", "sg-controls") == _element(fresh, "section", "sg-controls")
+            entry = _element(pushed, "details", f"declare-{corrected.pk}")
+            assert entry == _element(fresh, "details", f"declare-{corrected.pk}")
+            assert f'data-testid="declared-mark-{corrected.pk}"' not in entry
+            npcs_as_before = _element(pushed, "div", "npcs-as-before-slot")
+            assert npcs_as_before == _element(fresh, "div", "npcs-as-before-slot")
