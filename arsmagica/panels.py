@@ -5,6 +5,7 @@ The same context renders the full page and the fragments pushed after every comm
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,6 +22,7 @@ from . import presenters
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
+from .rules.levels import BodyLevel, FatigueLevel, can_act
 from .rules.table import (
     Table,
     can_change_combatants,
@@ -197,6 +199,10 @@ class Card:
         return presenters.sheet_line(self.character)
 
     @property
+    def can_act(self) -> bool:
+        return not unable_to_act(self.character)
+
+    @property
     def long_term(self) -> int:
         """Fatigue levels lost to long-term exertion: back only with food and sleep (ArM3 p177)."""
         return sum(1 for exertion in fatigue_state_of(self.character).lost if exertion.value == "long_term")
@@ -266,6 +272,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
         "declaring": encounter.phase == Phase.DECLARING,
         "declared_count": sum(card.declared for card in cards),
+        "people": people_digest(cards),
         "withdrawn": facts.withdrawn,
         "pending": encounter.pending or None,
         "phase_track": phase_track(),
@@ -284,6 +291,25 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         if storyguide and encounter.pending
         else [],
     }
+
+
+def unable_to_act(character) -> str:
+    """Why a character takes no action (ArM3 p177): "unconscious", "incapacitated" or "dead"; "" when it
+    can act."""
+    sheet = sheet_of(character)
+    fatigue, body = FatigueLevel(sheet.fatigue_level), BodyLevel(sheet.body_level)
+    if can_act(fatigue, body):
+        return ""
+    return body.value if body in (BodyLevel.INCAPACITATED, BodyLevel.DEAD) else fatigue.value
+
+
+def people_digest(cards: list[Card]) -> str:
+    """A digest of what each person's own panels (a player's declarations) show beyond the round and phase:
+    who is in the fight and can act. The status bar carries it (`data-people`) and live.js has those panels
+    fetch themselves again when it changes, so a correction that leaves a combatant unable to act (or able
+    again) reaches them; a correction of anything else (an advantage, a level that still acts) does not."""
+    able = ",".join(str(card.id) for card in cards if card.can_act)
+    return hashlib.blake2b(able.encode(), digest_size=6).hexdigest()
 
 
 def acting_order(movement: Event | None, audience: str, saga, combatants) -> dict | None:
@@ -376,7 +402,8 @@ def declaration_entries(
     only: set[int] | None = None,
 ) -> list[dict]:
     """The declaration entries one person may fill in: the storyguide's NPCs first, then everyone else's
-    (the storyguide may declare for anyone); a player's own characters. An entry shown open has its form;
+    (the storyguide may declare for anyone); a player's own characters, each that cannot act with why
+    (`unable`) in place of its form. An entry shown open has its form;
     a closed one (someone else's, or an NPC among more than OPEN_AT_ONCE) gets it when opened.
     `previous`: last round's declarations by combatant, for "same as last round"; `only`: just these
     combatants' entries."""
@@ -388,7 +415,9 @@ def declaration_entries(
         if only is not None and combatant.pk not in only:
             continue
         declaration = declarations.get(combatant.pk)
-        shown = mine_open and combatant in mine
+        # A player's own character that cannot act has nothing to declare: its entry says why instead.
+        unable = "" if storyguide else unable_to_act(combatant.character)
+        shown = mine_open and combatant in mine and not unable
         entries.append(
             {
                 "form": declaration_form(encounter, combatant, combatants, storyguide, declaration)
@@ -398,7 +427,8 @@ def declaration_entries(
                 "declaration": declaration,
                 "previous": (previous or {}).get(combatant.pk),
                 "own": combatant in mine,
-                "open": shown,
+                "open": shown or bool(unable),
+                "unable": unable,
             }
         )
     return entries

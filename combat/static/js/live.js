@@ -12,8 +12,9 @@
  *   visible while the socket is down) instead of waiting out the extension's backoff (up to 64 s);
  *   a socket that still looks open when the network comes back is asked to resume, and replaced if
  *   no answer comes (it may belong to the network that went away);
- * - when the round or phase changes, tell the page (covenant:phase) so per-person parts
- *   (a player's declaration forms) fetch themselves again;
+ * - when the round or phase changes, or what per-person parts depend on (the status's data-people,
+ *   a digest the rule system writes, e.g. who can act; absent: empty), tell the page (covenant:phase)
+ *   so those parts (a player's declaration forms) fetch themselves again;
  * - keep long-lived storyguide forms on the current version;
  * - mark this person's own combatant cards ("mine": first in their side, outlined) and show
  *   their levels in a strip at the bottom of a phone screen.
@@ -95,7 +96,9 @@
   }
   function phaseKey() {
     var status = document.getElementById("encounter-status");
-    return status ? status.dataset.round + ":" + status.dataset.phase + ":" + status.dataset.status : "";
+    if (!status) { return ""; }
+    var data = status.dataset;
+    return [data.round, data.phase, data.status, data.people || ""].join(":");
   }
   var lastPhaseKey = null;
   var frameLast = null;

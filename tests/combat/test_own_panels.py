@@ -1,0 +1,98 @@
+"""A player's own declarations panel is not in the shared frame: it fetches itself again when the status bar's
+key changes (live.js: round, phase, status and `data-people`). A correction that changes who can act changes
+`data-people`; one that changes only an advantage leaves it, so the phones do not fetch on every command."""
+
+import re
+from unittest.mock import patch
+
+import pytest
+from channels.layers import get_channel_layer
+from django.test import Client
+from django.urls import reverse
+
+from arsmagica import services
+from combat.audience import PLAYERS
+from combat.live import FRAME_TYPE
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE = re.compile(r'<section id="encounter-status"[^>]*data-people="([0-9a-f]+)"')
+
+
+def _async(function):
+    async def call(*args, **kwargs):
+        return function(*args, **kwargs)
+
+    return call
+
+
+def players_people(table, correct) -> str:
+    """The players' frame of the command `correct()` sends: its status bar's `data-people`."""
+    sent = {}
+
+    def group_send(group, message):
+        if message["type"] == FRAME_TYPE:
+            sent[group] = message["html"]
+
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(group_send)):
+        correct()
+    return PEOPLE.search(sent[f"encounter-{table.encounter.pk}-{PLAYERS}"]).group(1)
+
+
+def page_people(client) -> str:
+    return PEOPLE.search(client.get(client.page).content.decode()).group(1)
+
+
+@pytest.fixture
+def players_page(table):
+    client = Client()
+    client.force_login(table.alice)
+    client.page = reverse("encounter_play", args=[table.encounter.pk])
+    return client
+
+
+def test_the_status_changes_when_who_can_act_changes_and_only_then(
+    table, players_page, django_capture_on_commit_callbacks
+):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    values = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
+    services.declare(table.alice, table.encounter.pk, table.boris.pk, values)
+    before = page_people(players_page)
+
+    def correct(changes, reason):
+        def command():
+            with django_capture_on_commit_callbacks(execute=True):
+                services.correct(
+                    table.storyguide, table.encounter.pk, table.v, table.boris.pk, changes, reason
+                )
+
+        return command
+
+    assert players_people(table, correct({"advantage_attack": 3}, "Higher ground")) == before
+    assert players_people(table, correct({"fatigue_level": "weary"}, "Winded")) == before  # he still acts
+    unconscious = players_people(table, correct({"fatigue_level": "unconscious"}, "Clubbed"))
+    assert unconscious != before
+    assert page_people(players_page) == unconscious  # the page as a reload shows it
+    assert players_people(table, correct({"advantage_defense": 2}, "Lying low")) == unconscious
+    back = players_people(table, correct({"fatigue_level": "fresh"}, "Only stunned"))
+    assert back == before
+
+
+def test_a_players_panel_says_their_character_cannot_act_in_place_of_the_form(table):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    client = Client()
+    client.force_login(table.alice)
+    panel = reverse("my_declarations", args=[table.encounter.pk])
+    boris = table.boris.pk
+    assert f'data-testid="declare-form-{boris}"' in client.get(panel).content.decode()
+
+    hit = {"body_level": "incapacitated"}
+    services.correct(table.storyguide, table.encounter.pk, table.v, boris, hit, "Hit")
+    html = client.get(panel).content.decode()
+    assert f'data-testid="declare-form-{boris}"' not in html
+    assert re.search(rf'data-testid="cannot-act-{boris}">Sir Boris is incapacitated\s+and cannot act', html)
+
+    services.correct(table.storyguide, table.encounter.pk, table.v, boris, {"body_level": "unhurt"}, "Healed")
+    html = client.get(panel).content.decode()
+    assert f'data-testid="declare-form-{boris}"' in html
+    assert f'data-testid="cannot-act-{boris}"' not in html
