@@ -376,3 +376,32 @@ def test_the_engage_boxes_are_written_as_django_writes_them_and_keep_what_was_ch
     chosen = table.bandits[1].pk
     assert re.search(rf'value="{chosen}" id="id_{name}_\d+"\s+checked', refused)
     assert not re.search(rf'value="{target.pk}" id="id_{name}_\d+"\s+checked', refused)
+
+
+def described_and_named(html: str) -> tuple[set, set]:
+    """The ids aria-describedby points at in the markup, and the ids its elements have."""
+    described = {name for value in re.findall(r'aria-describedby="([^"]*)"', html) for name in value.split()}
+    return described, set(re.findall(r'\sid="([^"]*)"', html))
+
+
+def test_every_aria_describedby_on_the_storyguides_page_names_an_element_of_it(client, physical_table):
+    """Django 5.2's widgets point aria-describedby at <id>_helptext and <id>_error: the typed dice's help
+    text and a refused field's errors carry those ids, on the storyguide's page with declarations open and
+    in an NPC's refused declaration as it comes back into that page."""
+    table = physical_table
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.storyguide)
+    page = client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()
+    bandit = table.bandits[0]
+    posted = declaration(table, bandit, distance="-3", modifier="99", dice_initiative="1 x")
+    refused = post(client, "declare", table.encounter, posted, combatant=bandit.pk)
+    assert refused.status_code == 422
+    entry = refused.content.decode()
+    assert f'aria-describedby="id_c{bandit.pk}-distance_error"' in entry
+    dice = f"id_c{bandit.pk}-dice_initiative"
+    assert f'aria-describedby="{dice}_helptext {dice}_error"' in entry
+    start = page.index(f'<details id="declare-{bandit.pk}"')
+    swapped = page[:start] + entry + page[page.index('<details id="declare-', start + 1) :]
+    for html in (page, entry, swapped):
+        described, named = described_and_named(html)
+        assert described and described <= named, described - named
