@@ -22,7 +22,7 @@ from . import presenters
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
-from .rules.levels import BodyLevel, FatigueLevel, can_act
+from .rules.levels import BodyLevel, FatigueLevel, why_not_acting
 from .rules.table import (
     Table,
     can_change_combatants,
@@ -294,13 +294,9 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
 
 
 def unable_to_act(character) -> str:
-    """Why a character takes no action (ArM3 p177): "unconscious", "incapacitated" or "dead"; "" when it
-    can act."""
+    """Why a character takes no action, by its sheet's levels (`why_not_acting`, ArM3 p177); "" if it can."""
     sheet = sheet_of(character)
-    fatigue, body = FatigueLevel(sheet.fatigue_level), BodyLevel(sheet.body_level)
-    if can_act(fatigue, body):
-        return ""
-    return body.value if body in (BodyLevel.INCAPACITATED, BodyLevel.DEAD) else fatigue.value
+    return why_not_acting(FatigueLevel(sheet.fatigue_level), BodyLevel(sheet.body_level))
 
 
 def people_digest(cards: list[Card]) -> str:

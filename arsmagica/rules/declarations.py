@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from combat.rules.errors import RulesError
 
-from .levels import BodyLevel, FatigueLevel
+from .levels import BodyLevel, why_not_acting
 from .movement import Movement
 from .phase import FAST_CAST_PHASES, Phase
 from .state import Action, CombatantState, Declaration, RoundState
@@ -14,14 +14,6 @@ from .state import Action, CombatantState, Declaration, RoundState
 
 def _no_such(combatant_id: str) -> RulesError:
     return RulesError(f"no combatant with id {combatant_id!r}")
-
-
-def _why_not_acting(combatant: CombatantState) -> str:
-    if combatant.body_level is BodyLevel.DEAD:
-        return "dead"
-    if combatant.body_level is BodyLevel.INCAPACITATED:
-        return "incapacitated"
-    return FatigueLevel.UNCONSCIOUS.value
 
 
 def check_declaration(
@@ -35,7 +27,8 @@ def check_declaration(
         raise _no_such(declaration.combatant)
     name = combatant.sheet.name
     if not combatant.can_act:
-        raise RulesError(f"{name} is {_why_not_acting(combatant)} and cannot act (ArM3 p177)")
+        why = why_not_acting(combatant.fatigue_level, combatant.body_level)
+        raise RulesError(f"{name} is {why} and cannot act (ArM3 p177)")
     weapon = combatant.sheet.weapon(declaration.weapon) if declaration.weapon else None
     action = declaration.action
     if declaration.routing and declaration.charging:

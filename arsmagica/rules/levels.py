@@ -84,6 +84,13 @@ def can_act(fatigue_level: FatigueLevel, body_level: BodyLevel) -> bool:
     )
 
 
+def why_not_acting(fatigue_level: FatigueLevel, body_level: BodyLevel) -> str:
+    """Why a character takes no action (ArM3 p177): "dead", "incapacitated", "unconscious"; "" if it can."""
+    if body_level in (BodyLevel.DEAD, BodyLevel.INCAPACITATED):
+        return body_level.value
+    return fatigue_level.value if fatigue_level is FatigueLevel.UNCONSCIOUS else ""
+
+
 @dataclass(frozen=True, slots=True)
 class BodyTrack(Record):
     """The Body levels a creature has: how many of each wound level (Hurt x3 ...) (ArM3 p177).
