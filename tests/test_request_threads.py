@@ -5,36 +5,18 @@ import asyncio
 import threading
 
 import pytest
+from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
 
 from config.threads import RequestThreads, RequestThreadsHandler
 
 
-def scope(path: str = "/accounts/login/") -> dict:
-    return {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-        "headers": [(b"host", b"testserver")], "client": ("127.0.0.1", 5000), "server": ("testserver", 80),
-    }  # fmt: skip
-
-
 async def get(handler, path: str = "/accounts/login/") -> int:
-    """One GET through the handler, as Daphne calls it; its status."""
-    sent, gone = [], asyncio.Event()
-    body = [{"type": "http.request", "body": b"", "more_body": False}]
-
-    async def receive():
-        if body:
-            return body.pop()
-        await gone.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        sent.append(message)
-
-    await handler(scope(path), receive, send)
-    gone.set()
-    return sent[0]["status"]
+    """One GET through the handler, as a server calls it, to its end (its last signal too); its status."""
+    communicator = HttpCommunicator(handler, "GET", path, headers=[(b"host", b"testserver")])
+    response = await communicator.get_response(timeout=10)
+    await communicator.wait(timeout=10)
+    return response["status"]
 
 
 class Threads:
