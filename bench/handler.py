@@ -1,8 +1,8 @@
 """A request's cost in Django's ASGI handler: Django's own (a thread started and joined per request) and
 the site's (config.threads: a thread lent per request), taking turns, in this one process.
 
-Run: `.venv/bin/python bench/handler.py` (`--requests 500 --rounds 3`). Each request is called as Daphne
-calls the application (an ASGI scope, the body, then a disconnect once answered), one after another: the
+Run: `.venv/bin/python bench/handler.py` (`--requests 500 --rounds 3`). Each request is called as a server
+calls the application (Channels' HttpCommunicator), one after another: the
 storyguide's encounter page (bench/seed.py's table of 8 players and 3 bandits, declarations open), a
 correction posted as htmx posts it (the session and CSRF cookies, `X-CSRFToken`, `expected_version`),
 and a path that is not found (the least Django does). Before each correction the bench reads the
@@ -24,46 +24,29 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
 
+from channels.testing import HttpCommunicator
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
 class Browser:
-    """Calls an ASGI application as Daphne would, keeping the cookies it is given."""
+    """Calls an ASGI application as a server would (Channels' HttpCommunicator), keeping its cookies."""
 
     def __init__(self, app, cookies: dict[str, str]):
         self.app, self.cookies = app, dict(cookies)
 
-    def scope(self, method: str, path: str, headers: list[tuple[bytes, bytes]]) -> dict:
-        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items()).encode()
-        return {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-            "headers": [(b"host", b"testserver"), (b"cookie", cookie), *headers],
-            "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
-        }  # fmt: skip
-
     async def request(self, method: str, path: str, body: bytes = b"", headers=()) -> int:
-        answered, parts = asyncio.Event(), [{"type": "http.request", "body": body, "more_body": False}]
-        status = []
-
-        async def receive():
-            if parts:
-                return parts.pop()
-            await answered.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            if message["type"] == "http.response.start":
-                status.append(message["status"])
-                for name, value in message["headers"]:
-                    if name.lower() == b"set-cookie":
-                        for morsel in SimpleCookie(value.decode()).values():
-                            self.cookies[morsel.key] = morsel.value
-
-        await self.app(self.scope(method, path, list(headers)), receive, send)
-        answered.set()
-        return status[0]
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items()).encode()
+        headers = [(b"host", b"testserver"), (b"cookie", cookie), *headers]
+        communicator = HttpCommunicator(self.app, method, path, body, headers)
+        response = await communicator.get_response(timeout=60)
+        await communicator.wait(timeout=60)
+        for name, value in response["headers"]:
+            if name.lower() == b"set-cookie":
+                for morsel in SimpleCookie(value.decode()).values():
+                    self.cookies[morsel.key] = morsel.value
+        return response["status"]
 
 
 async def cpu_a_request(call, count: int) -> float:
