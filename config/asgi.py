@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django (static files: ServeStatic's middleware; each request in a
-thread lent for it, config.threads), websockets: Channels."""
+thread lent for it, config.threads), websockets: Channels; the garbage collector set for a long-lived
+server once all is loaded (config.collector)."""
 
 import os
 
@@ -26,6 +27,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from combat.routing import websocket_urlpatterns  # noqa: E402
+from config.collector import settle  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -35,3 +37,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+settle()

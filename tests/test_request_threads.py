@@ -106,7 +106,8 @@ async def test_a_scope_other_than_http_is_refused_as_django_refuses_it():
         await RequestThreadsHandler()({"type": "lifespan"}, None, None)
 
 
-def test_the_site_serves_http_through_it():
+def test_the_site_serves_http_through_it(settings):
+    settings.DEBUG = True  # else config.asgi wants collectstatic's manifest, which a fresh checkout lacks
     from config.asgi import application
 
     assert isinstance(application.application_mapping["http"], RequestThreadsHandler)
