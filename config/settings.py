@@ -180,7 +180,9 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# Covenant is written in English and marks nothing for translation: without the translation machinery,
+# each string and number a page shows skips a lookup of the active language (docs/performance.md).
+USE_I18N = False
 USE_TZ = True
 
 # --- Static files: ServeStatic (config/static.py) ---
