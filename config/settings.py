@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "combat",
     "arsmagica",
     "d6",
+    "django.forms",  # the widget templates the site does not write itself (FORM_RENDERER)
 ]
 
 MIDDLEWARE = [
@@ -69,6 +70,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# Widgets render through the site's templates, so campaign/templates/django/forms/widgets/ can write a
+# select's options and an input's attributes in one loop instead of a template included for each.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [
     {
