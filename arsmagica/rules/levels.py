@@ -78,10 +78,7 @@ def wound_penalty(level: BodyLevel) -> int:
 
 def can_act(fatigue_level: FatigueLevel, body_level: BodyLevel) -> bool:
     """Unconscious and Incapacitated characters take no actions, nor do the dead (ArM3 p177)."""
-    return fatigue_level is not FatigueLevel.UNCONSCIOUS and body_level not in (
-        BodyLevel.INCAPACITATED,
-        BodyLevel.DEAD,
-    )
+    return not why_not_acting(fatigue_level, body_level)
 
 
 def why_not_acting(fatigue_level: FatigueLevel, body_level: BodyLevel) -> str:
