@@ -16,7 +16,8 @@ Modes: the embedded default (SQLite, in-memory layer, 1 Daphne: `make run`'s); `
 `--redis URL --daphnes N` (PostgreSQL and Redis, N Daphnes, sockets and posts spread over them in turn;
 `--redis start` starts a throwaway Redis). It counts "too many clients" and MaxConnectionsError in the
 Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every socket sits silent.
-`--profile DIR` records each Daphne with py-spy (if installed) during the measured window.
+`--profile DIR` records each Daphne with py-spy (if installed) during the measured window: only the thread
+holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
 """
 
@@ -214,7 +215,8 @@ class Stack:
 
 
 class Profiler:
-    """py-spy recording each Daphne during the measured window (collapsed stacks, one file each)."""
+    """py-spy recording each Daphne during the measured window (collapsed stacks, one file each; `--gil`:
+    the thread holding the interpreter lock, where a process's Python work is)."""
 
     def __init__(self, folder: Path, daphnes: list[servers.Daphne]):
         self.folder = folder
@@ -240,8 +242,7 @@ class Profiler:
                         "--output",
                         str(out),
                         "--nonblocking",
-                        "--threads",
-                        "--idle",
+                        "--gil",
                     ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,

@@ -111,8 +111,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # one file per test run, so runs side by side in the same tree do not clobber each other.
     TEST_SQLITE = Path(tempfile.gettempdir()) / f"covenant-test-{os.getpid()}.sqlite3"
     DATABASES["default"]["TEST"] = {"NAME": TEST_SQLITE}
-# At most this many page reads, and as many commands, work in Django at once in one process (config.slots).
+# At most this many page reads, and apart from them COMMAND_SLOTS commands, work in Django at once in one
+# process (config.slots). On SQLite one command at a time by default: the file takes one writer, so a second
+# command only waited in SQLite's busy handler, which sleeps between its tries, and took the interpreter's
+# turns from the first (docs/performance.md, "One command at a time on SQLite").
 REQUEST_SLOTS = env_int("REQUEST_SLOTS", 4, 1, 100)
+SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+COMMAND_SLOTS = env_int("COMMAND_SLOTS", 1 if SQLITE else REQUEST_SLOTS, 1, 100)
 DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 20, 2, 1000)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Daphne runs each request's sync view in a thread of its own (asgiref gives every request its own

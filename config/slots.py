@@ -1,5 +1,5 @@
-"""At most REQUEST_SLOTS page reads and as many commands work in Django at once in one process; the rest
-wait their turn, first come first served (docs/performance.md, "Requests at once").
+"""At most REQUEST_SLOTS page reads and COMMAND_SLOTS commands work in Django at once in one process; the
+rest wait their turn, first come first served (docs/performance.md, "Requests at once").
 
 Each request Django runs gets a thread of its own, and past a few at once they only take turns on the
 one interpreter lock, each turn costing more: a bound keeps a command's cost what it is on a quiet
@@ -24,7 +24,7 @@ class RequestSlots:
 
     def __init__(self, get_response):
         self.get_response = get_response
-        self.size = settings.REQUEST_SLOTS
+        self.sizes = {True: settings.REQUEST_SLOTS, False: settings.COMMAND_SLOTS}
         self._loop = None
         self._slots: dict[bool, asyncio.Semaphore] = {}
         markcoroutinefunction(self)
@@ -33,7 +33,7 @@ class RequestSlots:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # one loop in a server; tests run each in a loop of its own
             self._loop = loop
-            self._slots = {True: asyncio.Semaphore(self.size), False: asyncio.Semaphore(self.size)}
+            self._slots = {reads: asyncio.Semaphore(size) for reads, size in self.sizes.items()}
         return self._slots[reads]
 
     async def __call__(self, request):

@@ -1,5 +1,6 @@
-"""Issue 11: at most REQUEST_SLOTS pages and as many commands work in Django at once (config.slots); the
-rest wait their turn, and a page that takes long never holds a command up."""
+"""Issue 11: at most REQUEST_SLOTS pages and COMMAND_SLOTS commands work in Django at once (config.slots);
+the rest wait their turn, and a page that takes long never holds a command up. On SQLite one command at a
+time unless COMMAND_SLOTS says otherwise."""
 
 import asyncio
 
@@ -42,7 +43,7 @@ async def until(condition):
 
 @pytest.fixture
 def slots(settings):
-    settings.REQUEST_SLOTS = 3
+    settings.REQUEST_SLOTS = settings.COMMAND_SLOTS = 3
     views = SlowViews()
     return RequestSlots(views), views
 
@@ -102,10 +103,50 @@ def test_slots_come_before_django_starts_work_and_after_static_files():
     assert order.index("config.slots.RequestSlots") == order.index("config.static.StaticFilesMiddleware") + 1
 
 
+async def test_pages_and_commands_have_slot_counts_of_their_own(settings):
+    settings.REQUEST_SLOTS, settings.COMMAND_SLOTS = 3, 1
+    views = SlowViews()
+    middleware = RequestSlots(views)
+    factory = RequestFactory()
+    requests = [factory.get(f"/page/{n}/") for n in range(4)]
+    requests += [factory.post(f"/command/{n}/") for n in range(3)]
+    answers = [asyncio.create_task(middleware(request)) for request in requests]
+    await until(lambda: len(views.started) == 4)
+    assert views.working == {"GET": 3, "POST": 1}
+    views.go.set()
+    await asyncio.gather(*answers)
+    assert views.most == {"GET": 3, "POST": 1}
+
+
+SHOW_SLOTS = "from django.conf import settings; print(settings.REQUEST_SLOTS, settings.COMMAND_SLOTS)"
+
+
+@pytest.mark.parametrize(
+    ("database", "changes", "shown"),
+    [
+        ("sqlite", {}, "4 1"),
+        ("sqlite", {"REQUEST_SLOTS": "6"}, "6 1"),
+        ("sqlite", {"COMMAND_SLOTS": "3"}, "4 3"),
+        ("postgres", {}, "4 4"),
+        ("postgres", {"REQUEST_SLOTS": "6"}, "6 6"),
+        ("postgres", {"COMMAND_SLOTS": "2"}, "4 2"),
+    ],
+)
+def test_commands_go_one_at_a_time_on_sqlite_and_as_many_as_pages_on_postgresql(database, changes, shown):
+    """SQLite takes one writer at a time; PostgreSQL as many as there are connections."""
+    env = profile_env(**changes)
+    if database == "sqlite":
+        env.pop("DATABASE_URL")
+    result = manage("shell", "--no-imports", "-c", SHOW_SLOTS, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == shown
+
+
+@pytest.mark.parametrize("name", ["REQUEST_SLOTS", "COMMAND_SLOTS"])
 @pytest.mark.parametrize("value", ["0", "many", "-1", "2.5", "101"])
-def test_a_slot_count_covenant_cannot_use_is_refused_in_one_line(value):
-    result = manage("check", env=profile_env(REQUEST_SLOTS=value))
+def test_a_slot_count_covenant_cannot_use_is_refused_in_one_line(name, value):
+    result = manage("check", env=profile_env(**{name: value}))
     assert result.returncode == 1
     assert result.stderr.strip() == (
-        f"Covenant will not start: REQUEST_SLOTS must be a whole number from 1 to 100, not {value!r}"
+        f"Covenant will not start: {name} must be a whole number from 1 to 100, not {value!r}"
     )
