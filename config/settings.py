@@ -96,7 +96,8 @@ DATABASES = {
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=0
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+if SQLITE:
     # Several writers (Daphne's threads) share one file. Each transaction takes the write lock when it
     # begins (IMMEDIATE), so a second writer waits its turn (timeout) instead of failing "database is
     # locked" when it would upgrade a read lock; WAL lets pages read while a command writes.
@@ -116,7 +117,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # command only waited in SQLite's busy handler, which sleeps between its tries, and took the interpreter's
 # turns from the first (docs/performance.md, "One command at a time on SQLite").
 REQUEST_SLOTS = env_int("REQUEST_SLOTS", 4, 1, 100)
-SQLITE = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 COMMAND_SLOTS = env_int("COMMAND_SLOTS", 1 if SQLITE else REQUEST_SLOTS, 1, 100)
 DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 20, 2, 1000)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
