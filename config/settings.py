@@ -177,6 +177,19 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "combat.layers.InMemoryLayer"}}
+    # One process (several need Redis, above), so sessions can be kept in its memory: read from there,
+    # written through to the database, a query less a request (docs/performance.md). A session pushed
+    # out of the 10,000 kept, or not seen since a restart, is read from the database again.
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "sessions": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "sessions",
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        },
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    SESSION_CACHE_ALIAS = "sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
