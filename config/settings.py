@@ -112,6 +112,10 @@ if SQLITE:
     # one file per test run, so runs side by side in the same tree do not clobber each other.
     TEST_SQLITE = Path(tempfile.gettempdir()) / f"covenant-test-{os.getpid()}.sqlite3"
     DATABASES["default"]["TEST"] = {"NAME": TEST_SQLITE}
+    # A request's thread is lent again to the next request (config.threads) and keeps its connection:
+    # opening one (the file, the PRAGMAs above, the SQL functions Django adds to each) and closing it
+    # was a tenth of a correction's work (docs/performance.md, "A request's thread keeps its connection").
+    DATABASES["default"]["CONN_MAX_AGE"] = None
 # At most this many page reads, and apart from them COMMAND_SLOTS commands, work in Django at once in one
 # process (config.slots). On SQLite one command at a time by default: the file takes one writer, so a second
 # command only waited in SQLite's busy handler, which sleeps between its tries, and took the interpreter's

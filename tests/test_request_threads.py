@@ -9,6 +9,7 @@ from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
 
 from config.threads import RequestThreads, RequestThreadsHandler
+from tests.deploy.profile import manage, profile_env
 
 
 async def get(handler, path: str = "/accounts/login/") -> int:
@@ -111,3 +112,47 @@ def test_the_site_serves_http_through_it(settings):
     from config.asgi import application
 
     assert isinstance(application.application_mapping["http"], RequestThreadsHandler)
+
+
+# A request's first signal runs a query and notes which SQLite connection it ran on; three requests, one
+# after another, through the handler, in a fresh process on the embedded database.
+KEEPS_ITS_CONNECTION = """
+import asyncio
+from django.core.signals import request_started
+from django.db import connection
+from config.threads import RequestThreads, RequestThreadsHandler
+from tests.deploy.profile import manage, profile_env
+from tests.test_request_threads import get
+seen = []
+def note(**kwargs):
+    connection.cursor().execute("SELECT 1")
+    seen.append(id(connection.connection))
+request_started.connect(note)
+handler = RequestThreadsHandler(RequestThreads())
+async def three():
+    return [await get(handler) for _ in range(3)]
+print(*asyncio.run(three()), len(seen), len(set(seen)))
+"""
+
+
+def test_on_sqlite_a_thread_lent_again_keeps_its_database_connection(tmp_path):
+    """Opening a connection (the file, the PRAGMAs, Django's SQL functions) was a tenth of a correction."""
+    env = profile_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'covenant.sqlite3'}",
+        REDIS_URL=None,
+        ALLOWED_HOSTS="testserver",
+        DEBUG="true",  # the page's static files from the apps' folders: no collectstatic in a test
+    )
+    result = manage("shell", "--no-imports", "-c", KEEPS_ITS_CONNECTION, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["200", "200", "200", "3", "1"]  # three requests, one connection
+
+
+@pytest.mark.parametrize(("changes", "kept"), [({"DATABASE_URL": None}, "None"), ({}, "0")])
+def test_connections_are_kept_on_sqlite_and_pooled_on_postgresql(changes, kept):
+    """Without DATABASE_URL (the embedded default) each thread keeps its own; the profile's PostgreSQL has
+    psycopg's pool keep them (Django's pool wants CONN_MAX_AGE 0)."""
+    show = "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    result = manage("shell", "--no-imports", "-c", show, env=profile_env(**changes))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == kept
