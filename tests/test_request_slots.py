@@ -1,36 +1,42 @@
 """Issue 11: at most REQUEST_SLOTS pages and COMMAND_SLOTS commands work in Django at once (config.slots);
-the rest wait their turn, and a page that takes long never holds a command up. On SQLite one command at a
-time unless COMMAND_SLOTS says otherwise."""
+the rest wait their turn before Django lends them a thread, and a page that takes long never holds a
+command up. On SQLite one command at a time unless COMMAND_SLOTS says otherwise."""
 
 import asyncio
 
 import pytest
 from django.conf import settings
-from django.http import HttpResponse
-from django.test import RequestFactory
 
 from config.slots import RequestSlots
+from config.threads import RequestThreadsHandler
 from tests.deploy.profile import manage, profile_env
 
 
-class SlowViews:
-    """A stand-in for the rest of Django: each request works until the test lets it go."""
+class SlowApp:
+    """A stand-in for Django behind the slots: each request works until the test lets it go."""
 
     def __init__(self):
         self.working: dict[str, int] = {"GET": 0, "POST": 0}
         self.most: dict[str, int] = {"GET": 0, "POST": 0}
         self.started: list[str] = []
+        self.answered: list[str] = []
         self.go = asyncio.Event()
 
-    async def __call__(self, request):
-        self.working[request.method] += 1
-        self.most[request.method] = max(self.most[request.method], self.working[request.method])
-        self.started.append(request.path)
+    async def __call__(self, scope, receive, send):
+        method = scope["method"]
+        self.working[method] += 1
+        self.most[method] = max(self.most[method], self.working[method])
+        self.started.append(scope["path"])
         try:
             await self.go.wait()
         finally:
-            self.working[request.method] -= 1
-        return HttpResponse(request.path)
+            self.working[method] -= 1
+        self.answered.append(scope["path"])
+
+
+def request(slots: RequestSlots, method: str, path: str) -> asyncio.Task:
+    """One HTTP request, as Daphne calls the application, under way."""
+    return asyncio.create_task(slots({"type": "http", "method": method, "path": path}, None, None))
 
 
 async def until(condition):
@@ -44,78 +50,89 @@ async def until(condition):
 @pytest.fixture
 def slots(settings):
     settings.REQUEST_SLOTS = settings.COMMAND_SLOTS = 3
-    views = SlowViews()
-    return RequestSlots(views), views
+    app = SlowApp()
+    return RequestSlots(app), app
 
 
 async def test_no_more_pages_or_commands_work_at_once_than_the_slots_and_every_one_is_answered(slots):
-    middleware, views = slots
-    factory = RequestFactory()
-    requests = [factory.get(f"/page/{n}/") for n in range(8)]
-    requests += [factory.post(f"/command/{n}/") for n in range(8)]
-    answers = [asyncio.create_task(middleware(request)) for request in requests]
-    await until(lambda: len(views.started) == 6)
-    assert views.working == {"GET": 3, "POST": 3}
-    views.go.set()
-    done = await asyncio.gather(*answers)
-    assert [answer.content.decode() for answer in done] == [request.path for request in requests]
-    assert views.most == {"GET": 3, "POST": 3}
+    middleware, app = slots
+    paths = [("GET", f"/page/{n}/") for n in range(8)] + [("POST", f"/command/{n}/") for n in range(8)]
+    answers = [request(middleware, method, path) for method, path in paths]
+    await until(lambda: len(app.started) == 6)
+    assert app.working == {"GET": 3, "POST": 3}
+    app.go.set()
+    await asyncio.gather(*answers)
+    assert sorted(app.answered) == sorted(path for _, path in paths)
+    assert app.most == {"GET": 3, "POST": 3}
 
 
 async def test_requests_wait_their_turn_first_come_first_served(slots):
-    middleware, views = slots
-    factory = RequestFactory()
-    answers = [asyncio.create_task(middleware(factory.post(f"/command/{n}/"))) for n in range(6)]
-    await until(lambda: len(views.started) == 3)
-    views.go.set()
+    middleware, app = slots
+    answers = [request(middleware, "POST", f"/command/{n}/") for n in range(6)]
+    await until(lambda: len(app.started) == 3)
+    app.go.set()
     await asyncio.gather(*answers)
-    assert views.started == [f"/command/{n}/" for n in range(6)]
+    assert app.started == [f"/command/{n}/" for n in range(6)]
 
 
 async def test_pages_that_take_long_never_hold_a_command_up(slots):
-    middleware, views = slots
-    factory = RequestFactory()
-    pages = [asyncio.create_task(middleware(factory.get(f"/archive/{n}/"))) for n in range(5)]
-    await until(lambda: views.working["GET"] == 3)
-    command = asyncio.create_task(middleware(factory.post("/command/")))
-    await until(lambda: "/command/" in views.started)
-    views.go.set()
+    middleware, app = slots
+    pages = [request(middleware, "GET", f"/archive/{n}/") for n in range(5)]
+    await until(lambda: app.working["GET"] == 3)
+    command = request(middleware, "POST", "/command/")
+    await until(lambda: "/command/" in app.started)
+    app.go.set()
     await asyncio.gather(command, *pages)
 
 
+async def test_static_files_wait_for_no_slot(slots):
+    middleware, app = slots
+    pages = [request(middleware, "GET", f"/archive/{n}/") for n in range(4)]
+    await until(lambda: app.working["GET"] == 3)
+    style = f"{settings.STATIC_URL}css/covenant.css"
+    static = request(middleware, "GET", style)
+    await until(lambda: style in app.started)
+    assert app.working["GET"] == 4 and "/archive/3/" not in app.started
+    app.go.set()
+    await asyncio.gather(static, *pages)
+
+
 async def test_a_request_given_up_while_waiting_gives_no_slot_away(slots):
-    middleware, views = slots
-    factory = RequestFactory()
-    working = [asyncio.create_task(middleware(factory.post(f"/command/{n}/"))) for n in range(3)]
-    await until(lambda: views.working["POST"] == 3)
-    waiting = asyncio.create_task(middleware(factory.post("/gone/")))  # its client went away
+    middleware, app = slots
+    working = [request(middleware, "POST", f"/command/{n}/") for n in range(3)]
+    await until(lambda: app.working["POST"] == 3)
+    waiting = request(middleware, "POST", "/gone/")  # its client went away
     await asyncio.sleep(0)
     waiting.cancel()
-    late = asyncio.create_task(middleware(factory.post("/late/")))
-    views.go.set()
+    late = request(middleware, "POST", "/late/")
+    app.go.set()
     await asyncio.gather(*working, late)
     assert waiting.cancelled()
-    assert "/gone/" not in views.started and views.started[-1] == "/late/"
+    assert "/gone/" not in app.started and app.started[-1] == "/late/"
 
 
-def test_slots_come_before_django_starts_work_and_after_static_files():
-    order = settings.MIDDLEWARE
-    assert order.index("config.slots.RequestSlots") == order.index("config.static.StaticFilesMiddleware") + 1
+def test_a_request_waits_for_its_slot_before_django_lends_it_a_thread(settings):
+    """However many wait, the threads at work (and their database connections) are no more than the slots."""
+    settings.DEBUG = True  # else config.asgi wants collectstatic's manifest, which a fresh checkout lacks
+    from config.asgi import application
+
+    http = application.application_mapping["http"]
+    assert isinstance(http, RequestSlots)
+    assert isinstance(http.app, RequestThreadsHandler)
+    assert "config.slots.RequestSlots" not in settings.MIDDLEWARE
 
 
 async def test_pages_and_commands_have_slot_counts_of_their_own(settings):
     settings.REQUEST_SLOTS, settings.COMMAND_SLOTS = 3, 1
-    views = SlowViews()
-    middleware = RequestSlots(views)
-    factory = RequestFactory()
-    requests = [factory.get(f"/page/{n}/") for n in range(4)]
-    requests += [factory.post(f"/command/{n}/") for n in range(3)]
-    answers = [asyncio.create_task(middleware(request)) for request in requests]
-    await until(lambda: len(views.started) == 4)
-    assert views.working == {"GET": 3, "POST": 1}
-    views.go.set()
+    app = SlowApp()
+    middleware = RequestSlots(app)
+    paths = [("GET", f"/page/{n}/") for n in range(4)] + [("POST", f"/command/{n}/") for n in range(3)]
+    answers = [request(middleware, method, path) for method, path in paths]
+    await until(lambda: len(app.started) == 4)
+    assert app.working == {"GET": 3, "POST": 1}
+    app.go.set()
     await asyncio.gather(*answers)
-    assert views.most == {"GET": 3, "POST": 1}
+    assert app.most == {"GET": 3, "POST": 1}
 
 
 SHOW_SLOTS = "from django.conf import settings; print(settings.REQUEST_SLOTS, settings.COMMAND_SLOTS)"
