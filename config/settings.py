@@ -113,7 +113,7 @@ if SQLITE:
     DATABASES["default"]["TEST"] = {"NAME": TEST_SQLITE}
     # A request's thread is lent again to the next request (config.threads) and keeps its connection:
     # opening one (the file, the PRAGMAs above, the SQL functions Django adds to each) and closing it
-    # was a tenth of a correction's work (docs/performance.md, "A request's thread keeps its connection").
+    # was a tenth of a correction's work (docs/performance.md, "... sessions and SQLite connections kept").
     DATABASES["default"]["CONN_MAX_AGE"] = None
 # At most this many page reads, and apart from them COMMAND_SLOTS commands, work in Django at once in one
 # process (config.slots). On SQLite one command at a time by default: the file takes one writer, so a second

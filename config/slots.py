@@ -7,9 +7,9 @@ one interpreter lock, each turn costing more: a bound keeps a command's cost wha
 server. Pages (GET, HEAD, OPTIONS) and commands wait apart, so a slow page, a long saga's archive or an
 export, never holds a command up. A request waits here, in the event loop, before Django lends it a
 thread (config.threads), so however many wait, the threads at work, and their database connections, are
-no more than the slots. Static files wait for nothing: ServeStatic answers them without a view. Daphne
-hands a request over once its body is in and sends the answer without waiting for the client, so a slow
-phone holds no slot for long.
+no more than the slots. A static file takes a page's slot for the moment ServeStatic needs (browsers keep
+them: hashed names, a far-future Cache-Control). Daphne hands a request over once its body is in and sends
+the answer without waiting for the client, so a slow phone holds no slot for long.
 """
 
 import asyncio
@@ -25,7 +25,6 @@ class RequestSlots:
     def __init__(self, app):
         self.app = app
         self.sizes = {True: settings.REQUEST_SLOTS, False: settings.COMMAND_SLOTS}
-        self.static = settings.STATIC_URL
         self._loop = None
         self._slots: dict[bool, asyncio.Semaphore] = {}
 
@@ -37,7 +36,7 @@ class RequestSlots:
         return self._slots[reads]
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(self.static):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         async with self._slot(scope["method"] in READS):

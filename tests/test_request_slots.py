@@ -5,7 +5,6 @@ command up. On SQLite one command at a time unless COMMAND_SLOTS says otherwise.
 import asyncio
 
 import pytest
-from django.conf import settings
 
 from config.slots import RequestSlots
 from config.threads import RequestThreadsHandler
@@ -83,18 +82,6 @@ async def test_pages_that_take_long_never_hold_a_command_up(slots):
     await until(lambda: "/command/" in app.started)
     app.go.set()
     await asyncio.gather(command, *pages)
-
-
-async def test_static_files_wait_for_no_slot(slots):
-    middleware, app = slots
-    pages = [request(middleware, "GET", f"/archive/{n}/") for n in range(4)]
-    await until(lambda: app.working["GET"] == 3)
-    style = f"{settings.STATIC_URL}css/covenant.css"
-    static = request(middleware, "GET", style)
-    await until(lambda: style in app.started)
-    assert app.working["GET"] == 4 and "/archive/3/" not in app.started
-    app.go.set()
-    await asyncio.gather(static, *pages)
 
 
 async def test_a_request_given_up_while_waiting_gives_no_slot_away(slots):
