@@ -37,6 +37,7 @@ from .rules.table import (
     can_undo,
     step_label,
 )
+from .services.corrections import LEVELS
 from .services.dice import PURPOSE_LABELS
 from .services.round import last_confirmed
 from .services.sheets import fatigue_state_of, level_penalties
@@ -124,8 +125,8 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     """`frame_flags`; the cards to push alone when the frame changed only those (`changed_cards`: not
     the acting order, the engagements or the other cards); whether who has declared may have changed
     (`declared_changed`: the "Declarations" panel is pushed only then); and for the storyguide the entries of
-    "Declare for NPCs" that the frame's declarations, or the declarations its command withdrew, changed,
-    when the panel is not pushed whole."""
+    "Declare for NPCs" that the frame's declarations, the declarations its command withdrew, or its
+    corrections of levels (who can act, ArM3 p177) changed, when the panel is not pushed whole."""
     flags = frame_flags(events, replay=replay)
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
@@ -136,8 +137,13 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     flags["declared_changed"] = changed is None or bool(declared)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     if context["is_storyguide"] and not flags["declare_changed"]:
-        if declared:
-            flags["declared_entries"] = context["entries_of"](declared)
+        relevelled = {
+            int(event.payload["combatant"])
+            for event in events
+            if event.kind == Kind.CORRECTION and not set(LEVELS).isdisjoint(event.payload["changes"])
+        }
+        if declared or relevelled:
+            flags["declared_entries"] = context["entries_of"](declared | relevelled)
     return flags
 
 
@@ -398,22 +404,23 @@ def declaration_entries(
     only: set[int] | None = None,
 ) -> list[dict]:
     """The declaration entries one person may fill in: the storyguide's NPCs first, then everyone else's
-    (the storyguide may declare for anyone); a player's own characters, each that cannot act with why
-    (`unable`) in place of its form. An entry shown open has its form;
+    (the storyguide may declare for anyone); a player's own characters. A character that cannot act has
+    why (`unable`, ArM3 p177) in place of its form. An entry shown open has its form, or why not;
     a closed one (someone else's, or an NPC among more than OPEN_AT_ONCE) gets it when opened.
     `previous`: last round's declarations by combatant, for "same as last round"; `only`: just these
     combatants' entries."""
     mine = [c for c in combatants if (c.character.is_npc if storyguide else c.character.owner_id == user_id)]
-    others = [c for c in combatants if c not in mine] if storyguide else []
+    mine_ids = {c.pk for c in mine}
+    others = [c for c in combatants if c.pk not in mine_ids] if storyguide else []
     mine_open = not storyguide or len(mine) <= OPEN_AT_ONCE
     entries = []
     for combatant in mine + others:
         if only is not None and combatant.pk not in only:
             continue
         declaration = declarations.get(combatant.pk)
-        # A player's own character that cannot act has nothing to declare: its entry says why instead.
-        unable = "" if storyguide else unable_to_act(combatant.character)
-        shown = mine_open and combatant in mine and not unable
+        own = combatant.pk in mine_ids
+        unable = unable_to_act(combatant.character)  # nothing to declare: the entry says why instead
+        shown = mine_open and own and not unable
         entries.append(
             {
                 "form": declaration_form(encounter, combatant, combatants, storyguide, declaration)
@@ -422,8 +429,8 @@ def declaration_entries(
                 "combatant": combatant,
                 "declaration": declaration,
                 "previous": (previous or {}).get(combatant.pk),
-                "own": combatant in mine,
-                "open": shown or bool(unable),
+                "own": own,
+                "open": shown or (mine_open and own and bool(unable)),
                 "unable": unable,
             }
         )

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from arsmagica import services
-from combat.audience import PLAYERS
+from combat.audience import PLAYERS, STORYGUIDE
 from combat.live import FRAME_TYPE
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +96,39 @@ def test_a_players_panel_says_their_character_cannot_act_in_place_of_the_form(ta
     html = client.get(panel).content.decode()
     assert f'data-testid="declare-form-{boris}"' in html
     assert f'data-testid="cannot-act-{boris}"' not in html
+
+
+def test_the_storyguides_panel_says_an_npc_cannot_act_in_place_of_its_form(table):
+    """The storyguide declares for the NPCs: one that cannot act (ArM3 p177) has why, not a form the rules
+    would refuse."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    client = Client()
+    client.force_login(table.storyguide)
+    page = reverse("encounter_page", args=[table.encounter.pk])
+    bandit = table.bandits[0].pk
+    assert f'data-testid="declare-form-{bandit}"' in client.get(page).content.decode()
+
+    hit = {"body_level": "incapacitated"}
+    services.correct(table.storyguide, table.encounter.pk, table.v, bandit, hit, "Hit")
+    html = client.get(page).content.decode()
+    assert f'data-testid="declare-form-{bandit}"' not in html
+    assert re.search(rf'data-testid="cannot-act-{bandit}">Bandit 1 is incapacitated\s+and cannot act', html)
+    assert f'data-testid="declare-form-{table.bandits[1].pk}"' in html  # the others keep theirs
+
+
+def test_the_storyguides_frame_after_the_correction_says_so_too(table, django_capture_on_commit_callbacks):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    bandit = table.bandits[0].pk
+    sent = {}
+
+    def group_send(group, message):
+        if message["type"] == FRAME_TYPE:
+            sent[group] = message["html"]
+
+    hit = {"body_level": "incapacitated"}
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(group_send)):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.correct(table.storyguide, table.encounter.pk, table.v, bandit, hit, "Hit")
+    frame = sent[f"encounter-{table.encounter.pk}-{STORYGUIDE}"]
+    assert f'data-testid="declare-form-{bandit}"' not in frame
+    assert f'data-testid="cannot-act-{bandit}"' in frame
