@@ -22,7 +22,6 @@ from . import presenters
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
-from .rules.levels import BodyLevel, FatigueLevel, why_not_acting
 from .rules.table import (
     Table,
     can_change_combatants,
@@ -40,7 +39,7 @@ from .rules.table import (
 from .services.corrections import LEVELS
 from .services.dice import PURPOSE_LABELS
 from .services.round import last_confirmed
-from .services.sheets import fatigue_state_of, level_penalties
+from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
 from .services.table import TableRead, combatants_of, declarations_in, table_of
 from .sheet import carried, sheet_of
 
@@ -299,12 +298,6 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
     }
 
 
-def unable_to_act(character) -> str:
-    """Why a character takes no action, by its sheet's levels (`why_not_acting`, ArM3 p177); "" if it can."""
-    sheet = sheet_of(character)
-    return why_not_acting(FatigueLevel(sheet.fatigue_level), BodyLevel(sheet.body_level))
-
-
 def people_digest(cards: list[Card]) -> str:
     """A digest of what each person's own panels (a player's declarations) show beyond the round and phase:
     who is in the fight and can act. The status bar carries it (`data-people`) and live.js has those panels
@@ -449,8 +442,10 @@ def declaration_form(encounter: Encounter, combatant, combatants, storyguide: bo
 
 
 def npcs_to_repeat(combatants, declarations: dict, previous: dict) -> bool:
-    """Whether "every NPC not declared yet: same as last round" has anyone to declare for [ours]."""
-    return any(c.character.is_npc and c.pk in previous and c.pk not in declarations for c in combatants)
+    """Whether "every NPC not declared yet: same as last round" has anyone to declare for [ours]: an NPC
+    that cannot act (ArM3 p177) has nothing to declare."""
+    waiting = (c for c in combatants if c.character.is_npc and c.pk in previous and c.pk not in declarations)
+    return any(not unable_to_act(c.character) for c in waiting)
 
 
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:

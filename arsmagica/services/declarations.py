@@ -19,7 +19,7 @@ from combat.services.log import EventLog, lock_encounter, obey, require_storygui
 from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
 from .round import pass_quiet_phases, rebuild, snapshots, start_log
-from .sheets import declaration_of, options_from_json
+from .sheets import declaration_of, options_from_json, unable_to_act
 from .table import read_table, table_of
 
 DECLARATION_FIELDS = (
@@ -162,7 +162,8 @@ def declare_as_before(
 
 def declare_npcs_as_before(user, encounter_id: int, expected_version: int) -> list[Declaration]:
     """The storyguide's one tap: every NPC not yet declared this round declares what it declared last
-    round [ours]. All or nothing, on the page's version: a second tap does nothing twice."""
+    round [ours], but one that cannot act (ArM3 p177), which has nothing to declare. All or nothing, on
+    the page's version: a second tap does nothing twice."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
@@ -180,7 +181,9 @@ def declare_npcs_as_before(user, encounter_id: int, expected_version: int) -> li
         )
         rows = []
         for npc in npcs:
-            if npc.pk in declared or last_round_declaration(encounter, npc.pk) is None:
+            if npc.pk in declared or unable_to_act(npc.character):
+                continue  # declared already, or nothing to declare
+            if last_round_declaration(encounter, npc.pk) is None:
                 continue
             try:
                 rows.append(declare_as_before(user, encounter_id, npc.pk, None))

@@ -31,6 +31,7 @@ from arsmagica.rules import (
     fatigue_penalty,
     wound_penalty,
 )
+from arsmagica.rules.levels import why_not_acting
 from campaign.models import Character
 from combat.models import Combatant
 
@@ -48,6 +49,12 @@ def level_penalties(character: Character) -> tuple[int, int]:
         fatigue_penalty(FatigueLevel(sheet.fatigue_level)),
         wound_penalty(BodyLevel(sheet.body_level)),
     )
+
+
+def unable_to_act(character: Character) -> str:
+    """Why a character takes no action, by its sheet's levels (`why_not_acting`, ArM3 p177); "" if it can."""
+    sheet = sheet_of(character)
+    return why_not_acting(FatigueLevel(sheet.fatigue_level), BodyLevel(sheet.body_level))
 
 
 def fatigue_state_of(character: Character) -> FatigueState:

@@ -208,6 +208,21 @@ def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripte
     assert client.post(url, {"expected_version": table.v}).status_code == 403
 
 
+def test_every_npc_as_last_round_passes_over_an_npc_that_cannot_act(client, table, scripted_dice):
+    """An NPC struck down has nothing to declare (ArM3 p177): the tap declares the others, not refused."""
+    into_round_two(table, scripted_dice)
+    down, *standing = table.bandits
+    hit = {"body_level": "incapacitated"}
+    services.correct(table.storyguide, table.encounter.pk, table.v, down.pk, hit, "Struck down")
+    client.force_login(table.storyguide)
+    url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
+    response = client.post(url, {"expected_version": table.v})
+    assert response.status_code == 200
+    declared = set(Declaration.objects.filter(round_number=2).values_list("combatant_id", flat=True))
+    assert declared == {bandit.pk for bandit in standing}
+    assert f'data-testid="cannot-act-{down.pk}"' in response.content.decode()
+
+
 def test_a_refused_same_as_last_round_tap_answers_beside_the_form_not_500(client, table, scripted_dice):
     """A second tap of a player's "Same as last round" (its version is stale) is refused in the entry's
     form, with the entry still showing the declaration made by the first tap."""
