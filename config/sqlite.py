@@ -1,9 +1,10 @@
 """The embedded database's file, held open for the server's life.
 
 SQLite checkpoints its write-ahead log into the database, and deletes it, whenever the last connection
-to the file closes. The request threads keep their connections (`CONN_MAX_AGE`: config.settings), but
-the extra threads of a busy moment end, and their connections with them (config.threads): without a
-connection held open, such a close could be the last one, and pay for a checkpoint (about 1 ms).
+to the file closes. The request threads keep their connections (`CONN_MAX_AGE`: config.settings), but a
+thread beyond the idle ones kept ends, and its connection with it (config.threads: more slots than that,
+or a view still running for a client gone): without a connection held open, such a close could be the
+last one, and pay for a checkpoint (about 1 ms).
 Checkpoints still run as SQLite schedules them (every 1000 pages written, by default).
 """
 

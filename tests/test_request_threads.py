@@ -121,7 +121,6 @@ import asyncio
 from django.core.signals import request_started
 from django.db import connection
 from config.threads import RequestThreads, RequestThreadsHandler
-from tests.deploy.profile import manage, profile_env
 from tests.test_request_threads import get
 seen = []
 def note(**kwargs):

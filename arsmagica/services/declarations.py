@@ -179,12 +179,11 @@ def declare_npcs_as_before(user, encounter_id: int, expected_version: int) -> li
             .select_related("character")
             .order_by("order", "pk")
         )
+        waiting = [npc for npc in npcs if npc.pk not in declared and not unable_to_act(npc.character)]
         rows = []
-        for npc in npcs:
-            if npc.pk in declared or unable_to_act(npc.character):
-                continue  # declared already, or nothing to declare
+        for npc in waiting:
             if last_round_declaration(encounter, npc.pk) is None:
-                continue
+                continue  # nothing to repeat
             try:
                 rows.append(declare_as_before(user, encounter_id, npc.pk, None))
             except InvalidCommand as error:
