@@ -1,6 +1,8 @@
 """Ars Magica's rows and choices: weapons, each round's declarations, the steps of the round, the
 levels (ArM3 p163-p177)."""
 
+from operator import attrgetter
+
 from django.conf import settings
 from django.db import models
 
@@ -67,9 +69,13 @@ class Weapon(models.Model):
 
     @classmethod
     def of(cls, character) -> list["Weapon"]:
-        """The character's weapons in order: those read with it (`READ_AS`), else from the database."""
+        """The character's weapons in order: those read with it (`READ_AS`), else read now and kept there
+        (unordered, then sorted: see `arsmagica.services.table.combatants_of`)."""
         rows = getattr(character, cls.READ_AS, None)
-        return list(character.weapons.all()) if rows is None else rows
+        if rows is None:
+            rows = sorted(character.weapons.order_by(), key=attrgetter(*cls._meta.ordering))
+            setattr(character, cls.READ_AS, rows)
+        return rows
 
 
 class Phase(models.TextChoices):

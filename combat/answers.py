@@ -30,8 +30,8 @@ def status_of(error: CombatError, *, inline: bool = False) -> int:
 
 def error_fragment(request, error: CombatError | None = None) -> HttpResponse:
     """The control's error slot, empty after a command that worked, else the message: 409 or 422 for htmx."""
-    if error is None:
-        return render(request, "combat/_error.html", {"message": ""})
+    if error is None:  # the template draws nothing without a message
+        return HttpResponse()
     status = status_of(error, inline=bool(getattr(request, "htmx", False)))
     return render(request, "combat/_error.html", {"message": str(error)}, status=status)
 

@@ -50,7 +50,7 @@ def correct(
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        read = read_table(encounter)
+        read = read_table(encounter, weapons=False)  # its push draws the corrected card alone
         obey(can_correct(read.table))
         combatant = read.combatant(combatant_id)
         if combatant is None:

@@ -87,7 +87,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
-        read = read_table(encounter)
+        read = read_table(encounter, weapons=False)  # the declarer's alone: its push draws no card
         obey(can_declare(read.table))
         combatant = read.combatant(combatant_id)
         if combatant is None:
@@ -110,7 +110,7 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
             raise InvalidCommand("You can only engage combatants of this encounter.")
         values["engage"] = engage
         weapon_id = values.get("weapon_id")
-        on_sheet = {str(weapon.pk) for weapon in Weapon.of(character)}
+        on_sheet = {str(weapon.pk): weapon for weapon in Weapon.of(character)}
         if weapon_id is not None and str(weapon_id) not in on_sheet:
             raise InvalidCommand(f"That weapon is not on {character.name}'s sheet.")
         row = read.declarations.get(combatant.pk)
@@ -118,6 +118,8 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
             row = Declaration(encounter=encounter, combatant=combatant, round_number=encounter.round_number)
         for field, value in values.items():
             setattr(row, field, value)
+        if weapon_id is not None:  # the row as read with the sheet, for the summary and the push
+            row.weapon = on_sheet[str(weapon_id)]
         row.declared_by = user
         _check_with_engine(encounter, row, read.combatants)
         row.save()

@@ -49,21 +49,25 @@ def _player_unshown() -> tuple[str, ...]:
     return tuple(f"character__owner__{f.name}" for f in user._meta.concrete_fields if f.name not in shown)
 
 
-def combatants_of(encounter: Encounter) -> list[Combatant]:
+def combatants_of(encounter: Encounter, *, weapons: bool = True) -> list[Combatant]:
     """The encounter's combatants in their order, with their characters, players (their names) and weapons
     in theirs (two queries). Both are put in order here, not by the database: for an ORDER BY, Django 5.2
     matches the ordering against every selected column, which cost a table read about a sixth of its
-    time (docs/performance.md)."""
-    weapons = Prefetch("character__weapons", Weapon.objects.order_by(), to_attr=Weapon.READ_AS)
+    time (docs/performance.md). `weapons=False`: one query, and a character's weapons are read when first
+    asked for (`Weapon.of`), for a command that draws one card at most."""
     rows = (
         encounter.combatants.order_by()
         .select_related("character", "character__owner")
         .defer(*_player_unshown())
-        .prefetch_related(weapons)
     )
+    if weapons:
+        rows = rows.prefetch_related(
+            Prefetch("character__weapons", Weapon.objects.order_by(), to_attr=Weapon.READ_AS)
+        )
     combatants = sorted(rows, key=attrgetter(*Combatant._meta.ordering))
-    for combatant in combatants:
-        getattr(combatant.character, Weapon.READ_AS).sort(key=attrgetter(*Weapon._meta.ordering))
+    if weapons:
+        for combatant in combatants:
+            getattr(combatant.character, Weapon.READ_AS).sort(key=attrgetter(*Weapon._meta.ordering))
     return combatants
 
 
@@ -119,9 +123,10 @@ class TableRead:
         return rows
 
 
-def read_table(encounter: Encounter) -> TableRead:
-    """The encounter's combatants and this round's declarations, and its `Table` from them (three queries)."""
-    combatants = combatants_of(encounter)
+def read_table(encounter: Encounter, *, weapons: bool = True) -> TableRead:
+    """The encounter's combatants and this round's declarations, and its `Table` from them (three queries;
+    two with `weapons=False`, as `combatants_of`)."""
+    combatants = combatants_of(encounter, weapons=weapons)
     declarations = declarations_in(encounter, encounter.round_number)
     table = table_of(encounter, combatants, len(declarations))
     return TableRead(combatants, encounter.round_number, declarations, table)

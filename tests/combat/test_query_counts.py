@@ -6,6 +6,8 @@ from unittest.mock import patch
 
 import pytest
 from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from arsmagica import services
@@ -32,6 +34,17 @@ def crowded(table, scripted_dice):
         character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
         Weapon.objects.create(character=character, name="Club")
         Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
+    return table
+
+
+@pytest.fixture
+def crowded_declaring(table):
+    """Declarations open, eight more bandits in the fight (rows added directly, as above)."""
+    for n in range(8):
+        character = Character.objects.create(saga=table.saga, name=f"Extra {n}", is_npc=True)
+        Weapon.objects.create(character=character, name="Club")
+        Combatant.objects.create(encounter=table.encounter, character=character, side="Bandits", order=10 + n)
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     return table
 
 
@@ -169,11 +182,12 @@ def test_a_correction_pushes_its_own_card_and_a_declaration_none(table):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_command_reads_its_table_once_and_hands_it_to_the_push(crowded, django_assert_max_num_queries):
-    """Issue 11: a correction reads the combatants (with their characters and weapons) and the round's
-    declarations once, under its lock, and its push renders both frames from those same rows as the
-    command left them: the corrected advantage is in the frames though the push reads no combatant or
-    declaration again, and Movement only once, for the storyguide's open preview (a frame of cards alone
-    shows neither the acting order nor the engagements)."""
+    """Issue 11: a correction reads the combatants (with their characters) and the round's declarations
+    once, under its lock, and the corrected character's weapons alone, for its card (the only one its
+    frames draw); its push renders both frames from those same rows as the command left them: the
+    corrected advantage is in the frames though the push reads no combatant or declaration again, and
+    Movement only once, for the storyguide's open preview (a frame of cards alone shows neither the
+    acting order nor the engagements)."""
     from combat.live import FRAME_TYPE
 
     sent = []
@@ -189,11 +203,27 @@ def test_a_command_reads_its_table_once_and_hands_it_to_the_push(crowded, django
             services.correct(sg, crowded.encounter.pk, crowded.v, boris, {"advantage_attack": 7}, "Why")
     reads = [q["sql"] for q in captured.captured_queries]
     assert len([sql for sql in reads if sql.startswith('SELECT "combat_combatant"."id", ')]) == 1
-    assert len([sql for sql in reads if 'FROM "campaign_weapon"' in sql]) == 1
+    weapons = [sql for sql in reads if 'FROM "campaign_weapon"' in sql]
+    assert len(weapons) == 1 and " IN (" not in weapons[0]
     assert len([sql for sql in reads if 'FROM "combat_declaration"' in sql]) == 1
     assert len([sql for sql in reads if 'FROM "combat_event"' in sql and "'movement'" in sql]) == 1
     assert len(sent) == 2
     assert all("Attack +7" in html for html in sent)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("declarer", ["alice", "storyguide"])
+def test_a_declaration_reads_the_declarers_weapons_alone(crowded_declaring, declarer):
+    """Issue 11: a declaration draws no card, so it reads no one's weapons but the declarer's (to check the
+    weapon is on their sheet), and its push draws the storyguide's entry for an NPC from those same rows."""
+    table, npc = crowded_declaring, crowded_declaring.bandits[0]
+    who = table.boris if declarer == "alice" else npc
+    values = {"action": "attack", "weapon_id": table.weapon(who), "engage": [table.anselm.pk]}
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(lambda group, message: None)):
+        with CaptureQueriesContext(connection) as captured:
+            services.declare(getattr(table, declarer), table.encounter.pk, who.pk, values)
+    weapons = [q["sql"] for q in captured.captured_queries if 'FROM "campaign_weapon"' in q["sql"]]
+    assert len(weapons) == 1 and " IN (" not in weapons[0]
 
 
 def _async(function):
