@@ -84,5 +84,5 @@ def correct(
                 "reason": reason[:500],
             },
         )
-        log.save(*restarted(encounter, combatant, read), read=read)
+        log.save(*restarted(encounter, [combatant], read), read=read)
     return event

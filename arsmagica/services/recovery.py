@@ -41,8 +41,9 @@ from ..models import BodyLevel
 from ..sheet import sheet_of
 from ..system import KEY
 from . import dice as dice_module
+from .round import restarted
 from .sheets import fatigue_state_of, level_penalties, set_fatigue
-from .table import table_of
+from .table import read_table, table_of
 
 MAX_MINUTES = 7 * 24 * 60
 STAMINA_MODES = ("none", "server", "typed")
@@ -57,10 +58,14 @@ class Scene:
         self.encounter = encounter
 
     def record(self, user, kind: str, payload: dict) -> Event | SagaRecord:
+        """The change, once the characters are saved: on an encounter, an event, and while declarations
+        are open the round starts again at the new levels for everyone in it (`round.restarted`: the
+        declaration of one who can no longer act is withdrawn); on the saga, its record."""
         if self.encounter is not None:
             log = EventLog(self.encounter, user)
             event = log.append(kind, payload)
-            log.save()
+            read = read_table(self.encounter)
+            log.save(*restarted(self.encounter, read.combatants, read), read=read)
             return event
         return record_for_saga(self.saga, kind, payload, user)
 

@@ -97,20 +97,22 @@ def rebuild(encounter: Encounter, combatants: list[Combatant], declarations: lis
     )
 
 
-def restarted(encounter: Encounter, combatant: Combatant, read: TableRead) -> list[str]:
-    """A correction while declarations are open is where the round starts for that combatant: its
-    entry in the round's start is taken again (no phase has been rolled on the old one), and a
-    declaration it can no longer carry out is withdrawn (ArM3 p177: the incapacitated cannot act),
-    in the database and in the command's `read`, which the push renders."""
+def restarted(encounter: Encounter, combatants: list[Combatant], read: TableRead) -> list[str]:
+    """A change of levels while declarations are open (a correction, time passing, exertion) is where the
+    round starts for those combatants: their entries in the round's start are taken again (no phase has
+    been rolled on the old ones), and a declaration one of them can no longer carry out is withdrawn
+    (ArM3 p177: the incapacitated cannot act), in the database and in the command's `read`, which the
+    push renders."""
     if encounter.phase != Phase.DECLARING:
         return []
-    entry = {"id": str(combatant.pk), **sheet_snapshot(combatant)}
-    if not combatant_state(entry["id"], entry).can_act:
-        Declaration.objects.filter(
-            encounter=encounter, combatant=combatant, round_number=encounter.round_number
-        ).delete()
-        read.withdraw(combatant.pk)
-    start = [entry if each["id"] == entry["id"] else each for each in encounter.round_log.get("start", [])]
+    entries = {}
+    for combatant in combatants:
+        entry = {"id": str(combatant.pk), **sheet_snapshot(combatant)}
+        entries[entry["id"]] = entry
+        if combatant.pk in read.declarations and not combatant_state(entry["id"], entry).can_act:
+            read.declarations[combatant.pk].delete()
+            read.withdraw(combatant.pk)
+    start = [entries.get(each["id"], each) for each in encounter.round_log.get("start", [])]
     encounter.round_log = {**encounter.round_log, "start": start}
     return ["round_log"]
 

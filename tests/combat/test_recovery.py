@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from arsmagica import services
 from arsmagica.events import Kind
+from arsmagica.models import Declaration
 from arsmagica.rules import Exertion, FatigueState
 from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import fatigue_state_of, set_fatigue
@@ -230,6 +231,52 @@ def test_a_days_march_costs_long_term_levels(table):
     assert event.kind == Kind.EXERTION
     assert (event.payload["levels"], event.payload["from"], event.payload["to"]) == (2, "fresh", "weary")
     assert ars_sheet(fresh(table.boris_character)).fatigue_state["lost"] == ["long_term", "long_term"]
+
+
+def declaring_with_boris(table):
+    """Declarations open, Sir Boris has declared his attack."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    boris = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
+    services.declare(table.alice, table.encounter.pk, table.boris.pk, boris)
+
+
+def start_of(table, combatant) -> dict:
+    return next(e for e in table.refresh().round_log["start"] if e["id"] == str(combatant.pk))
+
+
+def test_exertion_that_leaves_a_declared_combatant_unconscious_withdraws_the_declaration(table):
+    """ArM3 p177: the unconscious cannot act. While declarations are open, exertion is where the round
+    starts for him, as a correction is: his declaration goes, and declarations can close without him
+    (before, closing was refused: "Sir Boris is unconscious and cannot act")."""
+    declaring_with_boris(table)
+    services.record_exertion(
+        table.storyguide,
+        table.boris_character.pk,
+        5,
+        "a forced march",
+        encounter_id=table.encounter.pk,
+        expected_version=table.v,
+    )
+    assert not Declaration.objects.filter(combatant=table.boris).exists()
+    assert start_of(table, table.boris)["fatigue_level"] == "unconscious"
+    encounter = table.refresh()
+    last = encounter.events.order_by("-seq").first()
+    frame = render_frame(encounter, [last], "storyguide", last.seq, last.seq)
+    assert f'id="declared-{table.boris.pk}" data-testid="declared-{table.boris.pk}" class="done"' not in frame
+    bandit = table.bandits[0]
+    attack = {"action": "attack", "weapon_id": table.weapon(bandit), "engage": [table.anselm.pk]}
+    services.declare(table.storyguide, table.encounter.pk, bandit.pk, attack)
+    services.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    assert table.refresh().phase != "declaring"
+
+
+def test_time_passing_while_declarations_are_open_starts_the_round_at_the_rested_levels(table):
+    tire(table.boris_character, SHORT, SHORT, SHORT)
+    declaring_with_boris(table)
+    assert start_of(table, table.boris)["fatigue_level"] == "tired"
+    services.pass_time(table.storyguide, 30, encounter_id=table.encounter.pk, expected_version=table.v)
+    assert start_of(table, table.boris)["fatigue_level"] == "weary"
+    assert Declaration.objects.filter(combatant=table.boris).exists()  # weary, he still acts
 
 
 @pytest.mark.parametrize(
