@@ -160,6 +160,19 @@ def test_a_declaration_error_shows_next_to_the_form(client, table):
     assert not Declaration.objects.exists()
 
 
+def test_an_engage_error_is_named_by_every_checkbox(client, table):
+    """Screen readers: each Engage checkbox is marked invalid and names the error under the fieldset, as
+    every other field of the form names its own (`<id>_error`)."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    login(client, table.alice)
+    data = declaration(table, table.boris, engage=["999999"])
+    html = post(client, "declare", table.encounter, data, combatant=table.boris.pk).content.decode()
+    boxes = re.findall(r'<input type="checkbox" name="c\d+-engage"[^>]*>', html)
+    error_id = f"id_c{table.boris.pk}-engage_error"
+    assert boxes and all(f'aria-invalid="true" aria-describedby="{error_id}"' in box for box in boxes)
+    assert re.search(rf'<div id="{error_id}"><small class="field-error">[^<]+</small>', html)
+
+
 def test_a_player_cannot_post_a_declaration_for_someone_else(client, table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     login(client, table.alice)
