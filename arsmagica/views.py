@@ -103,7 +103,7 @@ def _declarable(request, encounter_id, combatant_id):
     refusal when the combatant has gone or is not this person's to declare for."""
     encounter = command_encounter(request, encounter_id)
     storyguide = is_storyguide(request.user, encounter.saga)
-    combatants = combatants_of(encounter)
+    combatants = combatants_of(encounter, weapons=False)  # one form: its combatant's weapons alone
     combatant = next((c for c in combatants if c.pk == combatant_id), None)
     if combatant is None:
         raise NotAllowed("This combatant is no longer in the fight.")

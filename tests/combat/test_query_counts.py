@@ -226,6 +226,28 @@ def test_a_declaration_reads_the_declarers_weapons_alone(crowded_declaring, decl
     assert len(weapons) == 1 and " IN (" not in weapons[0]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_declaration_posted_from_its_form_reads_no_one_elses_weapons(client, crowded_declaring):
+    """The view draws one form back (the declarer's), so neither it nor the service reads the other
+    combatants' weapons."""
+    table = crowded_declaring
+    client.force_login(table.alice)
+    prefix = f"c{table.boris.pk}-"
+    data = {
+        prefix + "action": "attack",
+        prefix + "weapon": table.weapon(table.boris),
+        prefix + "engage": [str(table.bandits[0].pk)],
+        prefix + "on_success": "hit",
+        prefix + "missile_phase": "first_missile",
+    }
+    url = reverse("declare", args=[table.encounter.pk, table.boris.pk])
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(lambda group, message: None)):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
+    weapons = [q["sql"] for q in captured.captured_queries if 'FROM "campaign_weapon"' in q["sql"]]
+    assert weapons and all(" IN (" not in sql for sql in weapons)
+
+
 def _async(function):
     async def call(*args, **kwargs):
         return function(*args, **kwargs)
