@@ -1,6 +1,7 @@
 """A player's own panels follow a correction that changes who can act: the storyguide makes Sir Boris
 Unconscious after his player has declared, and the phone drops the declaration and the form (he cannot act,
-ArM3 p177) without a reload; corrected back on his feet, he gets his form again."""
+ArM3 p177) without a reload; corrected back on his feet, he gets his form again. Long-term fatigue recorded
+while declarations are open does the same, and declarations can still close."""
 
 import pytest
 from playwright.sync_api import expect
@@ -49,4 +50,37 @@ def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarati
     correct(guide, boris, "fresh", "Only stunned")
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
     expect(panel.get_by_test_id(f"cannot-act-{boris.pk}")).to_have_count(0)
+    player.assert_not_reloaded()
+
+
+def test_exertion_while_declaring_withdraws_a_declaration_that_can_no_longer_be_carried_out(table):
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    page.get_by_test_id("open-declarations").click()
+
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
+    player.mark_page()
+
+    version = page.get_by_test_id("encounter-status").get_attribute("data-version")
+    panel = page.get_by_test_id("time-panel")
+    panel.locator("summary").first.click()
+    form = panel.get_by_test_id("exertion-form")
+    form.get_by_test_id("exertion-character").select_option(str(boris.character.pk))
+    form.get_by_test_id("exertion-levels").fill("5")
+    form.get_by_test_id("exertion-what").fill("a forced march")
+    form.get_by_test_id("exertion").click()
+    expect(page.get_by_test_id("encounter-status")).not_to_have_attribute("data-version", version)
+
+    expect(phone.get_by_test_id(f"declared-{boris.pk}")).to_have_class("waiting")
+    mine = phone.get_by_test_id("my-declarations")
+    expect(mine.get_by_test_id(f"cannot-act-{boris.pk}")).to_contain_text("unconscious")
+    expect(page.get_by_test_id(f"declared-{boris.pk}")).to_have_class("waiting")
     player.assert_not_reloaded()
