@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import load, servers  # noqa: E402
+from bench import load, reference, servers  # noqa: E402
 from bench.seed import PASSWORD  # noqa: E402
 
 EXCEPTION_LINE = re.compile(r"^([\w.]+(?:Error|Exception|Timeout)): ?(.*)$")
@@ -345,6 +345,8 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
     stack.start_daphnes()
     stats = load.Stats()
     window = load.Window(args.seconds, args.rate, args.drain, stack.cpu, idle=args.idle)
+    speed = reference.Sampler()
+    window.hooks.append((speed.start, speed.stop))
     if profiler:
         profiler.daphnes = stack.daphnes
         window.hooks.append((profiler.start, profiler.stop))
@@ -357,6 +359,7 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
     result["max_connections_errors"] = counted(errors, MAX_CONNECTIONS)
     result["idle_s"] = args.idle
     result["idle_closes"] = {str(code): n for code, n in stats.idle_closes.items()}
+    result["reference_ms"] = speed.samples
     return result
 
 
@@ -413,9 +416,20 @@ def report(args, app: dict, floor: dict | None) -> str:
         lines.append(f"  idle {app['idle_s']:g} s after the drain: closes {app['idle_closes'] or 'none'}")
     for error, count in app.get("log_errors", {}).items():
         lines.append(f"  server log: {count} x {error}")
+    lines += machine_lines(app)
     if floor:
         lines += floor_lines(app, floor)
     return "\n".join(lines)
+
+
+def machine_lines(app: dict) -> list[str]:
+    """How fast this machine was during the window (`bench/reference.py`, timed once a second)."""
+    if not app.get("reference_ms"):
+        return []
+    return [
+        f"  this machine during the window: the reference workload (bench/reference.py) took"
+        f" {reference.summary(app['reference_ms'])} of CPU; compare runs made at the same speed"
+    ]
 
 
 def floor_lines(app: dict, floor: dict) -> list[str]:

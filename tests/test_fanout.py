@@ -8,11 +8,12 @@ import asyncio
 import os
 import re
 import socket
+import time
 
 import pytest
 from django.db import connections
 
-from bench import fanout, load, servers
+from bench import fanout, load, reference, servers
 from bench.seed import PASSWORD, make_tables
 from tests.browser.server import database_url
 
@@ -79,6 +80,20 @@ def test_two_daphnes_on_redis_lose_nothing(settings, tmp_path, suite_redis_url):
         log = server.log.read_text(errors="replace")
         assert "WSCONNECT /ws/encounters/" in log
         assert re.search(r'"POST /encounters/\d+/', log), log[-2000:]
+
+
+def test_the_machine_is_timed_by_a_fixed_workload_during_the_window():
+    """bench/reference.py: the same workload every time (its result), timed in a process of its own while
+    the window lasts, and summed up beside the figures."""
+    assert reference.workload() == reference.workload()
+    sampler = reference.Sampler(every=0.1)
+    sampler.start()
+    time.sleep(1.0)
+    sampler.stop()
+    assert sampler.samples and all(0 < sample < 10_000 for sample in sampler.samples)
+    (line,) = fanout.machine_lines({"reference_ms": [9.0, 14.0, 9.5]})
+    assert "(bench/reference.py) took median 9.5 ms (9.0 to 14.0, 3 samples) of CPU" in line
+    assert fanout.machine_lines({"reference_ms": []}) == []
 
 
 def test_the_tables_take_the_daphnes_in_turn():
