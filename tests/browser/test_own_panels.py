@@ -24,7 +24,9 @@ def correct(guide, combatant, fatigue: str, reason: str) -> None:
     expect(page.get_by_test_id("encounter-status")).not_to_have_attribute("data-version", version)
 
 
-def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarations(table):
+def boris_has_declared(table):
+    """The demo table with declarations open on the storyguide's page, and Sir Boris's attack declared on
+    his player's phone (marked, to tell a reload)."""
     saga, encounter, combatants = outside_the_event_loop(load_demo_table)
     boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
     guide = table.person("storyguide")
@@ -39,6 +41,12 @@ def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarati
     player.wait_until_live()
     declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
     player.mark_page()
+    return guide, player, boris
+
+
+def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarations(table):
+    guide, player, boris = boris_has_declared(table)
+    phone = player.page
     panel = phone.get_by_test_id("my-declarations")
 
     correct(guide, boris, "unconscious", "A club to the head")
@@ -54,21 +62,8 @@ def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarati
 
 
 def test_exertion_while_declaring_withdraws_a_declaration_that_can_no_longer_be_carried_out(table):
-    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
-    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    page = guide.goto(f"/encounters/{encounter.pk}/")
-    guide.wait_until_live()
-    page.get_by_test_id("open-declarations").click()
-
-    player = table.person("player", viewport=PHONE)
-    player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
-    player.wait_until_live()
-    declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
-    player.mark_page()
-
+    guide, player, boris = boris_has_declared(table)
+    page, phone = guide.page, player.page
     version = page.get_by_test_id("encounter-status").get_attribute("data-version")
     panel = page.get_by_test_id("time-panel")
     panel.locator("summary").first.click()
