@@ -62,11 +62,15 @@ SETUP_KINDS = {
     Kind.MOVEMENT,
     CoreKind.ENCOUNTER_ENDED,
 }
-# ... and the storyguide's "Declare for NPCs" panel: its forms, who has declared, open or closed.
+# ... and the storyguide's "Declare for NPCs" panel: its forms, who has declared, open or closed, and who
+# can act (ArM3 p177), which time passing changes for anyone in the scene (a correction names its one).
 DECLARE_KINDS = SETUP_KINDS | {
     Kind.DECLARED,
     Kind.PHASE_RESOLVED,
     Kind.ROUND_ENDED,
+    Kind.TIME_PASSED,
+    Kind.NIGHT_OF_SLEEP,
+    Kind.EXERTION,
 }
 # The storyguide's NPC entries shown open, each with its form, when there are at most this many; beyond, every
 # entry is closed and its form is fetched when it is opened (a form per combatant made a 40-combatant page
@@ -413,17 +417,17 @@ def declaration_entries(
         declaration = declarations.get(combatant.pk)
         own = combatant.pk in mine_ids
         unable = unable_to_act(combatant.character)  # nothing to declare: the entry says why instead
-        shown = mine_open and own and not unable
+        opened = mine_open and own  # shown open: its form, or why not
         entries.append(
             {
                 "form": declaration_form(encounter, combatant, combatants, storyguide, declaration)
-                if shown
+                if opened and not unable
                 else None,
                 "combatant": combatant,
                 "declaration": declaration,
                 "previous": (previous or {}).get(combatant.pk),
                 "own": own,
-                "open": shown or (mine_open and own and bool(unable)),
+                "open": opened,
                 "unable": unable,
             }
         )

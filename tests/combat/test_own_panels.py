@@ -116,19 +116,49 @@ def test_the_storyguides_panel_says_an_npc_cannot_act_in_place_of_its_form(table
     assert f'data-testid="declare-form-{table.bandits[1].pk}"' in html  # the others keep theirs
 
 
-def test_the_storyguides_frame_after_the_correction_says_so_too(table, django_capture_on_commit_callbacks):
-    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
-    bandit = table.bandits[0].pk
+def storyguides_frame(table, command, capture) -> str:
+    """The frame the storyguide's page gets for `command`, run as a request runs it (pushed at commit)."""
     sent = {}
 
     def group_send(group, message):
         if message["type"] == FRAME_TYPE:
             sent[group] = message["html"]
 
-    hit = {"body_level": "incapacitated"}
     with patch.object(get_channel_layer(), "group_send", side_effect=_async(group_send)):
-        with django_capture_on_commit_callbacks(execute=True):
-            services.correct(table.storyguide, table.encounter.pk, table.v, bandit, hit, "Hit")
-    frame = sent[f"encounter-{table.encounter.pk}-{STORYGUIDE}"]
+        with capture(execute=True):
+            command()
+    return sent[f"encounter-{table.encounter.pk}-{STORYGUIDE}"]
+
+
+def test_the_storyguides_frame_after_the_correction_says_so_too(table, django_capture_on_commit_callbacks):
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    bandit = table.bandits[0].pk
+    hit = {"body_level": "incapacitated"}
+
+    def command():
+        services.correct(table.storyguide, table.encounter.pk, table.v, bandit, hit, "Hit")
+
+    frame = storyguides_frame(table, command, django_capture_on_commit_callbacks)
     assert f'data-testid="declare-form-{bandit}"' not in frame
     assert f'data-testid="cannot-act-{bandit}"' in frame
+
+
+def test_the_storyguides_frame_after_exertion_says_so(table, django_capture_on_commit_callbacks):
+    """Time passing, sleep and exertion change who can act for anyone in the scene, declared or not: the
+    storyguide's "Declare for NPCs" panel comes whole with the frame."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    bandit = table.bandits[0]
+
+    def command():
+        services.record_exertion(
+            table.storyguide,
+            bandit.character_id,
+            5,
+            "a forced march",
+            encounter_id=table.encounter.pk,
+            expected_version=table.v,
+        )
+
+    frame = storyguides_frame(table, command, django_capture_on_commit_callbacks)
+    assert f'data-testid="declare-form-{bandit.pk}"' not in frame
+    assert f'data-testid="cannot-act-{bandit.pk}"' in frame
