@@ -1,5 +1,6 @@
 """Issue 11: PostgreSQL connections are bounded. Daphne gives every request a thread of its own, so only
-psycopg's pool (DATABASE_POOL_MAX a process) keeps N Daphnes under PostgreSQL's max_connections."""
+psycopg's pool (DATABASE_POOL_MAX a process) keeps N Daphnes under PostgreSQL's max_connections. Each
+pooled connection keeps the queries it runs often prepared (DATABASE_PREPARED_STATEMENTS)."""
 
 import json
 import os
@@ -23,21 +24,27 @@ BASE_DIR = Path(__file__).resolve().parents[1]
 READ_DATABASE = """
 import json
 from config import settings
-print(json.dumps(settings.DATABASES["default"].get("OPTIONS", {}).get("pool")))
+print(json.dumps(settings.DATABASES["default"].get("OPTIONS", {})))
 """
 POSTGRES_URL = "postgres://covenant@db.example:5432/covenant"
 
 
-def pool_setting(**changes: str) -> dict | None:
-    """The pool options config.settings makes from DATABASE_URL and DATABASE_POOL_MAX, in a fresh process."""
+def database_options(**changes: str) -> dict:
+    """The database OPTIONS config.settings makes from the environment, in a fresh process."""
     env = {
-        key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "DATABASE_POOL_MAX")
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DATABASE_URL", "DATABASE_POOL_MAX", "DATABASE_PREPARED_STATEMENTS")
     }
     env.update(changes)
     out = subprocess.run(
         [sys.executable, "-c", READ_DATABASE], cwd=BASE_DIR, env=env, check=True, capture_output=True
     )
     return json.loads(out.stdout)
+
+
+def pool_setting(**changes: str) -> dict | None:
+    return database_options(**changes).get("pool")
 
 
 def test_postgres_gets_a_pool_of_twenty_by_default():
@@ -50,6 +57,46 @@ def test_database_pool_max_sets_the_pool_size():
 
 def test_sqlite_has_no_pool():
     assert pool_setting(DATABASE_URL="sqlite:////tmp/covenant-pool-test.sqlite3") is None
+
+
+def test_postgres_prepares_the_queries_it_runs_often_by_default():
+    options = database_options(DATABASE_URL=POSTGRES_URL)
+    assert options["server_side_binding"] is True
+    assert options["prepare_threshold"] == 5
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler_that_cannot_keep_them():
+    options = database_options(DATABASE_URL=POSTGRES_URL, DATABASE_PREPARED_STATEMENTS="false")
+    assert "server_side_binding" not in options
+    assert "prepare_threshold" not in options
+    assert options["pool"]["max_size"] == 20
+
+
+def test_sqlite_has_no_prepared_statement_options():
+    options = database_options(DATABASE_URL="sqlite:////tmp/covenant-pool-test.sqlite3")
+    assert "server_side_binding" not in options
+    assert "prepare_threshold" not in options
+
+
+def test_a_prepared_statements_switch_covenant_cannot_read_is_refused_in_one_line():
+    result = manage("check", env=profile_env(DATABASE_PREPARED_STATEMENTS="sometimes"))
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "Covenant will not start: DATABASE_PREPARED_STATEMENTS must be true or false, not 'sometimes'"
+    )
+
+
+@pytest.mark.django_db
+def test_a_query_run_often_on_a_connection_is_prepared_by_postgresql(django_user_model):
+    if connection.vendor != "postgresql":
+        missing("needs PostgreSQL: set DATABASE_URL (make test starts one)")
+    user = django_user_model.objects.create_user("prepared", password="x")
+    for _ in range(6):
+        assert django_user_model.objects.filter(pk=user.pk, username="prepared").exists()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('"auth_user"."username" = $' in statement for statement in prepared), prepared
 
 
 @pytest.mark.parametrize("value", ["0", "1", "many", "-5", "2.5", "1001"])
