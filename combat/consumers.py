@@ -121,6 +121,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         except live.LAYER_ERRORS as error:
+            if not hasattr(self, "base_send"):  # the layer failed to give this socket its channel
+                self.base_send = send
             await self.layer_down(error)
 
     async def dispatch(self, message: dict) -> None:

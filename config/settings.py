@@ -146,16 +146,16 @@ if REDIS_URL:
     from redis.backoff import NoBackoff
     from redis.exceptions import ConnectionError as RedisConnectionError
 
-    # redis-py's connection options, set here rather than left to its defaults (docs/reliability.md).
-    # redis-py 8 cuts every read at 5 s, the very time channels-redis blocks in BZPOPMIN waiting for
-    # a message: each idle websocket died with 1011 every ~5 s (channels_redis #422, redis-py #4091).
-    # A read may now wait 15 s, three times the blocking pop, so an idle wait is never an error and a
-    # dead peer is still found; connecting gives up after 2 s, so while Redis is down a handshake is
-    # refused and a command's push fails quickly (the command itself is committed already). After
-    # Redis restarts, a pooled connection is dead: a command that meets one reconnects once at once.
+    # Several Daphnes share Redis through channels-redis's pub/sub layer: a group send is one PUBLISH,
+    # read once by each process (combat.redis_layer, which also tells the sockets when Redis goes).
+    # redis-py's connection options are set here rather than left to its defaults (docs/reliability.md):
+    # a read waits at most 15 s, so a peer that vanished is found; connecting gives up after 2 s, so
+    # while Redis is down a handshake is refused and a command's push fails quickly (the command itself
+    # is committed already). After Redis restarts, a pooled connection is dead: a command that meets one
+    # reconnects once at once.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "combat.redis_layer.PubSubLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -168,10 +168,6 @@ if REDIS_URL:
                         "retry_on_error": [RedisConnectionError],
                     }
                 ],
-                # Messages waiting for one Daphne, all its sockets together (channels-redis keeps one
-                # queue a process). Past this, a group send drops the frame without a word; at the
-                # default 100 a busy Daphne two seconds behind lost frames (docs/performance.md).
-                "capacity": 2000,
             },
         }
     }

@@ -3,7 +3,7 @@ the resume replay, the encounter page, the history page and the history export."
 
 import re
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 from django.urls import reverse
@@ -13,12 +13,18 @@ from combat.models import Encounter
 
 
 def pushed(encounter: Encounter, audience: str) -> str:
-    """The frame `broadcast` sends the audience's group for the whole log."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(Encounter.group_name(encounter.pk, audience), channel)
-    broadcast(encounter.pk, 1, last_seq(encounter))
-    return async_to_sync(layer.receive)(channel)["html"]
+    """The frame `broadcast` sends the audience's group for the whole log, heard by a socket's channel in
+    one event loop, as a Daphne's (the pub/sub layer keeps each loop's channels apart)."""
+    last = last_seq(encounter)
+
+    async def listen() -> str:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(Encounter.group_name(encounter.pk, audience), channel)
+        await sync_to_async(broadcast)(encounter.pk, 1, last)
+        return (await layer.receive(channel))["html"]
+
+    return async_to_sync(listen)()
 
 
 def replayed(encounter: Encounter, audience: str) -> str:

@@ -1,13 +1,11 @@
-"""The Redis channel layer's connection options (issue 9): an idle websocket's blocking read must not
-time out, whatever redis-py's defaults are (channels_redis #422, redis-py #4091)."""
+"""The Redis channel layer and its connection options (issues 9 and 11): channels-redis's pub/sub layer
+(combat.redis_layer), with redis-py's timeouts set here, whatever redis-py's defaults are."""
 
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-
-from channels_redis.core import RedisChannelLayer
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 # Made in a fresh process, since config.settings reads REDIS_URL once: the redis-py options that the
@@ -41,11 +39,10 @@ def pool_options(redis_url: str | None) -> dict:
     return json.loads(out.stdout)
 
 
-def test_the_redis_layer_reads_longer_than_channels_redis_blocks():
+def test_the_redis_layer_is_the_pub_sub_layer_with_its_timeouts_set():
     options = pool_options("redis://redis.example:6390/2")
-    assert options["backend"] == "channels_redis.core.RedisChannelLayer"
+    assert options["backend"] == "combat.redis_layer.PubSubLayer"
     assert (options["host"], options["port"], options["db"]) == ("redis.example", 6390, 2)
-    assert options["socket_timeout"] > RedisChannelLayer.brpop_timeout
     assert options["socket_timeout"] == 15
     assert options["socket_connect_timeout"] == 2
     assert options["socket_keepalive"] is True

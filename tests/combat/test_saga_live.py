@@ -199,10 +199,10 @@ async def test_bad_and_too_many_messages_get_error_frames(saga_table):
 
 
 async def test_the_channel_layer_down_closes_with_4503(saga_table, monkeypatch):
-    async def refused(self, group, channel):
+    async def refused(group, channel):
         raise ConnectionRefusedError("redis is down")
 
-    monkeypatch.setattr(type(get_channel_layer()), "group_add", refused)  # in memory, or Redis (make test)
+    monkeypatch.setattr(get_channel_layer(), "group_add", refused)  # in memory, or Redis (make test)
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/sagas/{saga_table.saga.pk}/")
     comm.scope["user"] = saga_table.alice
     try:
