@@ -36,8 +36,11 @@ class Subscription(pubsub.RedisSingleShardConnection):
                     self._receive_message(message)
                 else:
                     await asyncio.sleep(0.1)
-            except (RedisError, OSError) as error:
-                logger.warning("channel layer: the subscription to Redis failed (%s)", error)
+            except Exception as error:  # the sockets may have missed frames: tell them, start afresh
+                if isinstance(error, (RedisError, OSError)):
+                    logger.warning("channel layer: the subscription to Redis failed (%s)", error)
+                else:
+                    logger.exception("channel layer: reading the subscription failed")
                 await self.lost()
                 await asyncio.sleep(RETRY_SECONDS)
 
