@@ -1,7 +1,10 @@
 """This machine's speed during a bench: a fixed pure-Python workload, timed in CPU milliseconds once a
 second in a process of its own while the bench measures, and printed beside its figures, so that runs made
 in different minutes can be compared. On a shared virtual machine the same code can take half as much CPU
-again in some minutes as in others (docs/performance.md, "Fan-out").
+again in some minutes as in others (docs/performance.md, "Fan-out"). It shares the cores with what is
+measured: while the bench fills every core (two Daphnes, PostgreSQL, Redis and the client on two), it
+reads slower too, and no longer gauges the machine alone (docs/performance.md, "One and two Daphnes,
+stepping the rate").
 
 Run alone: `.venv/bin/python bench/reference.py --every 1` prints one timing a line until stopped.
 """
