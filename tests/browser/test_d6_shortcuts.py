@@ -10,8 +10,8 @@ pytestmark = pytest.mark.browser
 
 
 def controls_are_current(page):
-    """The controls show the newest frame: a pushed panel waits while its own form's request is on its way
-    (keep_input.js), and a key pressed meanwhile would send the version the panel was drawn at (a 409)."""
+    """The controls show the newest frame: a pushed panel comes in at once, though its own form's request
+    is still on its way (keep_input.js), so a key pressed next sends the version the page shows."""
     version = page.get_by_test_id("encounter-status").get_attribute("data-version")
     end_turn_form = page.locator("form:has([data-testid=end-turn])")
     expect(end_turn_form.locator("input[name=expected_version]")).to_have_value(version)

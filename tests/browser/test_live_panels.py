@@ -216,11 +216,11 @@ def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_have_count(0)
 
 
-def test_a_region_held_for_its_own_command_comes_in_when_that_command_is_answered(table):
-    """The storyguide confirms a phase and its frame comes before the answer: the preview panel, whose form
-    is on its way, is held. When the answer comes, the panel comes in, though the next phase's roll is
-    still on its way: before, every request held it, and a "Confirm" for the phase already confirmed stayed
-    on screen (a click on it: "the table changed")."""
+def test_a_pushed_region_comes_in_at_once_though_its_own_command_is_not_yet_answered(table):
+    """The storyguide confirms a phase and its frame comes before the answer: the preview panel comes in at
+    once, so its controls carry the new version, and the next phase's roll goes out before the confirm's
+    answer is back. Before, the panel was held until that answer: a "Confirm" for the phase already
+    confirmed stayed on screen, and a click on anything in it sent the old version (a 409)."""
     from arsmagica import services
     from combat.models import Encounter
 
@@ -248,13 +248,13 @@ def test_a_region_held_for_its_own_command_comes_in_when_that_command_is_answere
     page.route(re.compile(r"/preview/$"), lambda route: rolling.append(route))  # the next roll: held back
     page.get_by_test_id("confirm-phase").click()
     status = page.get_by_test_id("encounter-status")
-    expect(status).not_to_have_attribute("data-phase", "melee")  # the frame is in; the answer is not
-    expect(preview).to_contain_text("check before confirming")  # held: its form is on its way
-    page.get_by_test_id("preview-phase").click()
-    wait_until(page, lambda: confirmed and rolling, "the confirm answered and the roll held")
+    expect(status).not_to_have_attribute("data-phase", "melee")  # the frame is in
+    expect(preview).not_to_contain_text("check before confirming")  # and the panel with it
+    wait_until(page, lambda: confirmed, "the confirm sent")
+    page.get_by_test_id("preview-phase").click()  # the next phase's roll, before the confirm's answer
+    wait_until(page, lambda: rolling, "the roll sent")
     route, answer = confirmed[0]
     route.fulfill(response=answer)
-    expect(preview).not_to_contain_text("check before confirming")
     rolling[0].continue_()
     expect(preview).to_contain_text("check before confirming")  # the next phase's roll
     expect(preview).not_to_contain_text("Melee")
