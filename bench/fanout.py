@@ -307,6 +307,7 @@ def figures(tables, stats: load.Stats, window: load.Window) -> dict:
     cpu = {name: window.cpu_end[name] - window.cpu_start[name] for name in window.cpu_start}
     total = sum(seconds for name, seconds in cpu.items() if name != EVENT_LOOP)
     frames = sum(stats.frame_count.values())
+    done = max(1, stats.done)
     return {
         "sockets": sum(len(t.listeners) for t in tables),
         "asked": window.asked,
@@ -336,6 +337,10 @@ def figures(tables, stats: load.Stats, window: load.Window) -> dict:
         "client_cpu_s": window.client_cpu,
         "server_cpu_ms_per_command": 1000 * total / max(1, stats.done),
         "server_cpu_us_per_delivery": 1e6 * total / max(1, expected - lost),
+        "cpu_ms_per_command": {
+            **{name: 1000 * seconds / done for name, seconds in cpu.items() if name != EVENT_LOOP},
+            "bench client": 1000 * window.client_cpu / done,
+        },
     }
 
 
@@ -416,10 +421,33 @@ def report(args, app: dict, floor: dict | None) -> str:
         lines.append(f"  idle {app['idle_s']:g} s after the drain: closes {app['idle_closes'] or 'none'}")
     for error, count in app.get("log_errors", {}).items():
         lines.append(f"  server log: {count} x {error}")
+    lines += ceiling_lines(app)
     lines += machine_lines(app)
     if floor:
         lines += floor_lines(app, floor)
     return "\n".join(lines)
+
+
+def ceiling_lines(app: dict) -> list[str]:
+    """What this machine's cores could carry at the CPU a command just measured: a Daphne runs on one core at
+    most (one interpreter lock), and the Daphnes share every core with PostgreSQL, Redis and this client."""
+    per = app.get("cpu_ms_per_command", {})
+    daphne = per.get("daphne")
+    if not daphne or not app["done"]:
+        return []
+    rest = sum(ms for name, ms in per.items() if name != "daphne")
+    cores = os.cpu_count() or 1
+    shared = cores * 1000 / (daphne + rest)
+
+    def most(daphnes: int) -> float:
+        return min(daphnes * 1000 / daphne, shared)
+
+    return [
+        f"  CPU a command: Daphnes {daphne:.1f} ms, the rest {rest:.1f} ms"
+        f" ({', '.join(f'{name} {ms:.1f}' for name, ms in per.items() if name != 'daphne')});"
+        f" at these costs {cores} cores carry at most: 1 Daphne {most(1):.0f}/s, 2 Daphnes {most(2):.0f}/s"
+        f" ({most(2) / most(1):.2f}x)"
+    ]
 
 
 def machine_lines(app: dict) -> list[str]:

@@ -96,6 +96,17 @@ def test_the_machine_is_timed_by_a_fixed_workload_during_the_window():
     assert fanout.machine_lines({"reference_ms": []}) == []
 
 
+def test_the_ceiling_is_one_core_a_daphne_and_every_core_shared_with_the_rest(monkeypatch):
+    """At 10 ms of Daphne CPU a command and 2.5 ms of everything else, one Daphne is held to its one core
+    (100 a second) and two to what 2 cores carry of 12.5 ms a command (160 a second)."""
+    monkeypatch.setattr(fanout.os, "cpu_count", lambda: 2)
+    per = {"daphne": 10.0, "postgres": 1.5, "redis": 0.2, "bench client": 0.8}
+    (line,) = fanout.ceiling_lines({"done": 100, "cpu_ms_per_command": per})
+    assert "Daphnes 10.0 ms, the rest 2.5 ms (postgres 1.5, redis 0.2, bench client 0.8)" in line
+    assert "2 cores carry at most: 1 Daphne 100/s, 2 Daphnes 160/s (1.60x)" in line
+    assert fanout.ceiling_lines({"done": 100, "cpu_ms_per_command": {"floor": 1.0}}) == []
+
+
 def test_the_tables_take_the_daphnes_in_turn():
     layout = [{"storyguide": f"sg{t}", "players": [f"p{t}{n}" for n in range(3)]} for t in range(3)]
     seats = load.seating(layout, ["a", "b"])
