@@ -15,6 +15,7 @@ as the storyguide's setup form would. Everything after that is done on the pages
   after the saga is made), so the faces, and with them the pass, are the ones the test types.
 """
 
+import re
 from io import StringIO
 
 import pytest
@@ -30,7 +31,7 @@ from d6.models import Chase, Fight, Fighter, Runner
 from d6.sheet import sheet_of as d6_sheet
 from d6.sheet import write
 
-from .people import PHONE, Person, outside_the_event_loop
+from .people import PHONE, Person, outside_the_event_loop, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -291,10 +292,19 @@ def test_a_player_chaser_one_square_behind_moves_ahead_and_every_screen_shows_it
     )
 
     # Tobias's player types his dice (a 10: die result 10); the storyguide types the watchmen's and rolls.
-    run.get_by_test_id(f"player-chase-faces-{tobias.pk}").fill("6 10")
+    # Its answer is kept back until its frame is in: the redrawn field is not filled in again.
+    answers, page = [], tobias_player.page
+    page.route(re.compile(r"/chase/faces/$"), lambda route: answers.append((route, route.fetch())))
+    faces = run.get_by_test_id(f"player-chase-faces-{tobias.pk}")
+    faces.fill("6 10")
     run.get_by_test_id(f"player-chase-faces-submit-{tobias.pk}").click()
     for person in everyone:
         expect(person.page.get_by_test_id(f"dice-in-{tobias.pk}")).to_have_text("dice in")
+    expect(faces).to_have_value("")
+    wait_until(page, lambda: answers, "the dice sent")
+    answers[0][0].fulfill(response=answers[0][1])
+    expect(run.get_by_test_id(f"player-chase-typed-{tobias.pk}")).to_contain_text("6")
+    expect(faces).to_have_value("")
     guide.page.get_by_test_id(f"exchange-faces-{hale.pk}").fill("4 4")
     guide.page.get_by_test_id(f"exchange-faces-{brock.pk}").fill("4 4")
     guide.page.get_by_test_id("roll-exchange").click()

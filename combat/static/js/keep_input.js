@@ -94,6 +94,7 @@
         if (button.disabled) { return; }
         button.disabled = true;
         button.dataset.awaiting = "1";
+        button.setAttribute("aria-busy", "true");
       });
     });
   }
@@ -187,6 +188,7 @@
       form.querySelectorAll("[data-awaiting]").forEach(function (button) {
         button.disabled = false;
         delete button.dataset.awaiting;
+        button.removeAttribute("aria-busy");
       });
     });
     if (!accepted && aside[key]) { restore(document, aside[key], true); }

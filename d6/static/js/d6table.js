@@ -2,7 +2,8 @@
  * terrain choice) shows only to the person it is for. The server renders each frame once per
  * audience and checks who may act anyway.
  * A pushed frame redraws the forms; dice and potential typed but not yet sent (inputs marked
- * data-keep, keyed by name and what they are for) are put back into the redrawn form. */
+ * data-keep, keyed by name and what they are for) are put back into the redrawn form. Typed into a form
+ * whose command is on its way (its buttons aria-busy), they are keep_input.js's to give back if refused. */
 (function () {
   "use strict";
   var kept = {};
@@ -19,7 +20,8 @@
   function keep() {
     kept = {};
     document.querySelectorAll("input[data-keep]").forEach(function (input) {
-      if (input.value) { kept[key(input)] = input.value; }
+      var sending = input.form && input.form.querySelector("[aria-busy=true]");
+      if (input.value && !sending) { kept[key(input)] = input.value; }
     });
   }
   function restore() {
