@@ -13,7 +13,6 @@ from combat import answers, systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, NotAllowed
 from combat.inputs import optional_whole_number
-from combat.live import last_seq
 from combat.models import Encounter
 from combat.views import command_encounter, encounter_command, encounter_for, posted_version, visible_log
 
@@ -41,7 +40,7 @@ def control_panel(request, encounter: Encounter):
     context.update(
         events=visible_log(encounter, STORYGUIDE),
         ws_url=f"/ws/encounters/{encounter.pk}/",
-        last_seq=last_seq(encounter),
+        last_seq=encounter.last_seq,
     )
     return render(request, "arsmagica/control_panel.html", context)
 
@@ -59,7 +58,7 @@ def encounter_play(request, encounter_id):
     context.update(
         events=visible_log(encounter, PLAYERS),
         ws_url=f"/ws/encounters/{encounter.pk}/",
-        last_seq=last_seq(encounter),
+        last_seq=encounter.last_seq,
     )
     return render(request, "arsmagica/play.html", context)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db.models import Max
 from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
@@ -29,11 +28,6 @@ def layer_message(kind: str, html: str, **fields) -> dict:
     message for every socket it reaches, which passes a `str` as it is but copies a template's `SafeString`
     through pickling's reduce protocol, once for each socket."""
     return {"type": kind, "html": str.__str__(html), **fields}
-
-
-def last_seq(encounter: Encounter) -> int:
-    """The newest sequence number of the encounter's log (0 before any)."""
-    return Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
 
 
 def render_frame(
@@ -126,8 +120,8 @@ def replay_frame(encounter_id: int, audience: str, after_seq: int) -> tuple[str,
     A client that claims more than the log holds (the database was reset) gets it all again.
     """
     encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
-    newest = encounter.events.order_by("-seq").values_list("seq", flat=True).first() or 0
+    newest = encounter.last_seq
     if after_seq > newest:
         after_seq = 0
-    events = list(encounter.events.filter(seq__gt=after_seq).order_by("seq"))
+    events = list(encounter.events.filter(seq__gt=after_seq, seq__lte=newest).order_by("seq"))
     return render_frame(encounter, events, audience, after_seq + 1, newest, replay=True), newest

@@ -24,6 +24,11 @@ class Encounter(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every command; stale commands are refused."
     )
+    last_seq = models.PositiveIntegerField(
+        default=0,
+        help_text="The newest event's sequence number (0 before any), kept with the log under the "
+        "encounter's lock: the next event is one more.",
+    )
     pending = models.JSONField(
         default=dict,
         blank=True,

@@ -89,8 +89,10 @@ def posted_version(request) -> int:
 
 
 def visible_log(encounter: Encounter, audience: str) -> list:
-    """The encounter's log as the audience sees it on its page."""
-    return shown_to(encounter, list(encounter.events.order_by("seq")), audience)
+    """The encounter's log as the audience sees it on its page: up to the encounter row's `last_seq`, from
+    which the page's socket resumes (an event written meanwhile comes by the socket, not twice)."""
+    events = encounter.events.filter(seq__lte=encounter.last_seq).order_by("seq")
+    return shown_to(encounter, list(events), audience)
 
 
 @login_required

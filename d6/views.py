@@ -21,7 +21,6 @@ from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand
 from combat.inputs import MAX_ID, optional_whole_number, plain_text, record_ids, whole_number
-from combat.live import last_seq
 from combat.sides import chosen_side
 from combat.views import encounter_command, encounter_for, posted_version, visible_log
 
@@ -86,7 +85,7 @@ def table(request, encounter_id):
     context.update(
         events=visible_log(encounter, audience),
         ws_url=f"/ws/encounters/{encounter.pk}/",
-        last_seq=last_seq(encounter),
+        last_seq=encounter.last_seq,
     )
     return render(request, "d6table/table.html", context)
 

@@ -8,14 +8,14 @@ from channels.layers import get_channel_layer
 from django.test import Client
 from django.urls import reverse
 
-from combat.live import broadcast, last_seq, replay_frame
+from combat.live import broadcast, replay_frame
 from combat.models import Encounter
 
 
 def pushed(encounter: Encounter, audience: str) -> str:
     """The frame `broadcast` sends the audience's group for the whole log, heard by a socket's channel in
     one event loop, as a Daphne's (the pub/sub layer keeps each loop's channels apart)."""
-    last = last_seq(encounter)
+    last = Encounter.objects.get(pk=encounter.pk).last_seq
 
     async def listen() -> str:
         layer = get_channel_layer()

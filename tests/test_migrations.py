@@ -204,9 +204,10 @@ def as_before_the_split(table: str, row: dict) -> dict:
         row = dict(row)
         state = row.pop("state")
         return {**row, **{name: state.get(name, 0) for name in ("advantage_attack", "advantage_defense")}}
-    if table == "combat_encounter":
+    if table == "combat_encounter":  # last_seq: combat 0008 reads it back from the log
         row = dict(row)
         row.pop("archived_at")
+        row.pop("last_seq")
         return row
     if table == "campaign_saga":
         row = dict(row)

@@ -208,6 +208,7 @@ def _encounters(data: Any, plan: Plan) -> None:
         _combatants(encounter["combatants"], at(path, "combatants"), number, plan)
         first = len(plan.events)
         _events(encounter["events"], at(path, "events"), number, plan)
+        plan.encounters[-1]["last_seq"] = len(plan.events) - first  # gapless from 1 (`_events`)
         _named(plan.events[first:], at(path, "events"), plan)
 
 

@@ -7,7 +7,6 @@ import logging
 import uuid
 
 from django.db import transaction
-from django.db.models import Max
 
 from campaign.access import is_storyguide
 
@@ -117,18 +116,20 @@ class EventLog:
         return event
 
     def save(self, *encounter_fields: str, read=None) -> list[Event]:
-        """Store the events (next seq computed under the lock), bump the version, push on commit.
+        """Store the events (numbered on from the encounter's `last_seq`, read under its lock), bump the
+        version, push on commit.
 
         `read`: what this command read of the encounter, as it left it (its writes made through those
         objects), for the push to render instead of reading it again: the rule system's own object
         (`RuleSystem.table_facts` takes it), with every combatant as `read.combatants`; None to read."""
         encounter = self.encounter
-        last = Event.objects.filter(encounter=encounter).aggregate(last=Max("seq"))["last"] or 0
+        last = encounter.last_seq
         for offset, event in enumerate(self.events, start=1):
             event.seq = last + offset
         Event.objects.bulk_create(self.events)
         encounter.version += 1
-        encounter.save(update_fields=["version", *encounter_fields])
+        encounter.last_seq = last + len(self.events)
+        encounter.save(update_fields=["version", "last_seq", *encounter_fields])
         first_seq, last_seq = last + 1, last + len(self.events)
         encounter_id = encounter.pk
         saga_changed = saga_live.carried_by_encounter(encounter.saga_id)

@@ -6,6 +6,8 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import transaction
+from django.db.models import Max
 from django.urls import reverse
 
 from arsmagica.models import Declaration, Weapon
@@ -13,7 +15,9 @@ from campaign.models import Character, Saga
 from combat.archive.export import archive_chunks
 from combat.archive.importer import import_saga
 from combat.archive.reading import reader_for
+from combat.events import CoreKind
 from combat.models import Event, SagaRecord
+from combat.services.log import EventLog, lock_encounter
 from d6.models import Chase, Fight, Fighter, Runner
 
 from .conftest import archive_data, archive_of
@@ -85,6 +89,24 @@ def test_new_rows_after_an_import_get_fresh_ids(ars):
     saga = import_saga(before)
     newest = max(c["id"] for c in before["characters"])
     assert Character.objects.create(saga=saga, name="Newcomer").pk > newest
+
+
+def test_an_imported_encounter_numbers_its_next_event_on_from_its_log(ars):
+    before = json.loads(archive_of(ars.saga, ars.storyguide))
+    forget(ars.saga)
+    saga = import_saga(before)
+    encounters = list(saga.encounters.all())
+    assert encounters and any(encounter.last_seq for encounter in encounters)
+    for encounter in encounters:
+        assert encounter.last_seq == (encounter.events.aggregate(newest=Max("seq"))["newest"] or 0)
+    encounter = next(encounter for encounter in encounters if encounter.last_seq)
+    with transaction.atomic():  # a command's frame (the fight is over: no service would write to it)
+        log = EventLog(lock_encounter(encounter.pk, encounter.version), ars.storyguide)
+        log.append(CoreKind.COMBATANT_REMOVED, {"combatant": "1", "name": "Nobody"})
+        (written,) = log.save()
+    assert written.seq == encounter.last_seq + 1
+    encounter.refresh_from_db()
+    assert encounter.last_seq == written.seq
 
 
 def test_a_players_archive_is_what_that_player_saw(ars):

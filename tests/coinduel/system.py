@@ -10,7 +10,6 @@ KEY = "coinduel"
 def panels(encounter, audience: str) -> dict:
     """The duel's panel: who has how many hits, and whether the storyguide may flip."""
     from combat.audience import STORYGUIDE
-    from combat.live import last_seq
 
     from . import rules, services
 
@@ -21,7 +20,7 @@ def panels(encounter, audience: str) -> dict:
         "is_storyguide": audience == STORYGUIDE,
         "duellists": [(names[who], duel.hits.get(who, 0)) for who in duel.duellists],
         "cannot_flip": rules.can_flip(duel),
-        "last_seq": last_seq(encounter),
+        "last_seq": encounter.last_seq,
     }
 
 

@@ -290,6 +290,7 @@ def test_a_whole_round_then_the_next_opens(table, scripted_dice):
     assert (encounter.round_number, encounter.phase) == (2, "declaring")
     seqs = list(encounter.events.order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))  # gapless
+    assert encounter.last_seq == seqs[-1]  # kept with the log: the next command numbers on from it
     assert kinds(encounter)[-2:] == ["round_ended", "declarations_opened"]
 
 
