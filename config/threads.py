@@ -16,7 +16,7 @@ import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
 IDLE_THREADS = 32  # at most this many wait for the next request; a busier moment's extra threads end
@@ -80,11 +80,21 @@ class RequestThreads:
 
 
 class RequestThreadsHandler(ASGIHandler):
-    """Django's ASGI handler, each HTTP request in a thread lent by `RequestThreads`."""
+    """Django's ASGI handler, each HTTP request in a thread lent by `RequestThreads`, where its middleware
+    and view run as one sync chain, as under WSGI: the request crosses from the event loop to its thread
+    once, and back once. Django's own ASGI chain is async at its ends (SecurityMiddleware's halves, and
+    the view called from `_get_response_async`), so around sync middleware a request made five round
+    trips between the two (docs/performance.md)."""
 
     def __init__(self, threads: RequestThreads | None = None) -> None:
         super().__init__()
         self.threads = threads or RequestThreads()
+
+    def load_middleware(self, is_async=False):
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request):
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":

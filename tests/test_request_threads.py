@@ -5,6 +5,7 @@ import asyncio
 import threading
 
 import pytest
+from asgiref.sync import AsyncToSync
 from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
 
@@ -100,6 +101,74 @@ async def test_no_more_threads_wait_idle_than_the_most_and_the_others_end():
         await asyncio.sleep(0.01)
     assert list(threads.idle) == [kept]
     assert names[0].is_alive() and not names[1].is_alive()
+
+
+class Crossings:
+    """Where a request's middleware and view ran, and how often it crossed to the event loop and back."""
+
+    def __init__(self):
+        self.threads: set[int] = set()
+        self.to_the_loop = 0
+
+    def middleware(self, get_response):
+        def note(request):
+            self.threads.add(threading.get_ident())
+            response = get_response(request)
+            self.threads.add(threading.get_ident())
+            return response
+
+        return note
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_middleware_and_view_run_in_the_lent_thread_without_crossing_to_the_event_loop(
+    settings, monkeypatch
+):
+    crossings = Crossings()
+    monkeypatch.setattr("tests.test_request_threads.note_crossings", crossings.middleware, raising=False)
+    # first and last: the chain's two ends (Django's own ASGI chain ran SecurityMiddleware's two halves
+    # and the view in the event loop's hands, and crossed back to it before AxesMiddleware)
+    settings.MIDDLEWARE = [
+        "tests.test_request_threads.note_crossings",
+        *settings.MIDDLEWARE,
+        "tests.test_request_threads.note_crossings",
+    ]
+    original = AsyncToSync.__call__
+
+    def counted(self, *args, **kwargs):
+        crossings.to_the_loop += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncToSync, "__call__", counted)
+    handler = RequestThreadsHandler(RequestThreads())
+    assert await get(handler) == 200
+    assert len(crossings.threads) == 1 and threading.main_thread().ident not in crossings.threads
+    assert crossings.to_the_loop == 0
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_static_file_is_served_through_it_and_a_missing_one_is_404(settings):
+    settings.DEBUG = True  # ServeStatic finds the apps' files (no collectstatic in a fresh checkout)
+    handler = RequestThreadsHandler(RequestThreads())
+    status, body = await streamed(handler, "/static/css/covenant.css")
+    assert status == 200 and b"--" in body  # the stylesheet, with its custom properties
+    assert await get(handler, "/static/css/no-such-file.css") == 404
+
+
+async def streamed(handler, path: str) -> tuple[int, bytes]:
+    """A GET whose answer is streamed (a file), read message by message: Channels' `get_response` wants a
+    body in every message, and Django ends a stream with a message that has none."""
+    communicator = HttpCommunicator(handler, "GET", path, headers=[(b"host", b"testserver")])
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(timeout=10)
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=10)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait(timeout=10)
+    return start["status"], body
 
 
 async def test_a_scope_other_than_http_is_refused_as_django_refuses_it():
