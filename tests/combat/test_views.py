@@ -419,3 +419,22 @@ def test_every_aria_describedby_on_the_storyguides_page_names_an_element_of_it(c
     for html in (page, entry, swapped):
         described, named = described_and_named(html)
         assert described and described <= named, described - named
+
+
+def test_a_page_draws_its_log_up_to_the_seq_its_socket_resumes_from(table):
+    """An event committed while a page is being drawn is not on the page; its socket's resume brings it,
+    once (before, the page read its events and then the log's newest seq: an event between was in neither)."""
+    from combat.audience import STORYGUIDE
+    from combat.live import replay_frame
+    from combat.views import visible_log
+
+    drawn = Encounter.objects.get(pk=table.encounter.pk)  # the page's read of the encounter
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)  # meanwhile, a command
+    newest = Encounter.objects.get(pk=table.encounter.pk).last_seq
+    assert newest > drawn.last_seq
+    seqs = [event.seq for event in visible_log(drawn, STORYGUIDE)]
+    assert seqs == list(range(1, drawn.last_seq + 1))
+    html, last = replay_frame(table.encounter.pk, STORYGUIDE, drawn.last_seq)
+    assert last == newest
+    assert all(f'id="event-{seq}"' in html for seq in range(drawn.last_seq + 1, newest + 1))
+    assert f'id="event-{drawn.last_seq}"' not in html
