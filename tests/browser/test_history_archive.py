@@ -18,7 +18,7 @@ from combat.models import Encounter, Event
 from d6 import services as d6_services
 
 from .encounter_page import load_demo_table
-from .people import DESKTOP, PHONE, SPLIT_WORDS, outside_the_event_loop
+from .people import DESKTOP, PHONE, SPLIT_WORDS, outside_the_event_loop, wait_until_true
 from .test_replay import fight_into_round_one
 
 pytestmark = pytest.mark.browser
@@ -200,6 +200,8 @@ def test_the_history_draws_each_die_as_the_table_does(table, settings):
         for theme in ("light", "dark"):
             for page in (live, history):
                 page.emulate_media(color_scheme=theme)
+                # theme.js hears the system's change in a task of its own: the theme is on once it has run
+                wait_until_true(page, f"document.documentElement.dataset.theme === '{theme}'")
             at_the_table = die_looks(live.get_by_test_id("event-log").locator(".die"))
             in_the_history = die_looks(faces)
             as_at_the_table = {kind: at_the_table.get(kind) for kind in in_the_history}

@@ -73,9 +73,11 @@ def test_a_player_steps_through_the_fight_with_next_previous_and_the_scrubber(ta
     page.get_by_test_id("replay-previous").click()
     expect(page).to_have_url(re.compile(rf"\?seq={seqs[1]}$"))
     expect(page.get_by_test_id("replay-current")).to_be_visible()
+    # The page and its stylesheets loaded (a computed style before them is the browser's default), and htmx
+    # listens on the scrubber from here (on a busy machine it could be later).
+    page.wait_for_load_state()
     marker = "li => getComputedStyle(li).listStyleType"  # "none": no stray "1."
     assert page.get_by_test_id("replay-current").locator("li").first.evaluate(marker) == "none"
-    page.wait_for_load_state()  # htmx listens on the scrubber from here (on a busy machine it could be later)
 
     movement = outside_the_event_loop(lambda: Event.objects.get(encounter=encounter, kind="movement").seq)
     player.mark_page(page)
