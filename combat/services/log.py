@@ -130,7 +130,7 @@ class EventLog:
         encounter.version += 1
         encounter.last_seq = last + len(self.events)
         encounter.save(update_fields=["version", "last_seq", *encounter_fields])
-        first_seq, last_seq = last + 1, last + len(self.events)
+        first_seq, last_seq = last + 1, encounter.last_seq
         encounter_id = encounter.pk
         saga_changed = saga_live.carried_by_encounter(encounter.saga_id)
         written = list(self.events)
