@@ -6,8 +6,8 @@ Run: `.venv/bin/python bench/page.py` (`--combatants 5 20 40`, `--npcs 3 30`, `-
 is bench/seed.py's, made through the services in a SQLite file in /tmp: K bandits (3, the
 fan-out bench's tables, and 30, a storyguide's crowd) and players with a companion each for the rest.
 Each figure is the median of `--repeat` requests through Django's test client with the site's own
-middleware, in this one process: the process's CPU time and the wall time per request, and the page's
-size. Not under Django's test environment, whose template instrumentation copies every template's
+middleware, in this one process, with the garbage collector set as the server sets it (config.collector):
+the process's CPU time and the wall time per request, and the page's size. Not under Django's test environment, whose template instrumentation copies every template's
 context for the test client and so adds about a third. Never part of the test suite.
 """
 
@@ -56,7 +56,9 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["testserver"]
     from combat.models import Encounter
+    from config.collector import settle
 
+    settle()  # the garbage collector as the server sets it once loaded (config/asgi.py)
     python = sys.version.split()[0]
     print(f"encounter page, declarations open, median of {args.repeat}; Python {python}; {db}")
     print("combatants  NPCs  who         CPU ms   wall ms   size KiB")
