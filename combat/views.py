@@ -7,9 +7,11 @@ every screen, the sender's too, through the websocket push.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 from django.contrib.auth.decorators import login_required
+from django.db import DEFAULT_DB_ALIAS
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide
+from campaign.models import Saga
 from campaign.once import sent_once
 
 from . import answers, services, systems
@@ -28,38 +31,78 @@ from .live import shown_to
 from .models import Encounter
 from .sides import chosen_side
 
-# The round's state an encounter keeps as JSON (a preview's dice; the round's start, every combatant's sheet,
-# and its confirmed phases): a command's service reads it again under its lock, so the command's check of
-# who may (`encounter_command`) leaves it unread.
-ROUND_STATE = ("pending", "round_log")
 
-
-def encounter_for(user, encounter_id, rule_system: str | None = None, *, unread=()) -> Encounter:
-    """The encounter, for members of its saga (and of that rule system, when named); 404 for anyone else.
-    `unread`: fields left out of the read (deferred: read on first use)."""
-    encounter = get_object_or_404(Encounter.objects.select_related("saga").defer(*unread), pk=encounter_id)
-    if not is_storyguide(user, encounter.saga):  # the saga's storyguide needs no membership row read
-        get_membership(user, encounter.saga_id)
-    if rule_system is not None and encounter.saga.rule_system != rule_system:
-        raise Http404("This encounter plays another rule system.")
+def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
+    """The encounter, for members of its saga (and of that rule system, when named); 404 for anyone else."""
+    encounter = get_object_or_404(Encounter.objects.select_related("saga"), pk=encounter_id)
+    may_see(user, encounter.saga, rule_system)
     return encounter
 
 
-def command_encounter(request, encounter_id, rule_system: str | None = None, *, unread=()) -> Encounter:
-    """`encounter_for` for a command: from htmx, an encounter gone (or never theirs) is a refusal beside
-    the button, not a 404 page; from anything else, a 404."""
+def may_see(user, saga: Saga, rule_system: str | None = None) -> None:
+    """404 unless the user is the saga's storyguide (no membership row read) or a member of it, and the
+    saga plays that rule system, when named."""
+    if not is_storyguide(user, saga):
+        get_membership(user, saga.pk)
+    if rule_system is not None and saga.rule_system != rule_system:
+        raise Http404("This encounter plays another rule system.")
+
+
+@contextlib.contextmanager
+def refused_beside_the_button(request):
+    """For a command: from htmx, an encounter gone (or never theirs) is a refusal beside the button, not a
+    404 page; from anything else, a 404."""
     try:
-        return encounter_for(request.user, encounter_id, rule_system, unread=unread)
+        yield
     except Http404:
         if not request.htmx:
             raise
         raise NotAllowed("This encounter is not open to you: it may have been removed.") from None
 
 
+def command_encounter(request, encounter_id, rule_system: str | None = None) -> Encounter:
+    """`encounter_for` for a command (`refused_beside_the_button`)."""
+    with refused_beside_the_button(request):
+        return encounter_for(request.user, encounter_id, rule_system)
+
+
+@functools.lru_cache(maxsize=10_000)
+def whose(encounter_id: int) -> tuple[int, str, int]:
+    """An encounter's saga, that saga's rule system and its storyguide. Nothing changes them once the
+    encounter is made (no page moves an encounter or changes a saga's rule system or storyguide), so each
+    process keeps them for its commands instead of reading them for every one (docs/performance.md). An
+    encounter not there raises `Encounter.DoesNotExist`, which is not kept."""
+    rows = Encounter.objects.values_list("saga_id", "saga__rule_system", "saga__storyguide_id")
+    return rows.get(pk=encounter_id)
+
+
+def known(model, **values):
+    """An instance with only these fields' values; any other field is read when first used (Django's
+    deferred fields)."""
+    names = [field.attname for field in model._meta.concrete_fields if field.attname in values]
+    return model.from_db(DEFAULT_DB_ALIAS, names, [values[name] for name in names])
+
+
+def commanded_encounter(request, encounter_id, rule_system: str | None = None) -> Encounter:
+    """`command_encounter`'s check from what `whose` keeps: for the storyguide no read at all, for anyone
+    else their membership (read each time: it can end). The encounter comes with its id and its saga's
+    rule system and storyguide; the command's service reads the rest under its lock, and refuses an
+    encounter removed since it was kept ("There is no such encounter")."""
+    try:
+        saga_id, system, storyguide_id = whose(encounter_id)
+    except Encounter.DoesNotExist:
+        return command_encounter(request, encounter_id, rule_system)  # its refusal, or 404
+    encounter = known(Encounter, id=encounter_id, saga_id=saga_id)
+    encounter.saga = known(Saga, id=saga_id, rule_system=system, storyguide_id=storyguide_id)
+    with refused_beside_the_button(request):
+        may_see(request.user, encounter.saga, rule_system)
+    return encounter
+
+
 def encounter_command(*, storyguide_only: bool = True, rule_system: str | None = None):
     """POST only, members only (the storyguide only, unless said); a refusal goes to `combat.answers`. The
-    view gets the encounter as read for that check, without the round's state (`ROUND_STATE`): the
-    command's service reads the encounter again under its lock."""
+    view gets the encounter as that check knows it (`commanded_encounter`): the command's service reads
+    it under its lock."""
 
     def decorate(view):
         @functools.wraps(view)
@@ -67,7 +110,7 @@ def encounter_command(*, storyguide_only: bool = True, rule_system: str | None =
         @require_POST
         def wrapper(request, encounter_id, *args, **kwargs):
             try:
-                encounter = command_encounter(request, encounter_id, rule_system, unread=ROUND_STATE)
+                encounter = commanded_encounter(request, encounter_id, rule_system)
                 if storyguide_only and not is_storyguide(request.user, encounter.saga):
                     raise NotAllowed("Only the storyguide can do that.")
                 response = view(request, encounter, *args, **kwargs)
