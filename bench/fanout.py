@@ -85,8 +85,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="then keep every socket open and silent this long (idle drops)",
     )
     parser.add_argument("--port", type=int, default=8196, help="the first Daphne's port; the floor's is +50")
-    parser.add_argument("--pg-port", type=int, default=55496)
-    parser.add_argument("--redis-port", type=int, default=56396)
+    # Below Linux's ephemeral range (32768 to 60999): a thousand sockets' closed client ends wait there a
+    # minute (TIME-WAIT), and a server started on one of those ports by the next run could not bind it.
+    parser.add_argument("--pg-port", type=int, default=25496)
+    parser.add_argument("--redis-port", type=int, default=26396)
     parser.add_argument("--no-floor", action="store_true", help="skip the bare-websockets floor")
     parser.add_argument("--profile", type=Path, help="py-spy each Daphne into this folder (collapsed stacks)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")

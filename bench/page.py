@@ -7,8 +7,9 @@ is bench/seed.py's, made through the services in a SQLite file in /tmp: K bandit
 fan-out bench's tables, and 30, a storyguide's crowd) and players with a companion each for the rest.
 Each figure is the median of `--repeat` requests through Django's test client with the site's own
 middleware, in this one process, with the garbage collector set as the server sets it (config.collector):
-the process's CPU time and the wall time per request, and the page's size. Not under Django's test environment, whose template instrumentation copies every template's
-context for the test client and so adds about a third. Never part of the test suite.
+the process's CPU time and the wall time per request, and the page's size. Not under Django's test
+environment, whose template instrumentation copies every template's context for the test client and so
+adds about a third. Never part of the test suite.
 """
 
 from __future__ import annotations
