@@ -26,6 +26,11 @@ class NotAllowed(CombatError):
     status = 403
 
 
+# An encounter a command cannot reach, whether it was removed or was never theirs: the same words for both
+# (who is not in a saga does not learn what it holds).
+NOT_OPEN = "This encounter is not open to you: it may have been removed."
+
+
 class WrongPhase(CombatError):
     """The command does not fit where the round stands."""
 

@@ -24,7 +24,7 @@ from campaign.once import sent_once
 
 from . import answers, services, systems
 from .audience import PLAYERS, STORYGUIDE
-from .errors import CombatError, InvalidCommand, NotAllowed
+from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
 from .forms import EncounterForm
 from .inputs import MAX_ID, record_ids, whole_number
 from .live import shown_to
@@ -57,7 +57,7 @@ def refused_beside_the_button(request):
     except Http404:
         if not request.htmx:
             raise
-        raise NotAllowed("This encounter is not open to you: it may have been removed.") from None
+        raise NotAllowed(NOT_OPEN) from None
 
 
 def command_encounter(request, encounter_id, rule_system: str | None = None) -> Encounter:
@@ -87,7 +87,7 @@ def commanded_encounter(request, encounter_id, rule_system: str | None = None) -
     """`command_encounter`'s check from what `whose` keeps: for the storyguide no read at all, for anyone
     else their membership (read each time: it can end). The encounter comes with its id and its saga's
     rule system and storyguide; the command's service reads the rest under its lock, and refuses an
-    encounter removed since it was kept ("There is no such encounter")."""
+    encounter removed since it was kept (`NOT_OPEN`, the words this check gives)."""
     try:
         saga_id, system, storyguide_id = whose(encounter_id)
     except Encounter.DoesNotExist:

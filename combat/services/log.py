@@ -11,7 +11,7 @@ from django.db import transaction
 from campaign.access import is_storyguide
 
 from .. import saga_live, systems
-from ..errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
+from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import CommandKey, Encounter, Event, SagaRecord
 from ..rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
@@ -33,7 +33,7 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
         rows = Encounter.objects.select_related("saga").select_for_update(of=("self",))
         encounter = rows.get(pk=encounter_id)
     except (Encounter.DoesNotExist, ValueError, TypeError):
-        raise NotAllowed("There is no such encounter.") from None
+        raise NotAllowed(NOT_OPEN) from None
     if expected_version is not None and encounter.version != expected_version:
         raise StaleCommand()
     return encounter
