@@ -171,6 +171,27 @@ def test_a_command_whose_request_fails_on_the_way_says_so_next_to_its_form(table
     expect(page.get_by_test_id("not-sent")).to_have_count(0)
 
 
+def test_a_players_declarations_lost_on_their_way_come_at_the_next_phase(table, settings):
+    """The player's declarations panel is fetched once the page is up; when that fetch is lost (the server
+    restarting as the page loads), the panel comes with the next change of phase, not only on a reload."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    saga, encounter, combatants, player = seat_boris(table)
+    boris = combatants["Sir Boris"]
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    guide.goto(f"/encounters/{encounter.pk}/")
+    lost = re.compile(r"/declarations/$")
+    player.page.route(lost, lambda route: route.abort("connectionreset"))
+    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    for person in (guide, player):
+        person.wait_until_live()
+    expect(page.locator("#my-declarations")).to_have_text("Loading your declarations…")
+    page.unroute(lost)
+    guide.page.get_by_test_id("open-declarations").click()
+    phase_is(page, "declaring")
+    expect(page.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
+
+
 def box(page: Page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 
