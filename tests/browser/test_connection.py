@@ -192,6 +192,30 @@ def test_a_players_declarations_lost_on_their_way_come_at_the_next_phase(table, 
     expect(page.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
 
 
+def test_a_players_declarations_lost_on_their_way_come_once_the_page_is_live_again(table, settings):
+    """Declarations are open, so no change of phase is coming until the player declares: a panel whose
+    fetch was lost (the server going as the page loaded) comes once the socket is live again."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    saga, encounter, combatants, player = seat_boris(table)
+    boris = combatants["Sir Boris"]
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    guide.page.get_by_test_id("open-declarations").click()
+    phase_is(guide.page, "declaring")
+    lost = re.compile(r"/declarations/$")
+    player.page.route(lost, lambda route: route.abort("connectionreset"))
+    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    expect(page.locator("#my-declarations")).to_have_text("Loading your declarations…")
+    page.unroute(lost)
+    player.context.set_offline(True)
+    expect(page.get_by_test_id("reconnecting")).to_be_visible(timeout=BANNER_MS)
+    player.context.set_offline(False)
+    expect(page.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
+
+
 def box(page: Page, selector: str) -> dict:
     return page.locator(selector).first.bounding_box()
 

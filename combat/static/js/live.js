@@ -15,6 +15,8 @@
  * - when the round or phase changes, or what per-person parts depend on (the status's data-people,
  *   a digest the rule system writes, e.g. who can act; absent: empty), tell the page (covenant:phase)
  *   so those parts (a player's declaration forms) fetch themselves again;
+ * - once live again after a drop, tell the page (covenant:resumed): a part whose fetch was lost
+ *   meanwhile fetches itself again;
  * - keep long-lived storyguide forms on the current version;
  * - mark this person's own combatant cards ("mine": first in their side, outlined) and show
  *   their levels in a strip at the bottom of a phone screen.
@@ -53,6 +55,7 @@
   var CHIPS = { connecting: "Connecting…", connected: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
   function connection(state, text) {
     var el = root();
+    var was = el ? el.dataset.connection : null;
     if (el) { el.dataset.connection = state; }
     var chip = document.getElementById("live-chip");
     if (chip) {
@@ -61,6 +64,9 @@
     }
     sign(text || BANNERS[state] || null);
     if (state === "connected") { backOnline(); }
+    if (state === "connected" && (was === "reconnecting" || was === "offline")) {
+      document.body.dispatchEvent(new CustomEvent("covenant:resumed", { bubbles: true }));
+    }
   }
   function down() { connection(navigator.onLine === false ? "offline" : "reconnecting"); }
   function seen() { var el = root(); return el ? parseInt(el.dataset.lastSeq || "0", 10) : 0; }
