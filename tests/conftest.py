@@ -86,3 +86,42 @@ def suite_redis_url():
     if not url:
         missing("needs Redis: set REDIS_URL (make test starts one)")
     return url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_database_let_go(django_db_setup, django_db_blocker):
+    """Before pytest-django drops a PostgreSQL test database: this process lets go of its connections (the
+    pool's too) and waits up to 5 s for every other session on the database to end. One that has not is
+    named in a warning (its backend, application, last query), because Django's own refusal to drop the
+    database says only "1 other session" (docs/performance.md, "The test suite")."""
+    yield
+    import time
+    import warnings
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    name = connection.settings_dict["NAME"]
+    with django_db_blocker.unblock():
+        connection.close()
+        connection.close_pool()
+        deadline = time.monotonic() + 5
+        while (others := other_sessions(name)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    if others:
+        warnings.warn(f"{name} still has other sessions after the suite: {others}", stacklevel=1)
+
+
+def other_sessions(database: str) -> list[tuple]:
+    """Every session on `database` but the asker's: pid, kind of backend, application, client port, state
+    and the start of its last query (PostgreSQL's pg_stat_activity, read from its `postgres` database)."""
+    from django.db import connections
+
+    with connections["default"]._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, backend_type, application_name, client_port, state, left(query, 120)"
+            " FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [database],
+        )
+        return cursor.fetchall()
