@@ -66,7 +66,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=500, help="of each kind, each round")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    db = Path(tempfile.mkdtemp(prefix="covenant-handler-")) / "bench.sqlite3"
+    with tempfile.TemporaryDirectory(prefix="covenant-handler-") as folder:  # gone with the run
+        measure(args, Path(folder) / "bench.sqlite3")
+
+
+def measure(args, db: Path) -> None:
+    """The requests, timed on a new database at `db`."""
     from bench.archive import setup_django
     from bench.seed import make_table
 

@@ -46,7 +46,12 @@ def main() -> None:
     parser.add_argument("--npcs", type=int, nargs="+", default=[3, 30], help="how many of them are NPCs")
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    db = Path(tempfile.mkdtemp(prefix="covenant-page-")) / "bench.sqlite3"
+    with tempfile.TemporaryDirectory(prefix="covenant-page-") as folder:  # gone with the run
+        measure(args, Path(folder) / "bench.sqlite3")
+
+
+def measure(args, db: Path) -> None:
+    """The pages, timed on a new database at `db`."""
     from bench.archive import setup_django
     from bench.seed import make_table
 
