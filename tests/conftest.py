@@ -89,7 +89,7 @@ def suite_redis_url():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def test_database_let_go(django_db_setup, django_db_blocker):
+def database_let_go_at_the_end(django_db_setup, django_db_blocker):
     """Before pytest-django drops a PostgreSQL test database: this process lets go of its connections (the
     pool's too) and waits up to 5 s for every other session on the database to end. One that has not is
     named in a warning (its backend, application, last query), because Django's own refusal to drop the
