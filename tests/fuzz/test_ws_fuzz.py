@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
@@ -109,7 +110,7 @@ def test_the_rate_limit_allows_twenty_a_second_then_refuses_until_the_next_secon
 
 
 async def test_a_flood_of_frames_is_answered_with_an_error_frame_and_the_socket_stays(db):
-    table = await asyncio.to_thread(Table)
+    table = await database_sync_to_async(Table)()  # then closes its connection: none left to the collector
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/encounters/{table.encounter.pk}/")
     comm.scope["user"] = table.storyguide
     assert (await comm.connect(timeout=TIMEOUT))[0]
