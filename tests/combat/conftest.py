@@ -136,6 +136,12 @@ P168_FACES = {
 }
 
 
+def login(client, user):
+    """The test client, logged in as `user` (every test user's password is PASSWORD)."""
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
 @pytest.fixture
 def table(db):
     return Table()

@@ -11,14 +11,9 @@ from campaign.models import Membership
 from combat.models import Encounter
 from combat.views import whose
 
-from .conftest import PASSWORD
+from .conftest import login
 
 pytestmark = pytest.mark.django_db
-
-
-def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def correction(table, advantage=3) -> dict:

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from arsmagica import services
 
-from .conftest import PASSWORD
+from .conftest import login
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,6 @@ def declared(table):
         table.storyguide, table.encounter.pk, table.v, table.boris.pk, {"body_level": "hurt"}, "An old wound"
     )
     return table
-
-
-def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
 
 
 def test_the_storyguide_sees_every_event(client, declared):

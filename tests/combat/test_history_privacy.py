@@ -13,15 +13,11 @@ from combat.audience import PLAYERS, STORYGUIDE
 from combat.live import render_frame
 from combat.models import Event
 
-from .conftest import P168_FACES, PASSWORD
+from .conftest import P168_FACES, login
 
 pytestmark = pytest.mark.django_db
 
 FACES = {**P168_FACES, "anselm": {"initiative": [4], "combat": [5], "fatigue": [6]}}
-
-
-def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
 
 
 @pytest.fixture

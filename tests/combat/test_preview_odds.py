@@ -12,17 +12,12 @@ from arsmagica.rules import stress_odds
 from arsmagica.sheet import sheet_of as ars_sheet
 from combat.models import Event
 
-from .conftest import P168_FACES, PASSWORD
+from .conftest import P168_FACES, login
 from .test_services import resolve, through_movement
 
 pytestmark = pytest.mark.django_db
 
 FACES = {**P168_FACES, "anselm": {"fatigue": [2]}}  # Combat Fatigue 2 + 2 = 4: does not beat 6
-
-
-def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def control_panel(client, table) -> str:

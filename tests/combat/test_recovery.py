@@ -20,7 +20,7 @@ from combat.models import Event, SagaRecord
 from combat.rules.dice import ScriptedDice
 from combat.services.log import new_command_key
 
-from .conftest import PASSWORD
+from .conftest import login
 from .test_services import resolve, through_movement
 
 pytestmark = pytest.mark.django_db
@@ -47,11 +47,6 @@ def last_event(table):
 
 def entry_for(event, character):
     return next(row for row in event.payload["characters"] if row["character"] == character.pk)
-
-
-def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 # --- levels lost in combat are short-term ------------------------------------------------------

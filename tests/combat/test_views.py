@@ -14,14 +14,9 @@ from arsmagica.sheet import sheet_of as ars_sheet
 from campaign.models import Character
 from combat.models import Combatant, Encounter, Event
 
-from .conftest import P168_FACES, PASSWORD
+from .conftest import P168_FACES, login
 
 pytestmark = pytest.mark.django_db
-
-
-def login(client, user):
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
 
 
 def post(client, name, encounter, data=None, **kwargs):
