@@ -41,6 +41,14 @@ def seat_boris(table, viewport=PHONE):
     return saga, encounter, combatants, player
 
 
+def storyguide_at(table, saga, encounter):
+    """The saga's storyguide, logged in, on the encounter's control panel."""
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    guide.goto(f"/encounters/{encounter.pk}/")
+    return guide
+
+
 def fill_declaration(page: Page, boris, bandit):
     form = page.get_by_test_id(f"declare-form-{boris.pk}")
     form.get_by_label("Action").select_option(label="Fight hand to hand")
@@ -96,9 +104,7 @@ def test_a_declaration_made_offline_is_refused_next_to_its_form_and_goes_once_ba
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, combatants, player = seat_boris(table)
     boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    guide.goto(f"/encounters/{encounter.pk}/")
+    guide = storyguide_at(table, saga, encounter)
     player.goto(f"/encounters/{encounter.pk}/play/")
     for person in (guide, player):
         person.wait_until_live()
@@ -138,9 +144,7 @@ def test_a_command_whose_request_fails_on_the_way_says_so_next_to_its_form(table
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, combatants, player = seat_boris(table)
     boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    guide.goto(f"/encounters/{encounter.pk}/")
+    guide = storyguide_at(table, saga, encounter)
     player.goto(f"/encounters/{encounter.pk}/play/")
     for person in (guide, player):
         person.wait_until_live()
@@ -177,9 +181,7 @@ def test_a_players_declarations_lost_on_their_way_come_at_the_next_phase(table, 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, combatants, player = seat_boris(table)
     boris = combatants["Sir Boris"]
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    guide.goto(f"/encounters/{encounter.pk}/")
+    guide = storyguide_at(table, saga, encounter)
     lost = re.compile(r"/declarations/$")
     player.page.route(lost, lambda route: route.abort("connectionreset"))
     page = player.goto(f"/encounters/{encounter.pk}/play/")
@@ -198,9 +200,7 @@ def test_a_players_declarations_lost_on_their_way_come_once_the_page_is_live_aga
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, combatants, player = seat_boris(table)
     boris = combatants["Sir Boris"]
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    guide.goto(f"/encounters/{encounter.pk}/")
+    guide = storyguide_at(table, saga, encounter)
     guide.wait_until_live()
     guide.page.get_by_test_id("open-declarations").click()
     phase_is(guide.page, "declaring")
