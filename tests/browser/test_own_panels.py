@@ -3,6 +3,8 @@ Unconscious after his player has declared, and the phone drops the declaration a
 ArM3 p177) without a reload; corrected back on his feet, he gets his form again. Long-term fatigue recorded
 while declarations are open does the same, and declarations can still close."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -54,9 +56,11 @@ def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarati
     expect(panel.get_by_test_id(f"declared-mark-{boris.pk}")).to_have_count(0)
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_have_count(0)
     expect(panel.get_by_test_id(f"cannot-act-{boris.pk}")).to_contain_text("unconscious")
+    expect(phone).not_to_have_title(re.compile("Declare for Sir Boris"))  # nothing is wanted of him now
 
     correct(guide, boris, "fresh", "Only stunned")
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
+    expect(phone).to_have_title(re.compile("^▶ Declare for Sir Boris"))
     expect(panel.get_by_test_id(f"cannot-act-{boris.pk}")).to_have_count(0)
     player.assert_not_reloaded()
 
