@@ -22,6 +22,7 @@ from . import presenters
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
+from .rules.declarations import declarations_awaited
 from .rules.table import (
     Table,
     can_change_combatants,
@@ -126,27 +127,28 @@ def changed_cards(events, *, replay: bool) -> set[int] | None:
 
 def frame_context(events, *, replay: bool, context: dict) -> dict:
     """`frame_flags`; the cards to push alone when the frame changed only those (`changed_cards`: not
-    the acting order, the engagements or the other cards); whether who has declared may have changed
-    (`declared_changed`: the "Declarations" panel is pushed only then); and for the storyguide the entries of
-    "Declare for NPCs" that the frame's declarations, the declarations its command withdrew, or its
-    corrections of levels (who can act, ArM3 p177) changed, when the panel is not pushed whole."""
+    the acting order, the engagements or the other cards); whether who has declared, or who can act, may
+    have changed (`declared_changed`: the "Declarations" panel is pushed only then); and for the
+    storyguide the entries of "Declare for NPCs" that the frame's declarations, the declarations its
+    command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when the panel is not
+    pushed whole."""
     flags = frame_flags(events, replay=replay)
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
     # Who has declared: a frame of corrections alone changes no one's (a declaration's frame does), unless
-    # the command withdrew a declaration (`withdrawn`: a correction that left its combatant unable to act).
+    # the command withdrew a declaration (`withdrawn`: a correction that left its combatant unable to act);
+    # a correction of levels may change who can act, whom the count waits for and who is named unable.
     declared = {int(event.payload["combatant"]) for event in events if event.kind == Kind.DECLARED}
     declared |= context["withdrawn"]
-    flags["declared_changed"] = changed is None or bool(declared)
+    relevelled = {
+        int(event.payload["combatant"])
+        for event in events
+        if event.kind == Kind.CORRECTION and not set(LEVELS).isdisjoint(event.payload["changes"])
+    }
+    flags["declared_changed"] = changed is None or bool(declared or relevelled)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
-    if context["is_storyguide"] and not flags["declare_changed"]:
-        relevelled = {
-            int(event.payload["combatant"])
-            for event in events
-            if event.kind == Kind.CORRECTION and not set(LEVELS).isdisjoint(event.payload["changes"])
-        }
-        if declared or relevelled:
-            flags["declared_entries"] = context["entries_of"](declared | relevelled)
+    if context["is_storyguide"] and not flags["declare_changed"] and (declared or relevelled):
+        flags["declared_entries"] = context["entries_of"](declared | relevelled)
     return flags
 
 
@@ -207,9 +209,14 @@ class Card:
     def sheet_line(self) -> str:
         return presenters.sheet_line(self.character)
 
+    @cached_property
+    def unable(self) -> str:
+        """Why this combatant cannot act ("dead", "incapacitated", "unconscious", ArM3 p177); "" if it can."""
+        return unable_to_act(self.character)
+
     @property
     def can_act(self) -> bool:
-        return not unable_to_act(self.character)
+        return not self.unable
 
     @property
     def long_term(self) -> int:
@@ -280,7 +287,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
         "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
         "declaring": encounter.phase == Phase.DECLARING,
-        "declared_count": sum(card.declared for card in cards),
+        **declaration_counts(cards),
         "people": people_digest(cards),
         "withdrawn": facts.withdrawn,
         "pending": encounter.pending or None,
@@ -300,6 +307,13 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         if storyguide and encounter.pending
         else [],
     }
+
+
+def declaration_counts(cards: list[Card]) -> dict:
+    """Who has declared of those the round waits for, and who cannot act and why (ArM3 p163, p177): the
+    "N/M declared" of the Declarations panel and the close button count only those who can act."""
+    declared, able = declarations_awaited((card.declared, card.unable) for card in cards)
+    return {"declared_count": declared, "able_count": able, "unable_count": len(cards) - able}
 
 
 def people_digest(cards: list[Card]) -> str:

@@ -61,9 +61,11 @@ def _level_words(level, penalty: int, *, first, out) -> str:
     return f"{level.label}: −{abs(penalty)} to rolls" if penalty else f"{level.label}: no penalty yet"
 
 
-def close_declarations_label(declared: int, total: int) -> str:
-    """The storyguide's button once everyone may have declared (ArM3 p163)."""
-    return f"Close declarations, roll Initiative ({declared}/{total} declared)"
+def close_declarations_label(declared: int, able: int, unable: int = 0) -> str:
+    """The storyguide's button once everyone may have declared (ArM3 p163): of those who can act; those who
+    cannot (p177) have nothing to declare and are not waited for."""
+    out = f"; {unable} cannot act" if unable else ""
+    return f"Close declarations, roll Initiative ({declared}/{able} declared{out})"
 
 
 def end_round_label(round_number: int) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from combat.rules.errors import RulesError
 
@@ -14,6 +14,14 @@ from .state import Action, CombatantState, Declaration, RoundState
 
 def _no_such(combatant_id: str) -> RulesError:
     return RulesError(f"no combatant with id {combatant_id!r}")
+
+
+def declarations_awaited(people: Iterable[tuple[bool, str]]) -> tuple[int, int]:
+    """How many have declared, of how many the round waits for (ArM3 p163): each person as (declared, why
+    they cannot act, "" if they can, `why_not_acting`). One who cannot act (p177) has nothing to declare and
+    counts on neither side."""
+    able = [declared for declared, why in people if not why]
+    return sum(able), len(able)
 
 
 def check_declaration(

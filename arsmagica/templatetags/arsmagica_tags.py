@@ -92,9 +92,9 @@ def phase_steps(track, current):
 
 
 @register.simple_tag
-def close_declarations_label(declared, total):
-    """The closing button's words: "Close declarations, roll Initiative (2/3 declared)"."""
-    return presenters.close_declarations_label(declared, total)
+def close_declarations_label(declared, able, unable):
+    """The closing button's words: "Close declarations, roll Initiative (2/3 declared; 1 cannot act)"."""
+    return presenters.close_declarations_label(declared, able, unable)
 
 
 @register.simple_tag

@@ -3,6 +3,8 @@ Unconscious after his player has declared, and the phone drops the declaration a
 ArM3 p177) without a reload; corrected back on his feet, he gets his form again. Long-term fatigue recorded
 while declarations are open does the same, and declarations can still close."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -50,13 +52,15 @@ def test_a_correction_that_changes_who_can_act_reaches_the_players_own_declarati
     panel = phone.get_by_test_id("my-declarations")
 
     correct(guide, boris, "unconscious", "A club to the head")
-    expect(phone.get_by_test_id(f"declared-{boris.pk}")).to_have_class("waiting")  # the shared frame
+    expect(phone.get_by_test_id(f"declared-{boris.pk}")).to_have_class("unable")  # the shared frame
     expect(panel.get_by_test_id(f"declared-mark-{boris.pk}")).to_have_count(0)
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_have_count(0)
     expect(panel.get_by_test_id(f"cannot-act-{boris.pk}")).to_contain_text("unconscious")
+    expect(phone).not_to_have_title(re.compile("Declare for Sir Boris"))  # nothing is wanted of him now
 
     correct(guide, boris, "fresh", "Only stunned")
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
+    expect(phone).to_have_title(re.compile("^▶ Declare for Sir Boris"))
     expect(panel.get_by_test_id(f"cannot-act-{boris.pk}")).to_have_count(0)
     player.assert_not_reloaded()
 
@@ -74,8 +78,8 @@ def test_exertion_while_declaring_withdraws_a_declaration_that_can_no_longer_be_
     form.get_by_test_id("exertion").click()
     expect(page.get_by_test_id("encounter-status")).not_to_have_attribute("data-version", version)
 
-    expect(phone.get_by_test_id(f"declared-{boris.pk}")).to_have_class("waiting")
+    expect(phone.get_by_test_id(f"declared-{boris.pk}")).to_have_class("unable")
     mine = phone.get_by_test_id("my-declarations")
     expect(mine.get_by_test_id(f"cannot-act-{boris.pk}")).to_contain_text("unconscious")
-    expect(page.get_by_test_id(f"declared-{boris.pk}")).to_have_class("waiting")
+    expect(page.get_by_test_id(f"declared-{boris.pk}")).to_have_class("unable")
     player.assert_not_reloaded()

@@ -24,6 +24,12 @@ def test_the_close_button_counts_who_has_declared():
     assert presenters.close_declarations_label(2, 5) == "Close declarations, roll Initiative (2/5 declared)"
 
 
+def test_the_close_button_says_how_many_cannot_act():
+    """Of those who can act; the ones down (ArM3 p177) are not waited for, and the button says so."""
+    label = presenters.close_declarations_label(0, 4, 2)
+    assert label == "Close declarations, roll Initiative (0/4 declared; 2 cannot act)"
+
+
 def test_the_end_button_names_this_round_and_the_next():
     assert presenters.end_round_label(1) == "End round 1, open round 2"
 

@@ -314,8 +314,9 @@ def test_a_correction_that_withdraws_a_declaration_pushes_who_has_declared(
 ):
     """A correction while declarations are open that leaves a combatant who has declared unable to act
     withdraws the declaration (ArM3 p177); its push shows it gone, as the page would after a reload: who
-    has declared and the count for both audiences, and for the storyguide the close button's count and the
-    combatant's entry of "Declare for NPCs" (no longer declared), each as a fresh read renders them."""
+    has declared, who cannot act and the count of those who can for both audiences, and for the storyguide
+    the close button's count and the combatant's entry of "Declare for NPCs" (no longer declared), each as a
+    fresh read renders them."""
     from combat.live import replay_frame
 
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
@@ -339,8 +340,8 @@ def test_a_correction_that_withdraws_a_declaration_pushes_who_has_declared(
         fresh = replay_frame(table.encounter.pk, audience, 0)[0]
         status = _element(pushed, "section", "declaration-status")
         assert status == _element(fresh, "section", "declaration-status")
-        assert 'data-testid="declared-count">0 / 5<' in status
-        assert f'id="declared-{corrected.pk}" data-testid="declared-{corrected.pk}" class="waiting"' in status
+        assert 'data-testid="declared-count">0 / 4<' in status  # the round does not wait for the one down
+        assert f'id="declared-{corrected.pk}" data-testid="declared-{corrected.pk}" class="unable"' in status
         if audience == STORYGUIDE:
             assert _element(pushed, "section", "sg-controls") == _element(fresh, "section", "sg-controls")
             entry = _element(pushed, "details", f"declare-{corrected.pk}")

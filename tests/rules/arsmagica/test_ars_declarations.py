@@ -110,3 +110,14 @@ def test_a_galloping_rider_and_a_fair_shot_are_accepted():
         ],
     )
     assert len(state.declarations) == 2
+
+
+def test_the_round_waits_only_for_those_who_can_act():
+    """ "0/6 declared" with two dead bandits was wrong: the dead, the incapacitated and the unconscious have
+    nothing to declare (ArM3 p177), so they count on neither side of "N/M declared"."""
+    from arsmagica.rules.declarations import declarations_awaited
+
+    people = [(True, ""), (False, ""), (False, "dead"), (False, "unconscious"), (True, "incapacitated")]
+    assert declarations_awaited(people) == (1, 2)
+    assert declarations_awaited([(False, "dead")]) == (0, 0)
+    assert declarations_awaited([]) == (0, 0)
