@@ -177,6 +177,12 @@ def _exertion(table: Table, p: dict) -> None:
         fighter.fatigue_level = p["to"]
 
 
+def _renamed(table: Table, p: dict) -> None:
+    """The name the log gives a combatant from here on (combat.names)."""
+    if p.get("combatant") in table.fighters:
+        table.fighters[p["combatant"]].name = p.get("name", "")
+
+
 def _ended(table: Table, p: dict) -> None:
     table.status = "ended"
 
@@ -184,6 +190,7 @@ def _ended(table: Table, p: dict) -> None:
 EFFECTS: dict[str, Callable[[Table, dict], None]] = {
     CoreKind.COMBATANT_ADDED: _added,
     CoreKind.COMBATANT_REMOVED: _removed,
+    CoreKind.COMBATANT_RENAMED: _renamed,
     CoreKind.ENCOUNTER_ENDED: _ended,
     Kind.DECLARATIONS_OPENED: _opened,
     Kind.MOVEMENT: _movement,

@@ -185,7 +185,7 @@ def character_rename(request, character_id):
     form = RenameForm(request.POST, max_length=80)
     if not form.is_valid():
         return _page(request, character.saga, _character_thing(character), rename_form=form, status=400)
-    services.rename_character(character, form.cleaned_data["name"])
+    services.rename_character(character, form.cleaned_data["name"], request.user)
     messages.success(request, f"Renamed: {character.name}.")
     return redirect("character_detail", character_id=character.pk)
 

@@ -151,10 +151,15 @@ def rename_saga(saga: Saga, name: str) -> None:
 
 
 @transaction.atomic
-def rename_character(character: Character, name: str) -> None:
-    """A new name for a character, NPC or template; the log keeps the names its events were written with."""
-    character.name = name
+def rename_character(character: Character, name: str, user=None) -> None:
+    """A new name for a character, NPC or template; each open encounter it fights in logs the new name
+    (`combat.names`), and the log keeps the names its events were written with."""
+    from combat.services import rename_combatants
+
+    was, character.name = character.name, name
     character.save(update_fields=["name"])
+    if was != name:
+        rename_combatants(user, character, was)
 
 
 @transaction.atomic

@@ -42,6 +42,7 @@ class CoreKind(models.TextChoices):
     ENCOUNTER_CREATED = "encounter_created", "Encounter created"
     COMBATANT_ADDED = "combatant_added", "Combatant added"
     COMBATANT_REMOVED = "combatant_removed", "Combatant removed"
+    COMBATANT_RENAMED = "combatant_renamed", "Combatant renamed"
     ENCOUNTER_ENDED = "encounter_ended", "Encounter ended"
 
 
@@ -54,12 +55,19 @@ class CombatantAdded(TypedDict):
     name: str
     side: str
     npc: bool
+    character: NotRequired[int]  # the character's id (the record's statistics follow it once the row is gone)
     levels: NotRequired[dict[str, str | int | None]]  # the rule system's `joining_levels`, for the replay
 
 
 class CombatantRemoved(TypedDict):
     combatant: str
     name: str
+
+
+class CombatantRenamed(TypedDict):
+    combatant: str
+    name: str
+    was: str
 
 
 class EncounterEnded(TypedDict):
@@ -74,6 +82,7 @@ CORE_KINDS: tuple[EventKind, ...] = (
     _core(CoreKind.ENCOUNTER_CREATED, EncounterCreated),
     _core(CoreKind.COMBATANT_ADDED, CombatantAdded),
     _core(CoreKind.COMBATANT_REMOVED, CombatantRemoved),
+    _core(CoreKind.COMBATANT_RENAMED, CombatantRenamed),
     _core(CoreKind.ENCOUNTER_ENDED, EncounterEnded),
 )
 

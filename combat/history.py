@@ -55,9 +55,9 @@ def _rounds(reader: Reader, encounters: list, events: list) -> list[dict]:
 
 
 def _character_choices(reader: Reader) -> list[tuple[str, str]]:
-    """Every character who fought in the saga, by name."""
-    characters = {str(c.character_id): c.character.name for c in reader.combatants}
-    return sorted(characters.items(), key=lambda item: (item[1].casefold(), item[0]))
+    """Every character who fought in the saga, by the name the log last gave them."""
+    _, names = reader.who_fought
+    return sorted(names.items(), key=lambda item: (item[1].casefold(), item[0]))
 
 
 @login_required
@@ -67,7 +67,7 @@ def history_page(request, saga_id):
     encounters = _encounters(reader)
     filters = Filters.parse(request.GET, reader, {encounter.pk for encounter in encounters})
     page = page_of(filters.events(reader.events().select_related("actor"), reader), request.GET.get("page"))
-    events = [reader.shown(event) for event in page.entries]
+    events = [reader.named(reader.shown(event)) for event in page.entries]
     return render(
         request,
         "combat/history.html",
@@ -83,7 +83,6 @@ def history_page(request, saga_id):
             "filters": filters,
             "chosen": filters.encounter,
             "kind": filters.kind,
-            "names": reader.names,
             "page": page,
             "pager": pager(page, filters),
             "records": _records(reader, filters) if page.number == 1 else [],
@@ -112,9 +111,6 @@ def history_json(request, saga_id):
                 "created_at": event.created_at.isoformat(),
             }
         )
-    combatants: dict[int, list] = {}
-    for combatant in reader.combatants:
-        combatants.setdefault(combatant.encounter_id, []).append(combatant)
     response = JsonResponse(
         {
             "saga": {"id": reader.saga.pk, "name": reader.saga.name, "rule_system": reader.saga.rule_system},
@@ -126,8 +122,8 @@ def history_json(request, saga_id):
                     "status": encounter.status,
                     "rounds": encounter.round_number,
                     "combatants": [
-                        {"id": c.pk, "name": c.character.name, "side": c.side}
-                        for c in combatants.get(encounter.pk, [])
+                        {"id": int(cid), "name": reader.roster.at(encounter.pk)[cid], "side": joined.side}
+                        for cid, joined in reader.roster.joined.get(encounter.pk, {}).items()
                     ],
                     "events": by_encounter.get(encounter.pk, []),
                 }

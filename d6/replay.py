@@ -166,6 +166,12 @@ def _chase_ended(table: Table, p: dict) -> None:
         table.chase.outcome = p.get("outcome", table.chase.outcome)
 
 
+def _renamed(table: Table, p: dict) -> None:
+    """The name the log gives a combatant from here on (combat.names)."""
+    if p.get("combatant") in table.combatants:
+        table.combatants[p["combatant"]].name = p.get("name", "")
+
+
 def _ended(table: Table, p: dict) -> None:
     table.status = "ended"
 
@@ -173,6 +179,7 @@ def _ended(table: Table, p: dict) -> None:
 EFFECTS: dict[str, Callable[[Table, dict], None]] = {
     CoreKind.COMBATANT_ADDED: _added,
     CoreKind.COMBATANT_REMOVED: _removed,
+    CoreKind.COMBATANT_RENAMED: _renamed,
     CoreKind.ENCOUNTER_ENDED: _ended,
     kinds.FIGHT_STARTED: _fight_started,
     kinds.ROLL: _rolled,

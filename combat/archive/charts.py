@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 
 from .. import systems
 from ..events import CoreKind
+from ..names import Roster
 from ..systems import RuleSystem
 from ..views import encounter_for
 from .reading import reader_for
@@ -60,15 +61,15 @@ class Story:
 def tell(system: RuleSystem, events: list) -> Story:
     """Fold the encounter's events once: each round's levels at its end, every mark, every tally."""
     story = Story()
+    roster = Roster.of(events)
     table = system.replay_start()
     for index, event in enumerate(events):
         table = system.replay_apply(table, event)
-        if event.kind == CoreKind.COMBATANT_ADDED:
-            story.names[str(event.payload.get("combatant"))] = event.payload.get("name", "")
         for mark, who, words in system.chart_marks(event):
             story.marks.append(
                 {"step": index + 1, "seq": event.seq, "round": event.round_number, "mark": mark,
-                 "who": str(who), "words": words}
+                 "who": str(who), "words": words,
+                 "name": roster.at(event.encounter_id, event.seq).get(str(who), "")}
             )  # fmt: skip
         for who, counter, amount in system.chart_tally(event):
             story.tally[str(who)][counter] += amount
@@ -80,7 +81,9 @@ def tell(system: RuleSystem, events: list) -> Story:
         if event.kind == CoreKind.ENCOUNTER_ENDED:
             story.ended = True
     story.steps = len(events)
+    story.names = roster.at(events[0].encounter_id) if events else {}
     story.fought = set(system.chart_levels(table)) if events else set()  # at the table at the end
+    story.fought.update(cid for number, levels in story.levels.items() if number for cid in levels)  # or left
     if story.ended:
         story.survivors = {cid for cid in story.fought if system.survived(table, cid)}
     return story
@@ -194,7 +197,7 @@ def timeline(story: Story) -> dict:
             "y": lanes[mark["mark"]],
             "css": f"mark-{mark['mark']}",
             "title": f"Step {mark['step']}, round {mark['round']}: "
-            f"{story.names.get(mark['who'], '')} {mark['words']}",
+            f"{mark['name']} {mark['words']}",
         }
         for mark in story.marks
     ]
@@ -210,7 +213,7 @@ def timeline(story: Story) -> dict:
         "lanes": [{"y": y, "text": MARK_WORDS[mark]} for mark, y in lanes.items()],
         "dots": dots,
         "rows": [
-            {**mark, "name": story.names.get(mark["who"], ""), "label": MARK_WORDS[mark["mark"]]}
+            {**mark, "label": MARK_WORDS[mark["mark"]]}
             for mark in story.marks
         ],
     }
@@ -339,8 +342,7 @@ def saga_stories(reader) -> list[tuple[int, Story]]:
 def saga_charts(request, saga_id):
     """A saga's charts: each character's levels round by round across every encounter, and their numbers."""
     reader = reader_for(request.user, saga_id, sheets=False)
-    character_of = {str(c.pk): str(c.character_id) for c in reader.combatants}
-    names = {str(c.character_id): c.character.name for c in reader.combatants}
+    character_of, names = reader.who_fought
     encounter_names = dict(reader.saga.encounters.values_list("pk", "name"))
     points: list[tuple[str, dict]] = []
     spans: list[tuple[str, list[dict]]] = []
@@ -359,7 +361,10 @@ def saga_charts(request, saga_id):
         for cid in story.fought & character_of.keys():
             numbers[character_of[cid]]["fought"] += 1
             numbers[character_of[cid]]["survived"] += cid in story.survivors
-    series = sorted(names.items(), key=lambda item: item[1].casefold())
+    # A combatant who left before the fight has no numbers: only those still at a table, or who fought.
+    present = {str(c.character_id) for c in reader.combatants}
+    fought = [(row, name) for row, name in names.items() if row in present or numbers[row]["fought"]]
+    series = sorted(fought, key=lambda item: item[1].casefold())
     charts = []
     for track in reader.system.chart_tracks:
         chart = level_chart(track, points, series, "saga")

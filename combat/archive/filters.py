@@ -31,7 +31,7 @@ class Filters:
         kind = str(query.get("kind", ""))
         return cls(
             encounter=encounter if is_digits(encounter, 18) and int(encounter) in encounter_ids else "",
-            character=character if character in {str(c.character_id) for c in reader.combatants} else "",
+            character=character if character in reader.who_fought[1] else "",
             kind=kind if kind in dict(systems.kind_choices(reader.system)) else "",
         )
 
@@ -50,10 +50,16 @@ class Filters:
         if self.kind:
             events = events.filter(kind=self.kind)
         if self.character:
-            fought = [c for c in reader.combatants if str(c.character_id) == self.character]
+            character_of, _ = reader.who_fought
+            fought = [
+                (encounter_id, cid)
+                for encounter_id, joined in reader.roster.joined.items()
+                for cid in joined
+                if character_of.get(cid) == self.character
+            ]
             named = Q()
-            for combatant in fought:
-                named |= Q(encounter_id=combatant.encounter_id, payload__icontains=f'"{combatant.pk}"')
+            for encounter_id, cid in fought:
+                named |= Q(encounter_id=encounter_id, payload__icontains=f'"{cid}"')
             events = events.filter(named) if fought else events.none()
         return events
 
@@ -63,8 +69,10 @@ class Filters:
             return records.none()
         if self.kind:
             records = records.filter(kind=self.kind)
-        if self.character:
+        if self.character.isdigit():
             records = records.filter(payload__character=int(self.character))
+        elif self.character:
+            records = records.none()
         return records
 
     def query(self, **more) -> str:

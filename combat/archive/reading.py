@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from campaign.access import get_membership, is_storyguide
 from campaign.models import Saga
@@ -10,6 +11,7 @@ from campaign.models import Saga
 from .. import systems
 from ..audience import PLAYERS, STORYGUIDE
 from ..models import Combatant, Event
+from ..names import Roster
 from ..systems import RuleSystem
 
 
@@ -30,10 +32,34 @@ class Reader:
     def is_storyguide(self) -> bool:
         return self.audience == STORYGUIDE
 
-    @property
-    def names(self) -> dict[str, str]:
-        """Every combatant's name by id (as a string): what the event lines look names up in."""
-        return {str(c.pk): c.character.name for c in self.combatants}
+    @cached_property
+    def roster(self) -> Roster:
+        """The names the saga's logs gave its combatants (combat.names): one query, when first asked."""
+        return Roster.read(self.events())
+
+    def named(self, event: Event) -> Event:
+        """The event with `names`: every combatant's name as the log named them at that event."""
+        event.names = self.roster.at(event.encounter_id, event.seq)
+        return event
+
+    @cached_property
+    def who_fought(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Each combatant's character (by id, as strings; one of its own for a combatant who left the
+        fight before the log kept characters), and each character's name as the newest log to name them
+        did (combat.names): a combatant taken out of the fight keeps his character's row and name."""
+        character_of = {str(c.pk): str(c.character_id) for c in self.combatants}
+        names: dict[str, str] = {}
+        for encounter_id in self.encounter_ids:
+            for cid, joined in self.roster.joined.get(encounter_id, {}).items():
+                gone = f"left-{cid}" if joined.character is None else str(joined.character)
+                names[character_of.setdefault(cid, gone)] = self.roster.at(encounter_id)[cid]
+        for combatant in self.combatants:
+            names.setdefault(str(combatant.character_id), combatant.character.name)
+        return character_of, names
+
+    def name_of(self, combatant: Combatant) -> str:
+        """A combatant's name as its encounter's log last named it (its character's, if the log has none)."""
+        return self.roster.at(combatant.encounter_id).get(str(combatant.pk)) or combatant.character.name
 
     def events(self):
         """The saga's events this reader may see, in the archive's order: by encounter (oldest first: ids

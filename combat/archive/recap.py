@@ -19,9 +19,10 @@ from .markdown import escaped, line
 from .reading import Reader
 
 
-def _entry(event, reader: Reader, names: dict[str, str]) -> str:
+def _entry(event, reader: Reader) -> str:
     html = render_to_string(
-        event_template(event), {"p": event.payload, "event": event, "names": names, "system": reader.system}
+        event_template(event),
+        {"p": event.payload, "event": event, "names": event.names, "system": reader.system},
     )
     where = reader.system.event_label(event, in_round=True)
     return f"- {escaped(where)}: {line(html)}" if where else f"- {line(html)}"
@@ -53,7 +54,7 @@ def _standing(encounter, reader: Reader) -> Iterator[str]:
     for combatant in fought:
         places = levels.get(str(combatant.pk), {})
         cells = [
-            combatant.character.name,
+            reader.name_of(combatant),
             combatant.side,
             *(labels[places[key]] if key in places else "not in the log" for key, _, labels in tracks),
         ]
@@ -62,7 +63,6 @@ def _standing(encounter, reader: Reader) -> Iterator[str]:
 
 def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
     """The recap, line by line: the saga's encounters oldest first, or the ones the filters keep."""
-    names = reader.names
     encounters = {e.pk: e for e in reader.saga.encounters.all()}
     yield f"# {escaped(reader.saga.name)}: session recap"
     current = None
@@ -80,7 +80,7 @@ def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
             yield ""
             yield f"### {escaped(reader.system.round_heading(round_number))}"
             yield ""
-        yield _entry(reader.shown(event), reader, names)
+        yield _entry(reader.named(reader.shown(event)), reader)
     if current is not None:
         yield from _standing(encounters[current], reader)
 

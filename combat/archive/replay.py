@@ -21,9 +21,9 @@ from campaign.access import is_storyguide
 
 from .. import systems
 from ..audience import PLAYERS, STORYGUIDE
-from ..events import CoreKind
 from ..inputs import is_digits
 from ..models import Encounter, Event
+from ..names import Roster
 from ..views import encounter_for
 
 
@@ -105,15 +105,6 @@ def links(encounter: Encounter, step: Step) -> list[dict]:
     return shown
 
 
-def names_in(events: list[Event]) -> dict[str, str]:
-    """Every combatant's name by id (as a string), as the log's `combatant_added` events gave them."""
-    return {
-        str(e.payload.get("combatant")): e.payload.get("name", "")
-        for e in events
-        if e.kind == CoreKind.COMBATANT_ADDED
-    }
-
-
 def kind_label(event: Event, audience: str) -> str:
     """A step's short line among its round's: its kind's label (the storyguide also reads its number)."""
     kind = systems.event_kind(event.kind)
@@ -132,9 +123,11 @@ def replay_page(request, encounter_id):
     step = step_of(events, request.GET.get("seq"))
     table = system.state_at(events[: step.index])
     same_round = [e for e in events if step.event and e.round_number == step.event.round_number]
+    roster = Roster.of(events)
     round_lines = [
         {
             "event": event,
+            "names": roster.at(encounter.pk, event.seq),
             "current": event.seq == step.seq,
             "when": "before" if event.seq < step.seq else "after",
             "label": kind_label(event, audience),
@@ -149,7 +142,6 @@ def replay_page(request, encounter_id):
         "step": step,
         "links": links(encounter, step),
         "round_lines": round_lines,
-        "names": names_in(events),
         "round_heading": system.round_heading(step.event.round_number) if step.event else "",
         "running": encounter.status == Encounter.Status.RUNNING,
         "first_seq": step.seqs[0] if step.seqs else 0,

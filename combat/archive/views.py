@@ -45,7 +45,8 @@ def encounter_record(request, encounter_id):
     """One encounter's whole log on a page made for paper."""
     encounter = encounter_for(request.user, encounter_id)
     reader = reader_for(request.user, encounter.saga_id)
-    events = [reader.shown(e) for e in reader.events().filter(encounter=encounter).select_related("actor")]
+    events = reader.events().filter(encounter=encounter).select_related("actor")
+    events = [reader.named(reader.shown(e)) for e in events]
     rounds: list[dict] = []
     for event in events:
         if not rounds or rounds[-1]["number"] != event.round_number:
@@ -66,9 +67,11 @@ def encounter_record(request, encounter_id):
             "encounter": encounter,
             "system": reader.system,
             "is_storyguide": reader.is_storyguide,
-            "names": reader.names,
             "rounds": rounds,
             "headings": reader.system.level_headings,
-            "standing": [(c, [value for _, value in reader.system.levels(c.character)]) for c in fought],
+            "standing": [
+                (reader.name_of(c), c, [value for _, value in reader.system.levels(c.character)])
+                for c in fought
+            ],
         },
     )

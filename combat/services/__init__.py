@@ -7,6 +7,7 @@ from .setup import (
     delete_encounter,
     end_encounter,
     remove_combatant,
+    rename_combatants,
     rename_encounter,
     set_encounter_archived,
 )
@@ -17,6 +18,7 @@ __all__ = [
     "delete_encounter",
     "end_encounter",
     "remove_combatant",
+    "rename_combatants",
     "rename_encounter",
     "set_encounter_archived",
 ]

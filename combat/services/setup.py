@@ -98,6 +98,7 @@ def add_combatants(
                     "name": character.name,
                     "side": combatant.side,
                     "npc": character.is_npc,
+                    "character": character.pk,
                     "levels": system.joining_levels(combatant),
                 },
             )
@@ -139,6 +140,18 @@ def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
     return encounter
 
 
+def rename_combatants(user, character: Character, was: str) -> None:
+    """Write the character's new name into the log of every open encounter it fights in (a
+    `combatant_renamed` event), so the record names it as the table did from then on (combat.names);
+    an ended encounter's record keeps the names its log gave. Call it inside the rename's transaction."""
+    fighting = Combatant.objects.filter(character=character).exclude(encounter__status=Encounter.Status.ENDED)
+    for combatant_id, encounter_id in fighting.order_by("encounter_id").values_list("pk", "encounter_id"):
+        log = EventLog(lock_encounter(encounter_id, None), user)
+        payload = {"combatant": str(combatant_id), "name": character.name, "was": was}
+        log.append(CoreKind.COMBATANT_RENAMED, payload)
+        log.save()
+
+
 def _require_setup_time(encounter: Encounter) -> None:
     if encounter.status == Encounter.Status.ENDED:
         raise WrongPhase("This encounter is over.")
@@ -148,7 +161,12 @@ def _require_setup_time(encounter: Encounter) -> None:
 
 
 # The log of an encounter that never went past its set-up: nothing happened in it yet.
-SETUP_KINDS = (CoreKind.ENCOUNTER_CREATED, CoreKind.COMBATANT_ADDED, CoreKind.COMBATANT_REMOVED)
+SETUP_KINDS = (
+    CoreKind.ENCOUNTER_CREATED,
+    CoreKind.COMBATANT_ADDED,
+    CoreKind.COMBATANT_REMOVED,
+    CoreKind.COMBATANT_RENAMED,
+)
 
 
 def encounter_has_history(encounter: Encounter) -> bool:

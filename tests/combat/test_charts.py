@@ -82,7 +82,9 @@ def test_the_saga_numbers_count_each_characters_attacks_and_survival(table, seed
 
 
 def attack(**payload):
-    return SimpleNamespace(kind="attack", seq=3, round_number=1, payload=payload, storyguide_only=False)
+    return SimpleNamespace(
+        encounter_id=1, kind="attack", seq=3, round_number=1, payload=payload, storyguide_only=False
+    )
 
 
 def test_a_players_timeline_keeps_an_npcs_botch_behind_the_screen_as_the_live_frame_does(table):
@@ -97,7 +99,7 @@ def test_a_players_timeline_keeps_an_npcs_botch_behind_the_screen_as_the_live_fr
     )  # fmt: skip
     joined = {"combatant": bandit, "name": "Bandit 1", "side": "Bandits", "npc": True}
     added = SimpleNamespace(
-        kind="combatant_added", seq=1, round_number=0, storyguide_only=False, payload=joined
+        encounter_id=1, kind="combatant_added", seq=1, round_number=0, storyguide_only=False, payload=joined
     )
     sg = tell(system, [added, event])
     assert [m["mark"] for m in sg.marks] == ["botch"] and sg.tally[bandit]["botches"] == 1
