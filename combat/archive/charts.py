@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 from .. import systems
 from ..events import CoreKind
 from ..systems import RuleSystem
+from ..undo import taken_back
 from ..views import encounter_for
 from .reading import reader_for
 from .replay import reader_events
@@ -58,20 +59,23 @@ class Story:
 
 
 def tell(system: RuleSystem, events: list) -> Story:
-    """Fold the encounter's events once: each round's levels at its end, every mark, every tally."""
+    """Fold the encounter's events once: each round's levels at its end, every mark, every tally; an
+    event an undo took back marks and counts nothing (`combat.undo`)."""
     story = Story()
     table = system.replay_start()
+    undone = taken_back(system, events)
     for index, event in enumerate(events):
         table = system.replay_apply(table, event)
         if event.kind == CoreKind.COMBATANT_ADDED:
             story.names[str(event.payload.get("combatant"))] = event.payload.get("name", "")
-        for mark, who, words in system.chart_marks(event):
-            story.marks.append(
-                {"step": index + 1, "seq": event.seq, "round": event.round_number, "mark": mark,
-                 "who": str(who), "words": words}
-            )  # fmt: skip
-        for who, counter, amount in system.chart_tally(event):
-            story.tally[str(who)][counter] += amount
+        if event.seq not in undone:
+            for mark, who, words in system.chart_marks(event):
+                story.marks.append(
+                    {"step": index + 1, "seq": event.seq, "round": event.round_number, "mark": mark,
+                     "who": str(who), "words": words}
+                )  # fmt: skip
+            for who, counter, amount in system.chart_tally(event):
+                story.tally[str(who)][counter] += amount
         following = events[index + 1] if index + 1 < len(events) else None
         if following is None or following.round_number != event.round_number:
             if event.round_number not in story.levels:
@@ -311,11 +315,12 @@ def saga_events(reader):
     if reader.system.chart_kinds is not None:
         events = events.filter(kind__in=[str(kind) for kind in reader.system.chart_kinds])
     payload = Without("payload", reader.system.chart_unread) if reader.system.chart_unread else "payload"
-    rows = events.values_list("encounter_id", "seq", "kind", "round_number", payload, "storyguide_only")
-    for encounter_id, seq, kind, round_number, payload, hidden in rows.iterator(chunk_size=2000):
+    fields = ("encounter_id", "seq", "kind", "round_number", "phase", payload, "storyguide_only")
+    rows = events.values_list(*fields)
+    for encounter_id, seq, kind, round_number, phase, payload, hidden in rows.iterator(chunk_size=2000):
         event = SimpleNamespace(
-            encounter_id=encounter_id, seq=seq, kind=kind, round_number=round_number, payload=payload,
-            storyguide_only=hidden,
+            encounter_id=encounter_id, seq=seq, kind=kind, round_number=round_number, phase=phase,
+            payload=payload, storyguide_only=hidden,
         )  # fmt: skip
         yield reader.shown(event)
 
