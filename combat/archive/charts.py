@@ -4,8 +4,8 @@ a table beside it for screen readers.
 Everything is read from the event log as the reader saw it (a player: the players' version, as the
 replay), folded by the rule system (`RuleSystem.state_at`'s steps) and asked of it: the level tracks
 (`chart_tracks`, `chart_levels`), what an event marks on the timeline (`chart_marks`) and adds to the
-saga's numbers (`chart_tally`), and who survived (`survived`). The geometry is made here; the templates
-only draw it.
+saga's numbers (`chart_tally`), and who survived (`survived`); an entry an undo took back marks and
+counts nothing (`combat.undo`). The geometry is made here; the templates only draw it.
 """
 
 from __future__ import annotations
@@ -313,7 +313,8 @@ def saga_events(reader):
     encounter by encounter."""
     events = reader.events()
     if reader.system.chart_kinds is not None:
-        events = events.filter(kind__in=[str(kind) for kind in reader.system.chart_kinds])
+        kinds = (*reader.system.chart_kinds, *reader.system.undo_kinds)  # an undo: its steps count nowhere
+        events = events.filter(kind__in=[str(kind) for kind in kinds])
     payload = Without("payload", reader.system.chart_unread) if reader.system.chart_unread else "payload"
     fields = ("encounter_id", "seq", "kind", "round_number", "phase", payload, "storyguide_only")
     rows = events.values_list(*fields)
