@@ -342,6 +342,22 @@ def chart_tally(event) -> list[tuple[str, str, int]]:
     return tally
 
 
+# What a confirmed phase writes (ArM3 p163-p168): its results, then its `phase_resolved`.
+PHASE_RESULTS = (Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL, Kind.SKIPPED, Kind.PHASE_RESOLVED)
+
+
+def takes_back(undo, standing: list) -> list[int]:
+    """A `phase_undone` takes back what confirming its phase wrote, and the empty phases that passed by
+    themselves after it [ours]: the standing results of those phases in its round (a phase is confirmed
+    once at a time, so every standing result of it is the last confirmation's)."""
+    phases = {undo.payload.get("phase"), *undo.payload.get("passed", ())}
+    return [
+        event.seq
+        for event in standing
+        if event.round_number == undo.round_number and event.phase in phases and event.kind in PHASE_RESULTS
+    ]
+
+
 def survived(table: Table, combatant_id: str) -> bool:
     """Alive at the encounter's end: not dead (RULES.md [ours]: death past Incapacitated)."""
     fighter = table.fighters.get(combatant_id)

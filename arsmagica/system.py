@@ -137,6 +137,13 @@ class ArsMagica(RuleSystem):
 
         return replay_context(table)
 
+    undo_kinds = ("phase_undone",)  # arsmagica.events.Kind.PHASE_UNDONE
+
+    def takes_back(self, undo, standing):
+        from .replay import takes_back
+
+        return takes_back(undo, standing)
+
     @property
     def chart_kinds(self):
         from .replay import CHART_KINDS

@@ -22,6 +22,7 @@ from .archive.filters import Filters
 from .archive.paging import page_of, pager
 from .archive.reading import Reader, reader_for
 from .models import SagaRecord
+from .undo import mark, reason, undone_in
 
 
 def _encounters(reader: Reader) -> list:
@@ -68,6 +69,7 @@ def history_page(request, saga_id):
     filters = Filters.parse(request.GET, reader, {encounter.pk for encounter in encounters})
     page = page_of(filters.events(reader.events().select_related("actor"), reader), request.GET.get("page"))
     events = [reader.named(reader.shown(event)) for event in page.entries]
+    mark(events, undone_in(reader.system, {event.encounter_id for event in events}))
     return render(
         request,
         "combat/history.html",
@@ -91,6 +93,12 @@ def history_page(request, saga_id):
     )
 
 
+def undone_entry(undo, is_storyguide: bool) -> dict:
+    """What `history.json` says of an entry an undo took back: the undo's reason (and its seq, for the
+    storyguide, who reads the seqs)."""
+    return {"reason": reason(undo), **({"by": undo.seq} if is_storyguide else {})}
+
+
 @login_required
 @require_GET
 def history_json(request, saga_id):
@@ -98,8 +106,10 @@ def history_json(request, saga_id):
     encounters = _encounters(reader)
     filters = Filters.parse(request.GET, reader, {encounter.pk for encounter in encounters})
     by_encounter: dict[int, list] = {}
+    undone = undone_in(reader.system, reader.encounter_ids)
     for event in filters.events(reader.events().select_related("actor"), reader):
         event = reader.shown(event)
+        undo = undone.get((event.encounter_id, event.seq))
         by_encounter.setdefault(event.encounter_id, []).append(
             {
                 **({"seq": event.seq} if reader.is_storyguide else {}),
@@ -109,6 +119,7 @@ def history_json(request, saga_id):
                 "payload": event.payload,
                 "actor": event.actor.get_username() if event.actor else None,
                 "created_at": event.created_at.isoformat(),
+                **({"undone": undone_entry(undo, reader.is_storyguide)} if undo else {}),
             }
         )
     response = JsonResponse(

@@ -184,6 +184,17 @@ class RuleSystem(ABC):
         """What `replay_template` shows of the table at a step (levels, order, engagements, positions)."""
         return {"table": table}
 
+    # --- undo ----------------------------------------------------------------------------------
+
+    undo_kinds: tuple[str, ...] = ()
+    """The event kinds that take back earlier events (each with a `reason` in its payload, shown to
+    everyone); none when the system has no undo. `combat.undo` says what each took back."""
+
+    def takes_back(self, undo, standing: list) -> list[int]:
+        """The seqs of the events an undo (an event of `undo_kinds`) takes back, among those of its
+        encounter's log that still stand before it (oldest first: earlier undos' already taken out)."""
+        return []
+
     # --- the charts ----------------------------------------------------------------------------
 
     chart_tracks: tuple[tuple[str, str, tuple[str, ...]], ...] = ()

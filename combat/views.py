@@ -30,6 +30,7 @@ from .inputs import MAX_ID, record_ids, whole_number
 from .live import shown_to
 from .models import Encounter
 from .sides import chosen_side
+from .undo import mark, undone_in
 
 
 def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
@@ -135,7 +136,9 @@ def visible_log(encounter: Encounter, audience: str) -> list:
     """The encounter's log as the audience sees it on its page: up to the encounter row's `last_seq`, from
     which the page's socket resumes (an event written meanwhile comes by the socket, not twice)."""
     events = encounter.events.filter(seq__lte=encounter.last_seq).order_by("seq")
-    return shown_to(encounter, list(events), audience)
+    events = shown_to(encounter, list(events), audience)
+    mark(events, undone_in(systems.of(encounter.saga), [encounter.pk]))
+    return events
 
 
 @login_required

@@ -4,8 +4,8 @@ a table beside it for screen readers.
 Everything is read from the event log as the reader saw it (a player: the players' version, as the
 replay), folded by the rule system (`RuleSystem.state_at`'s steps) and asked of it: the level tracks
 (`chart_tracks`, `chart_levels`), what an event marks on the timeline (`chart_marks`) and adds to the
-saga's numbers (`chart_tally`), and who survived (`survived`). The geometry is made here; the templates
-only draw it.
+saga's numbers (`chart_tally`), and who survived (`survived`); an entry an undo took back marks and
+counts nothing (`combat.undo`). The geometry is made here; the templates only draw it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from .. import systems
 from ..events import CoreKind
 from ..names import Roster
 from ..systems import RuleSystem
+from ..undo import taken_back
 from ..views import encounter_for
 from .reading import reader_for
 from .replay import reader_events
@@ -59,20 +60,23 @@ class Story:
 
 
 def tell(system: RuleSystem, events: list) -> Story:
-    """Fold the encounter's events once: each round's levels at its end, every mark, every tally."""
+    """Fold the encounter's events once: each round's levels at its end, every mark, every tally; an
+    event an undo took back marks and counts nothing (`combat.undo`)."""
     story = Story()
     roster = Roster.of(events)
     table = system.replay_start()
+    undone = taken_back(system, events)
     for index, event in enumerate(events):
         table = system.replay_apply(table, event)
-        for mark, who, words in system.chart_marks(event):
-            story.marks.append(
-                {"step": index + 1, "seq": event.seq, "round": event.round_number, "mark": mark,
-                 "who": str(who), "words": words,
-                 "name": roster.at(event.encounter_id, event.seq).get(str(who), "")}
-            )  # fmt: skip
-        for who, counter, amount in system.chart_tally(event):
-            story.tally[str(who)][counter] += amount
+        if event.seq not in undone:
+            for mark, who, words in system.chart_marks(event):
+                story.marks.append(
+                    {"step": index + 1, "seq": event.seq, "round": event.round_number, "mark": mark,
+                     "who": str(who), "words": words,
+                     "name": roster.at(event.encounter_id, event.seq).get(str(who), "")}
+                )  # fmt: skip
+            for who, counter, amount in system.chart_tally(event):
+                story.tally[str(who)][counter] += amount
         following = events[index + 1] if index + 1 < len(events) else None
         if following is None or following.round_number != event.round_number:
             if event.round_number not in story.levels:
@@ -312,13 +316,15 @@ def saga_events(reader):
     encounter by encounter."""
     events = reader.events()
     if reader.system.chart_kinds is not None:
-        events = events.filter(kind__in=[str(kind) for kind in reader.system.chart_kinds])
+        kinds = (*reader.system.chart_kinds, *reader.system.undo_kinds)  # an undo: its steps count nowhere
+        events = events.filter(kind__in=[str(kind) for kind in kinds])
     payload = Without("payload", reader.system.chart_unread) if reader.system.chart_unread else "payload"
-    rows = events.values_list("encounter_id", "seq", "kind", "round_number", payload, "storyguide_only")
-    for encounter_id, seq, kind, round_number, payload, hidden in rows.iterator(chunk_size=2000):
+    fields = ("encounter_id", "seq", "kind", "round_number", "phase", payload, "storyguide_only")
+    rows = events.values_list(*fields)
+    for encounter_id, seq, kind, round_number, phase, payload, hidden in rows.iterator(chunk_size=2000):
         event = SimpleNamespace(
-            encounter_id=encounter_id, seq=seq, kind=kind, round_number=round_number, payload=payload,
-            storyguide_only=hidden,
+            encounter_id=encounter_id, seq=seq, kind=kind, round_number=round_number, phase=phase,
+            payload=payload, storyguide_only=hidden,
         )  # fmt: skip
         yield reader.shown(event)
 

@@ -14,18 +14,24 @@ from collections.abc import Iterator
 from django.template.loader import render_to_string
 
 from ..templatetags.combat_tags import event_template
+from ..undo import reason, undone_in
 from .filters import Filters
 from .markdown import escaped, line
 from .reading import Reader
 
 
-def _entry(event, reader: Reader) -> str:
+def _entry(event, reader: Reader, undo=None) -> str:
+    """One entry as a Markdown list item; one an undo took back struck through, with the undo's reason."""
     html = render_to_string(
         event_template(event),
         {"p": event.payload, "event": event, "names": event.names, "system": reader.system},
     )
+    text = line(html)
+    if undo is not None:
+        said = reason(undo)
+        text = f"~~{text}~~ _(undone{': ' + escaped(said) if said else ''})_"
     where = reader.system.event_label(event, in_round=True)
-    return f"- {escaped(where)}: {line(html)}" if where else f"- {line(html)}"
+    return f"- {escaped(where)}: {text}" if where else f"- {text}"
 
 
 def end_levels(encounter_id: int, reader: Reader) -> dict[str, dict[str, int]]:
@@ -64,6 +70,7 @@ def _standing(encounter, reader: Reader) -> Iterator[str]:
 def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
     """The recap, line by line: the saga's encounters oldest first, or the ones the filters keep."""
     encounters = {e.pk: e for e in reader.saga.encounters.all()}
+    undone = undone_in(reader.system, reader.encounter_ids)
     yield f"# {escaped(reader.saga.name)}: session recap"
     current = None
     round_number = None
@@ -80,7 +87,7 @@ def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
             yield ""
             yield f"### {escaped(reader.system.round_heading(round_number))}"
             yield ""
-        yield _entry(reader.named(reader.shown(event)), reader)
+        yield _entry(reader.named(reader.shown(event)), reader, undone.get((event.encounter_id, event.seq)))
     if current is not None:
         yield from _standing(encounters[current], reader)
 

@@ -24,6 +24,7 @@ from ..audience import PLAYERS, STORYGUIDE
 from ..inputs import is_digits
 from ..models import Encounter, Event
 from ..names import Roster
+from ..undo import mark, undone_in
 from ..views import encounter_for
 
 
@@ -121,6 +122,7 @@ def replay_page(request, encounter_id):
     system = systems.of(encounter.saga)
     audience, events = reader_events(encounter, request.user)
     step = step_of(events, request.GET.get("seq"))
+    mark(events, undone_in(system, [encounter.pk]))
     table = system.state_at(events[: step.index])
     same_round = [e for e in events if step.event and e.round_number == step.event.round_number]
     roster = Roster.of(events)

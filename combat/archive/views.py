@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from ..undo import mark, undone_in
 from ..views import encounter_for
 from .downloads import chosen_encounter, file_name
 from .export import archive_bytes
@@ -47,6 +48,7 @@ def encounter_record(request, encounter_id):
     reader = reader_for(request.user, encounter.saga_id)
     events = reader.events().filter(encounter=encounter).select_related("actor")
     events = [reader.named(reader.shown(e)) for e in events]
+    mark(events, undone_in(reader.system, [encounter.pk]))
     rounds: list[dict] = []
     for event in events:
         if not rounds or rounds[-1]["number"] != event.round_number:

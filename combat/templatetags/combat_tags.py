@@ -6,6 +6,7 @@ from django import template
 from django.utils.html import format_html
 
 from combat import systems
+from combat.undo import reason
 
 register = template.Library()
 
@@ -90,22 +91,38 @@ def encounter_state(encounter):
 @register.simple_tag
 def event_item(event):
     """The opening `<li>` of an event's line: its id, its kind as a class, storyguide-only marked."""
-    hidden = " sg-only" if event.storyguide_only else ""
+    marks = " sg-only" if event.storyguide_only else ""
+    marks += " undone" if getattr(event, "undone_by", None) else ""
     return format_html(
         '<li id="event-{}" class="event event-{}{}" data-seq="{}" data-kind="{}" data-testid="event-{}">',
-        event.seq, event.kind, hidden, event.seq, event.kind, event.seq,
+        event.seq, event.kind, marks, event.seq, event.kind, event.seq,
     )
+
+
+@register.simple_tag(takes_context=True)
+def undone_note(context, event):
+    """Beside a line an undo took back (`combat.undo`): "undone: the reason" (the storyguide also reads
+    the undo's number); nothing beside any other line."""
+    undo = getattr(event, "undone_by", None)
+    if undo is None:
+        return ""
+    number = format_html(' <span class="seq-no">#{}</span>', undo.seq) if context.get("is_storyguide") else ""
+    said = reason(undo)
+    note = ' <span class="undone-note" data-testid="undone-note">undone{}{}</span>'
+    return format_html(note, number, f": {said}" if said else "")
 
 
 @register.simple_tag(takes_context=True)
 def event_where(context, event, in_round=False):
     """Where an event happened, in its rule system's words (`RuleSystem.event_label`); the storyguide
-    also sees its sequence number."""
+    also sees its sequence number; a line an undo took back says so beside it (`undone_note`)."""
     system = context.get("system") or systems.of(event.encounter.saga)
     label = system.event_label(event, in_round=bool(in_round))
+    note = undone_note(context, event)
     if context.get("is_storyguide"):
-        return format_html('<span class="seq">{} <span class="seq-no">#{}</span></span>', label, event.seq)
-    return format_html('<span class="seq">{}</span>', label)
+        where = '<span class="seq">{} <span class="seq-no">#{}</span></span>{}'
+        return format_html(where, label, event.seq, note)
+    return format_html('<span class="seq">{}</span>{}', label, note)
 
 
 @register.filter
