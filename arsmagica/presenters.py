@@ -102,7 +102,27 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
         return players_spell(payload, players, npc_rolls)
     if event.kind == Kind.FATIGUE_ROLL:
         return players_fatigue_roll(payload, players, npc_rolls)
+    if event.kind == Kind.PHASE_RESOLVED:
+        options = players_options(payload["options"], players, npc_rolls)
+        return {**payload, "dice": players_faces(payload["dice"], players, npc_rolls), "options": options}
     return payload
+
+
+def players_faces(faces: dict, players: set[str], npc_rolls: str) -> dict:
+    """The faces a step rolled, by combatant: an NPC's only where the saga lets players see its dice."""
+    if not behind_the_screen(npc_rolls, dice=("faces",)):
+        return faces
+    return {who: rolled for who, rolled in faces.items() if who in players}
+
+
+def players_options(options: dict, players: set[str], npc_rolls: str) -> dict:
+    """The storyguide's options for a phase: an NPC's modifiers and ease factors (parts of its totals) only
+    where the saga lets players see its scores; botch dice and who rolls for Fatigue stay."""
+    hidden = behind_the_screen(npc_rolls, scores=("modifiers", "ease_factors"))
+    return {
+        key: {who: value for who, value in chosen.items() if who in players} if key in hidden else chosen
+        for key, chosen in options.items()
+    }
 
 
 def players_initiative(row: dict, players: set[str], npc_rolls: str) -> dict:
@@ -115,8 +135,10 @@ def players_initiative(row: dict, players: set[str], npc_rolls: str) -> dict:
 
 def players_movement(payload: dict, own: set[str], players: set[str], npc_rolls: str) -> dict:
     """A Movement event: the player characters' declarations (the viewer's own in full), every Initiative
-    row at the saga's setting, engagements and escapes as they are (ArM3 p163-p164)."""
+    row and the faces rolled at the saga's setting, engagements and escapes as they are (ArM3 p163-p164)."""
     shown = dict(payload)
+    if "dice" in payload:
+        shown["dice"] = players_faces(payload["dice"], players, npc_rolls)
     if "initiative" in payload:
         shown["initiative"] = [players_initiative(row, players, npc_rolls) for row in payload["initiative"]]
     if "declarations" in payload:

@@ -9,9 +9,10 @@ class CombatConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from . import saga_live
+        from . import kept, saga_live
         from .inputs import InviteTokenConverter, RecordIdConverter
 
         register_converter(RecordIdConverter, "id")
         register_converter(InviteTokenConverter, "invite")
         saga_live.connect_signals()
+        kept.connect_signals()

@@ -132,7 +132,7 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
 def players_record(kind: str, payload: dict, players: set[str], npc_rolls: str) -> dict:
     """An entry's payload with each NPC's challenges as much as the saga's `npc_rolls` lets players see;
     `players` holds the player characters' combatant ids (as strings)."""
-    if kind == kinds.ROLL:
+    if kind in (kinds.ROLL, kinds.FACES_IN):
         return players_challenge(payload, payload.get("combatant"), players, npc_rolls)
     if kind == kinds.FIGHT_STARTED:
         order = [players_challenge(row, row.get("combatant"), players, npc_rolls) for row in payload["order"]]
@@ -412,13 +412,13 @@ def chase_started_line(p: dict) -> str:
 
 
 def faces_in_line(p: dict) -> str:
-    """A runner's dice typed in for the next exchange."""
+    """A runner's dice typed in for the next exchange (an NPC's behind the screen, at the saga's setting)."""
     return format_html(
         "<b>{}</b> rolled {} for exchange {}: {}",
         p.get("name", ""),
         p.get("rolled", ""),
         p.get("exchange", ""),
-        faces_html(p.get("faces") or ()),
+        faces_html(p["faces"]) if "faces" in p else SCREENED_WORDS,
     )
 
 

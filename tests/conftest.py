@@ -64,11 +64,11 @@ MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"
 
 @pytest.fixture(autouse=True)
 def encounters_forgotten():
-    """What `combat.views.whose` kept of the last test's encounters is forgotten: each test's database
-    starts again and gives out the same ids again, which a real database never does."""
-    from combat.views import whose
+    """What `combat.kept` kept of the last test's encounters is forgotten: each test's database starts
+    again and gives out the same ids again, which a real database never does."""
+    from combat import kept
 
-    whose.cache_clear()
+    kept.forget_all()
 
 
 def missing(what: str) -> NoReturn:

@@ -18,6 +18,7 @@ from django.db import IntegrityError, connection, transaction
 
 from campaign.models import Character, Membership, Saga
 
+from .. import kept
 from ..models import Combatant, Encounter, Event, SagaRecord
 from .checks import Refused
 from .reading_file import Plan, plan_of
@@ -160,4 +161,5 @@ def import_saga(data, *, storyguide=None) -> Saga:
         except IntegrityError as error:
             raise Refused("system_rows", f"rows that cannot stand together: {error}") from None
         _reset_sequences(plan)
+    kept.forget(*saga.encounters.values_list("pk", flat=True))  # ids this process may keep of others
     return saga

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from campaign.access import is_storyguide
 
-from .. import saga_live, systems
+from .. import kept, saga_live, systems
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import CommandKey, Encounter, Event, SagaRecord
@@ -34,6 +34,7 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
         encounter = rows.get(pk=encounter_id)
     except (Encounter.DoesNotExist, ValueError, TypeError):
         raise NotAllowed(NOT_OPEN) from None
+    kept.confirm(encounter)  # what a command's check took from memory, against the row
     if expected_version is not None and encounter.version != expected_version:
         raise StaleCommand()
     return encounter

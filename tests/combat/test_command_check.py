@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Membership
+from combat import kept
 from combat.models import Encounter
-from combat.views import whose
 
 from .conftest import login
 
@@ -73,11 +73,14 @@ def test_an_encounter_removed_after_it_was_kept_is_refused_not_an_error(client, 
     login(client, table.storyguide)
     assert post(client, "correct", table.encounter, correction(table)).status_code == 200
     data = correction(table)
+    facts, _ = kept.whose(table.encounter.pk)
     Encounter.objects.filter(pk=table.encounter.pk).delete()
-    kept = post(client, "correct", table.encounter, data)  # refused by the service's lock
-    whose.cache_clear()  # another process, which never kept it: refused by the check
+    assert table.encounter.pk not in kept._kept  # this process forgets what it deletes
+    kept.keep(table.encounter.pk, facts)  # another process, which kept it: refused by the service's lock
+    still_kept = post(client, "correct", table.encounter, data)
+    kept.forget_all()  # another process, which never kept it: refused by the check
     never_kept = post(client, "correct", table.encounter, data)
-    for refused in (kept, never_kept):
+    for refused in (still_kept, never_kept):
         assert refused.status_code == 422 and b"not open to you: it may have been removed" in refused.content
 
 
@@ -96,4 +99,4 @@ def test_an_encounter_not_there_is_never_kept(client, table):
     login(client, table.storyguide)
     missing = Encounter(pk=table.encounter.pk + 1000)
     assert post(client, "correct", missing, {"expected_version": 1}).status_code == 422
-    assert whose.cache_info().currsize == 0
+    assert missing.pk not in kept._kept

@@ -218,6 +218,14 @@ def test_a_pass_choice_and_typed_dice_read_in_the_log():
     assert text(presenters.faces_in_line(faces)) == "Wren rolled Running for exchange 2: 39"
 
 
+def test_an_npcs_typed_dice_read_behind_the_screen_for_players():
+    typed = {"combatant": "7", "name": "Bandit 1", "rolled": "Running", "exchange": 2, "faces": [3, 9]}
+    shown = presenters.players_record("d6_faces_in", typed, set(), "results")
+    assert (
+        text(presenters.faces_in_line(shown)) == "Bandit 1 rolled Running for exchange 2: (behind the screen)"
+    )
+
+
 def test_a_caught_target_reads_caught_by_the_chaser():
     caught = presenters.chase_outcome("caught", "Marta", "Bandit 1", acts_against_target=False)
     assert text(caught) == "Caught! Marta is spent and Bandit 1 catches up."

@@ -1,0 +1,165 @@
+"""Every export, for each audience at each of the saga's settings for NPC rolls, in both rule systems: no
+NPC's dice, scores or totals reach a player beyond what the setting shows, and the storyguide's exports keep
+them all (issue 29, bug 5: a player's history.json and archive.json carried the NPCs' Initiative and phase
+dice, the `movement` and `phase_resolved` payloads' `dice`).
+
+Each NPC's dice, scores and totals in the stored log are first set to numbers found nowhere else (seven
+digits: no id, count or time has a run that long), so an export leaks one exactly when its number is in it,
+whatever the export's form (JSON, Markdown, the print view's HTML)."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Membership, NpcRolls
+from combat.models import Combatant, Event
+from combat.services.log import EventLog, lock_encounter
+from d6 import kinds as d6_kinds
+
+from .conftest import archive_of
+
+pytestmark = pytest.mark.django_db
+
+DIE, SCORE, TOTAL = 9182736, 8273645, 7364554
+MARKED = {"dice": DIE, "scores": SCORE, "totals": TOTAL}
+# What players may not see of an NPC's roll at each setting (the screen of docs/archive-format.md).
+SCREENED = {
+    NpcRolls.RESULTS: ("dice", "scores", "totals"),
+    NpcRolls.TOTALS: ("dice", "scores"),
+    NpcRolls.EVERYTHING: (),
+}
+
+
+def _set(record: dict, part: str, *names: str) -> None:
+    """Each named field the record has, marked as `part`: a number, a list of faces, a stress roll, parts."""
+    for name in names:
+        if name not in record or isinstance(record[name], bool):
+            continue
+        value = record[name]
+        if isinstance(value, dict):  # a stress roll
+            record[name] = {**value, "faces": [DIE], "value": DIE}
+        elif isinstance(value, list):
+            record[name] = [["Marked", SCORE]] if part == "scores" else [MARKED[part]]
+        else:
+            record[name] = MARKED[part]
+
+
+def _ars_roll(record: dict, dice=(), scores=(), totals=()) -> None:
+    _set(record, "dice", *dice)
+    _set(record, "scores", *scores)
+    _set(record, "totals", *totals)
+
+
+def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
+    """An Ars Magica entry's NPC rolls, marked (ArM3 p163-p177)."""
+    for row in payload.get("initiative", []) if kind == "movement" else []:
+        if row["combatant"] in npcs:
+            _ars_roll(row, ("roll",), ("parts", "initiative_score"), ("total",))
+    if kind in ("movement", "phase_resolved"):
+        payload["dice"] = {
+            who: {purpose: [DIE] for purpose in faces} if who in npcs else faces
+            for who, faces in payload["dice"].items()
+        }
+    if kind == "phase_resolved":
+        for option in ("modifiers", "ease_factors"):
+            payload["options"][option] = {**payload["options"].get(option, {}), **dict.fromkeys(npcs, SCORE)}
+    if kind == "attack":
+        if payload["attacker"] in npcs:
+            _ars_roll(payload, ("attack_roll",), ("attack_parts",), ("attack_total",))
+        if payload["defender"] in npcs:
+            _ars_roll(payload, ("defense_roll",), ("defense_parts", "soak"), ("defense_total",))
+        if {payload["attacker"], payload["defender"]} & npcs:
+            _ars_roll(payload, totals=("difference", "damage_total"))
+    if kind == "fatigue_roll" and payload["combatant"] in npcs:
+        _ars_roll(payload, ("roll",), ("parts", "ease_factor"), ("total",))
+
+
+D6_DICE = ("faces", "d6", "d10s", "die_result")
+D6_SCORES = ("consistency", "potential", "dexterity")
+D6_TOTALS = ("result", "value", "margin")
+
+
+def mark_d6(kind: str, payload: dict, npcs: set[str]) -> None:
+    """A d6 entry's NPC challenges, marked (d6 seed)."""
+    challenges = {
+        d6_kinds.ROLL: [payload],
+        d6_kinds.FACES_IN: [payload],
+        d6_kinds.FIGHT_STARTED: payload.get("order", []),
+    }.get(kind, [])
+    owned = [(c, c.get("combatant")) for c in challenges]
+    owned += [(r, r.get("runner")) for r in payload.get("rolls", [])] if kind == d6_kinds.EXCHANGE else []
+    for challenge, who in owned:
+        if who in npcs:
+            _ars_roll(challenge, D6_DICE, D6_SCORES, D6_TOTALS)
+
+
+MARK = {"arsmagica": mark_ars_magica, "d6fatigue": mark_d6}
+
+
+def marked(table) -> None:
+    """The saga's stored log with every NPC roll marked; for d6, dice an NPC runner's were typed in too."""
+    saga = table.saga
+    if saga.rule_system == "d6fatigue":
+        bandit = table.bandits[0]
+        log = EventLog(lock_encounter(table.encounter.pk, None), table.storyguide)
+        log.append(
+            d6_kinds.FACES_IN,
+            {
+                "chase": 1,
+                "combatant": str(bandit.pk),
+                "name": "Bandit 1",
+                "exchange": 3,
+                "rolled": "Running",
+                "faces": [4],
+            },
+        )
+        log.save()
+    events = Event.objects.filter(encounter__saga=saga).select_related("encounter")
+    npcs = Combatant.objects.filter(encounter__saga=saga, character__is_npc=True).values_list("pk", flat=True)
+    npcs = {str(pk) for pk in npcs}
+    for event in events:
+        MARK[saga.rule_system](event.kind, event.payload, npcs)
+        event.save(update_fields=["payload"])
+
+
+def exports(saga, user) -> dict[str, str]:
+    """Every export of the saga as `user` downloads it: history.json, archive.json, recap.md, and each
+    encounter's print view."""
+    client = Client()
+    client.force_login(user)
+    got = {
+        "history.json": client.get(reverse("saga_history_json", args=[saga.pk])).content.decode(),
+        "archive.json": archive_of(saga, user).decode(),
+        "recap.md": b"".join(client.get(reverse("saga_recap", args=[saga.pk])).streaming_content).decode(),
+    }
+    for encounter in saga.encounters.all():
+        response = client.get(reverse("encounter_record", args=[encounter.pk]))
+        assert response.status_code == 200
+        got[f"record {encounter.pk}"] = response.content.decode()
+    return got
+
+
+@pytest.fixture(params=["ars", "d6"])
+def played(request):
+    table = request.getfixturevalue(request.param)
+    marked(table)
+    return table
+
+
+@pytest.mark.parametrize("npc_rolls", NpcRolls.values)
+def test_no_export_gives_a_player_an_npcs_roll_beyond_the_saga_setting(played, npc_rolls):
+    saga = played.saga
+    saga.npc_rolls = npc_rolls
+    saga.save()
+    players = [m.user for m in Membership.objects.filter(saga=saga, role=Membership.Role.PLAYER)]
+    assert players
+    for player in players:
+        for name, text in exports(saga, player).items():
+            for part, number in MARKED.items():
+                if part in SCREENED[npc_rolls]:
+                    assert str(number) not in text, f"{player}'s {name} shows an NPC's {part} at {npc_rolls}"
+                elif name.endswith(".json"):
+                    assert str(number) in text, f"{player}'s {name} lacks an NPC's {part} at {npc_rolls}"
+    for name, text in exports(saga, saga.storyguide).items():
+        if name.endswith(".json"):
+            assert all(str(number) in text for number in MARKED.values()), name
