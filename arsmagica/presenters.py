@@ -103,8 +103,12 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
     if event.kind == Kind.FATIGUE_ROLL:
         return players_fatigue_roll(payload, players, npc_rolls)
     if event.kind == Kind.PHASE_RESOLVED:
-        options = players_options(payload["options"], players, npc_rolls)
-        return {**payload, "dice": players_faces(payload["dice"], players, npc_rolls), "options": options}
+        screened = dict(payload)  # a phase nobody acted in passed by itself, with no dice (ArM3 p163)
+        if "dice" in payload:
+            screened["dice"] = players_faces(payload["dice"], players, npc_rolls)
+        if "options" in payload:
+            screened["options"] = players_options(payload["options"], players, npc_rolls)
+        return screened
     return payload
 
 

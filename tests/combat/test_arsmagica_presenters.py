@@ -184,3 +184,10 @@ def test_the_declarations_panel_says_why_there_is_nothing_to_fill_in():
     )
     running = SimpleNamespace(status="running")
     assert presenters.time_applies_to(running) == "Applies to everyone in this fight, between rounds."
+
+
+def test_a_phase_that_passed_by_itself_reaches_players_as_it_is():
+    """A phase nobody acts in passes with no dice and no options (ArM3 p163): nothing to screen, no error."""
+    quiet = {"phase": "first_missile", "deaths": [], "levels": [], "quiet": True}
+    event = SimpleNamespace(kind="phase_resolved", payload=quiet)
+    assert presenters.players_payload(event, {"1"}, {"1"}, "results") == quiet
