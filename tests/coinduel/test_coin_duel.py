@@ -180,7 +180,7 @@ def test_a_won_duel_refuses_another_flip_in_the_error_slot():
     response = duel.sg_client.post(
         reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": duel.v}
     )
-    assert response.status_code == 409 and b"nobody flips again" in response.content
+    assert response.status_code == 409 and b"This encounter is over." in response.content
 
 
 def test_its_encounter_file_resolves_on_the_command_line(tmp_path):
