@@ -286,7 +286,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "sides": sides,
         "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
         "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
-        "declaring": encounter.phase == Phase.DECLARING,
+        "declaring": can["declare"] is None,  # open, in a round of an encounter not over
         **declaration_counts(cards),
         "people": people_digest(cards),
         "withdrawn": facts.withdrawn,

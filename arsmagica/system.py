@@ -90,6 +90,11 @@ class ArsMagica(RuleSystem):
 
         return can_change_combatants(table_of(encounter))
 
+    def rounds_played(self, encounter):
+        from .services.round import rounds_played
+
+        return rounds_played(encounter)
+
     def combatants_changed(self, encounter):
         from .services.round import combatants_changed
 

@@ -114,6 +114,11 @@ class RuleSystem(ABC):
         """After combatants joined or left: update the encounter's own state, return its changed fields."""
         return []
 
+    def rounds_played(self, encounter) -> int:
+        """The rounds the encounter played, for its closing line: its round number, less a round that was
+        opened and in which nothing was resolved yet."""
+        return encounter.round_number
+
     def saga_panels(self, saga, user) -> list[str]:
         """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
         return []

@@ -615,6 +615,8 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
             "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
             "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
             "yours": _own_runs(chase, runners) if chase.ongoing else [],
+            # A terrain offered and not chosen is a choice only while the encounter lasts.
+            "choosing": bool(chase.offered) and chase.ongoing and encounter.status != Encounter.Status.ENDED,
         }
     chase_ongoing = chase is not None and chase.ongoing
     if chase_ongoing:

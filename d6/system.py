@@ -72,6 +72,11 @@ class D6Fatigue(RuleSystem):
 
         return state_context(encounter, audience, facts)
 
+    def rounds_played(self, encounter):
+        from .services.fight import rounds_played
+
+        return rounds_played(encounter)
+
     def setup_refusal(self, encounter):
         from .rules.table import can_change_combatants
         from .state import table_state

@@ -1,5 +1,6 @@
 """May this happen now? Each storyguide or player command of the round, asked of where the table
-stands (ArM3 p163): None when it may, else the reason, in plain words for a person.
+stands (ArM3 p163): None when it may, else the reason, in plain words for a person. Each refuses
+first on an ended encounter (`while_open`): nothing more happens in it.
 
 The commands obey these functions and the control panel asks the same ones to enable its buttons, so
 a button is never offered for a command that would be refused.
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from combat.rules.refusals import BAD_INPUT, Refusal
+from combat.rules.refusals import BAD_INPUT, Refusal, while_open
 
 # The steps of a round as the table keeps them, with the words people read (ArM3 p163): before the
 # first round, declarations, the five phases the storyguide rolls (Movement runs as declarations
@@ -36,7 +37,7 @@ RESOLVABLE = tuple(NEXT_STEP)
 # Between rounds or outside the fight: the round's phases are not interrupted by rest (ArM3 p177).
 RESTING_STEPS = ("", "declaring", "round_over")
 
-PREPARING, RUNNING, ENDED = "preparing", "running", "ended"
+PREPARING, RUNNING = "preparing", "running"
 
 
 def incomplete(text: str) -> Refusal:
@@ -62,6 +63,7 @@ def step_label(step: str) -> str:
     return STEPS.get(step, step)
 
 
+@while_open
 def can_open_declarations(table: Table) -> Refusal | None:
     """The first round begins with declarations, once two sides face each other (ArM3 p163)."""
     if table.status != PREPARING:
@@ -71,6 +73,7 @@ def can_open_declarations(table: Table) -> Refusal | None:
     return None
 
 
+@while_open
 def can_declare(table: Table) -> Refusal | None:
     """Everyone declares before Initiative is rolled (ArM3 p163)."""
     if table.phase != "declaring":
@@ -78,6 +81,7 @@ def can_declare(table: Table) -> Refusal | None:
     return None
 
 
+@while_open
 def can_close_declarations(table: Table) -> Refusal | None:
     """Declarations close, and Movement runs, once someone has declared (ArM3 p163)."""
     if table.phase != "declaring":
@@ -87,6 +91,7 @@ def can_close_declarations(table: Table) -> Refusal | None:
     return None
 
 
+@while_open
 def can_preview_phase(table: Table, phase: str) -> Refusal | None:
     """A phase is rolled when the round reaches it, in order (ArM3 p163)."""
     if table.status != RUNNING:
@@ -98,6 +103,7 @@ def can_preview_phase(table: Table, phase: str) -> Refusal | None:
     return None
 
 
+@while_open
 def can_confirm_phase(table: Table, phase: str) -> Refusal | None:
     """A phase is confirmed on the dice of its preview, the storyguide having seen the totals [ours]."""
     refusal = can_preview_phase(table, phase)
@@ -106,6 +112,7 @@ def can_confirm_phase(table: Table, phase: str) -> Refusal | None:
     return refusal
 
 
+@while_open
 def can_end_round(table: Table) -> Refusal | None:
     """A round ends after its Fatigue phase; advantage then carries on (ArM3 p168)."""
     if table.phase != "round_over":
@@ -113,6 +120,7 @@ def can_end_round(table: Table) -> Refusal | None:
     return None
 
 
+@while_open
 def can_undo(table: Table) -> Refusal | None:
     """The storyguide takes back the last phase confirmed in the current round, with a reason [ours]."""
     if table.status != RUNNING:
@@ -122,13 +130,13 @@ def can_undo(table: Table) -> Refusal | None:
     return None
 
 
+@while_open
 def can_correct(table: Table) -> Refusal | None:
-    """The storyguide corrects a result while the encounter lasts [ours]."""
-    if table.status == ENDED:
-        return Refusal("This encounter is over.")
+    """The storyguide corrects a result while the encounter lasts (`while_open`) [ours]."""
     return None
 
 
+@while_open
 def can_change_combatants(table: Table) -> Refusal | None:
     """Combatants join or leave before a round's Initiative is rolled, never mid-round [ours]."""
     if table.status == RUNNING and table.phase != "declaring":
@@ -136,6 +144,7 @@ def can_change_combatants(table: Table) -> Refusal | None:
     return None
 
 
+@while_open
 def can_pass_time(table: Table) -> Refusal | None:
     """Time passes for rest between rounds or outside the fight, never mid-round (ArM3 p177)."""
     if table.status == RUNNING and table.phase not in RESTING_STEPS:

@@ -48,6 +48,14 @@ def last_confirmed(round_log: dict) -> tuple[str, list[str]]:
     return "", []
 
 
+def rounds_played(encounter: Encounter) -> int:
+    """The rounds the encounter played: its round number, less the current round while no phase of it has
+    been confirmed (declarations opened, or closed, and nothing rolled after them) [ours]."""
+    if encounter.round_number and not last_confirmed(encounter.round_log or {})[0]:
+        return encounter.round_number - 1
+    return encounter.round_number
+
+
 def pass_quiet_phases(encounter: Encounter, log, state: RoundState) -> RoundState:
     """Phases nobody acts in pass by themselves, each as one `phase_resolved` event marked quiet and a
     round-log step with no dice (rebuilt like any other); the round stops at the first phase with

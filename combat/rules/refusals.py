@@ -4,6 +4,8 @@ error (`combat.services.log.obey`); a panel prints the reason beside the disable
 
 from __future__ import annotations
 
+import functools
+
 WRONG_TIME = "wrong_time"  # the table stands elsewhere: not now
 BAD_INPUT = "bad_input"  # the command lacks what it needs, or asks for what is not there
 NOT_YOURS = "not_yours"  # this person may not
@@ -23,3 +25,20 @@ class Refusal(str):
         refusal = super().__new__(cls, text)
         refusal.kind = kind
         return refusal
+
+
+ENDED = "ended"  # an encounter's status once it is over (combat.models.Encounter.Status.ENDED)
+OVER = "This encounter is over."
+
+
+def while_open(check):
+    """A rule system's `can_*`, refusing first when its table's `status` is ended: ending an encounter
+    closes it to every command but the archive's (rename, archive, restore, delete) [ours]."""
+
+    @functools.wraps(check)
+    def checked(state, *args, **kwargs):
+        if state.status == ENDED:
+            return Refusal(OVER)
+        return check(state, *args, **kwargs)
+
+    return checked

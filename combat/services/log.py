@@ -14,15 +14,17 @@ from .. import kept, saga_live, systems
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import CommandKey, Encounter, Event, SagaRecord
-from ..rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
+from ..rules.refusals import BAD_INPUT, NOT_YOURS, OVER, STALE, WRONG_TIME, Refusal
 
 logger = logging.getLogger(__name__)
 # The error each kind of refusal is answered with (its status: combat.errors).
 REFUSED = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
 
 
-def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter:
-    """The encounter row, locked until the transaction ends; refuses a stale version.
+def lock_encounter(encounter_id: int, expected_version: int | None, *, after_end: bool = False) -> Encounter:
+    """The encounter row, locked until the transaction ends; refuses a stale version, and an ended
+    encounter: once over, it takes no command but the archive's (`after_end=True`: rename, archive,
+    restore, delete), whatever its rule system.
 
     `expected_version=None` skips the check: used by commands that many people send at
     once and that check the round and phase instead (a player's declaration).
@@ -35,6 +37,8 @@ def lock_encounter(encounter_id: int, expected_version: int | None) -> Encounter
     except (Encounter.DoesNotExist, ValueError, TypeError):
         raise NotAllowed(NOT_OPEN) from None
     kept.confirm(encounter)  # what a command's check took from memory, against the row
+    if encounter.status == Encounter.Status.ENDED and not after_end:
+        raise WrongPhase(OVER)
     if expected_version is not None and encounter.version != expected_version:
         raise StaleCommand()
     return encounter

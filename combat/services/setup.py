@@ -130,10 +130,9 @@ def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
-        if encounter.status == Encounter.Status.ENDED:
-            raise WrongPhase("This encounter is already over.")
         log = EventLog(encounter, user)
-        log.append(CoreKind.ENCOUNTER_ENDED, {"rounds": encounter.round_number})
+        rounds = systems.of(encounter.saga).rounds_played(encounter)
+        log.append(CoreKind.ENCOUNTER_ENDED, {"rounds": rounds})
         encounter.status = Encounter.Status.ENDED
         encounter.pending = {}
         log.save("status", "pending")
@@ -153,8 +152,6 @@ def rename_combatants(user, character: Character, was: str) -> None:
 
 
 def _require_setup_time(encounter: Encounter) -> None:
-    if encounter.status == Encounter.Status.ENDED:
-        raise WrongPhase("This encounter is over.")
     refusal = systems.of(encounter.saga).setup_refusal(encounter)
     if refusal:
         raise WrongPhase(refusal)
@@ -180,7 +177,7 @@ def rename_encounter(user, encounter_id: int, name: str) -> Encounter:
     if not name:
         raise InvalidCommand("Give the encounter a name.")
     with transaction.atomic():
-        encounter = lock_encounter(encounter_id, None)
+        encounter = lock_encounter(encounter_id, None, after_end=True)
         require_storyguide_of(user, encounter)
         encounter.name = name[:120]
         encounter.save(update_fields=["name"])
@@ -203,7 +200,7 @@ def set_encounter_archived(user, encounter_id: int, archived: bool) -> Encounter
     from django.utils import timezone
 
     with transaction.atomic():
-        encounter = lock_encounter(encounter_id, None)
+        encounter = lock_encounter(encounter_id, None, after_end=True)
         require_storyguide_of(user, encounter)
         encounter.archived_at = timezone.now() if archived else None
         encounter.save(update_fields=["archived_at"])
@@ -214,7 +211,7 @@ def delete_encounter(user, encounter_id: int, typed_name: str = "") -> bool:
     """Delete an encounter: destroyed with its log when nothing happened in it past its set-up, or when
     the storyguide typed its name; otherwise archived. True when it was destroyed."""
     with transaction.atomic():
-        encounter = lock_encounter(encounter_id, None)
+        encounter = lock_encounter(encounter_id, None, after_end=True)
         require_storyguide_of(user, encounter)
         if encounter_has_history(encounter) and typed_name.strip() != encounter.name:
             set_encounter_archived(user, encounter_id, True)

@@ -1,15 +1,15 @@
 """May this happen now? One pure function per table command, in the manner of pokerkit's `can_*`:
 each returns None (allowed) or the reason in plain words, a `Refusal` that says what kind of no it
 is. The commands obey them and the panels ask them, so a button is never enabled for a refused
-command. The engine's own checks (`fight.roll_refusal`, `chase.terrain_refusal` ...) are asked
-here, never written twice."""
+command; each refuses first on an ended encounter (`while_open`). The engine's own checks
+(`fight.roll_refusal`, `chase.terrain_refusal` ...) are asked here, never written twice."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from combat.rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal
+from combat.rules.refusals import BAD_INPUT, NOT_YOURS, STALE, WRONG_TIME, Refusal, while_open
 
 from . import chase as chase_rules
 from . import fight as fight_rules
@@ -83,6 +83,7 @@ def _permission(state: TableState, actor: Actor, who: str) -> Refusal | None:
 # --- set-up ------------------------------------------------------------------------------------
 
 
+@while_open
 def can_change_combatants(state: TableState) -> Refusal | None:
     """Combatants join or leave before the fight or chase is under way [ours]."""
     if state.status == RUNNING:
@@ -93,6 +94,7 @@ def can_change_combatants(state: TableState) -> Refusal | None:
 # --- the fight ---------------------------------------------------------------------------------
 
 
+@while_open
 def can_start_fight(state: TableState) -> Refusal | None:
     """RULES.md Part 2 [ours]: a fight starts once, outside a chase, with two combatants or more."""
     if state.fight is not None:
@@ -118,6 +120,7 @@ def _fighter_refusal(state: TableState, who) -> Refusal | None:
     return None
 
 
+@while_open
 def can_roll(
     state: TableState,
     actor: Actor,
@@ -149,6 +152,7 @@ def can_roll(
     return None if reason is None else _no(reason, BAD_INPUT)
 
 
+@while_open
 def can_cluster_attack(
     state: TableState, actor: Actor, who: str, *, value_given: bool = False
 ) -> Refusal | None:
@@ -166,6 +170,7 @@ def can_cluster_attack(
     return None if reason is None else _no(reason, BAD_INPUT)
 
 
+@while_open
 def can_set_value(state: TableState, *, value_given: bool = True) -> Refusal | None:
     """RULES.md Part 2 [ours]: the storyguide names a challenge value; a defence always has one."""
     refusal = _fight_refusal(state)
@@ -176,6 +181,7 @@ def can_set_value(state: TableState, *, value_given: bool = True) -> Refusal | N
     return None
 
 
+@while_open
 def can_take_breather(state: TableState, actor: Actor) -> Refusal | None:
     """d6 seed: a breather is the turn's whole action; fatigue cannot be lowered during a chase."""
     if state.chase is not None:
@@ -193,6 +199,7 @@ def can_take_breather(state: TableState, actor: Actor) -> Refusal | None:
     return None if reason is None else _no(reason, BAD_INPUT)
 
 
+@while_open
 def can_end_turn(state: TableState, actor: Actor) -> Refusal | None:
     """d6 seed: the turn passes on. Its player may end it once no defence is awaited [ours]."""
     refusal = _fight_refusal(state) or _permission(state, actor, state.fight.current.id)
@@ -206,6 +213,7 @@ def can_end_turn(state: TableState, actor: Actor) -> Refusal | None:
 # --- the chase ---------------------------------------------------------------------------------
 
 
+@while_open
 def can_start_chase(state: TableState) -> Refusal | None:
     """d6 seed: one chase at a time."""
     if state.chase is not None:
@@ -243,6 +251,7 @@ def unrollable(
     return None
 
 
+@while_open
 def can_exchange(state: TableState, typed: Collection[str] | None = None) -> Refusal | None:
     """d6 seed: the target rolls, then each chaser, all on the current terrain's roll. With physical
     dice a player's runner waits for its faces, typed by its player or by the storyguide (`typed`:
@@ -263,6 +272,7 @@ def can_exchange(state: TableState, typed: Collection[str] | None = None) -> Ref
     return None
 
 
+@while_open
 def can_offer_terrain(state: TableState, terrains: Sequence[Terrain] | None = None) -> Refusal | None:
     """d6 seed: the GM presents the chase target with terrain decisions (`terrains`, once named)."""
     refusal = _chase_refusal(state)
@@ -273,6 +283,7 @@ def can_offer_terrain(state: TableState, terrains: Sequence[Terrain] | None = No
     return unrollable(state, terrains)
 
 
+@while_open
 def can_choose_terrain(state: TableState, actor: Actor, name: str | None = None) -> Refusal | None:
     """d6 seed: the target chooses among the offered terrains: its player, or the storyguide for
     an NPC target [ours]."""
@@ -289,6 +300,7 @@ def can_choose_terrain(state: TableState, actor: Actor, name: str | None = None)
     return None if reason is None else _no(reason, BAD_INPUT)
 
 
+@while_open
 def can_take_runner_breather(state: TableState, who: str) -> Refusal | None:
     """d6 seed: fatigue cannot be lowered during a chase; only standing still restores it."""
     refusal = _chase_refusal(state) or _runner_refusal(state, who)
@@ -320,6 +332,7 @@ def _runner_may_act(state: TableState, actor: Actor, who: str, exchange: int) ->
     return None
 
 
+@while_open
 def can_enter_faces(state: TableState, actor: Actor, who: str, exchange: int) -> Refusal | None:
     """Physical dice: a runner's player types the faces for the next exchange [ours]."""
     refusal = _runner_may_act(state, actor, who, exchange)
@@ -335,6 +348,7 @@ def can_enter_faces(state: TableState, actor: Actor, who: str, exchange: int) ->
     return None
 
 
+@while_open
 def can_choose_at_target(state: TableState, actor: Actor, who: str, exchange: int) -> Refusal | None:
     """d6 seed: a chaser who would pass the target acts against it, or moves ahead [ours: chosen first]."""
     refusal = _runner_may_act(state, actor, who, exchange)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from combat.errors import InvalidCommand, WrongPhase
+from combat.errors import InvalidCommand
 from combat.models import Encounter
 
 from ..system import KEY
 
 
 def require_d6(encounter: Encounter) -> None:
-    """The encounter belongs to a d6 saga and is not over."""
+    """The encounter belongs to a d6 saga (`lock_encounter` has refused one that is over)."""
     if encounter.saga.rule_system != KEY:
         raise InvalidCommand("This encounter's saga plays Ars Magica, not the d6 fatigue system.")
-    if encounter.status == Encounter.Status.ENDED:
-        raise WrongPhase("This encounter is over.")
 
 
 

@@ -100,8 +100,8 @@ def test_an_imported_encounter_numbers_its_next_event_on_from_its_log(ars):
     for encounter in encounters:
         assert encounter.last_seq == (encounter.events.aggregate(newest=Max("seq"))["newest"] or 0)
     encounter = next(encounter for encounter in encounters if encounter.last_seq)
-    with transaction.atomic():  # a command's frame (the fight is over: no service would write to it)
-        log = EventLog(lock_encounter(encounter.pk, encounter.version), ars.storyguide)
+    with transaction.atomic():  # a command's frame (the fight is over: only the archive's commands lock it)
+        log = EventLog(lock_encounter(encounter.pk, encounter.version, after_end=True), ars.storyguide)
         log.append(CoreKind.COMBATANT_REMOVED, {"combatant": "1", "name": "Nobody"})
         (written,) = log.save()
     assert written.seq == encounter.last_seq + 1

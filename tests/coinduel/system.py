@@ -8,8 +8,9 @@ KEY = "coinduel"
 
 
 def panels(encounter, audience: str) -> dict:
-    """The duel's panel: who has how many hits, and whether the storyguide may flip."""
+    """The duel's panel: who has how many hits, whether the storyguide may flip (never once it is over)."""
     from combat.audience import STORYGUIDE
+    from combat.models import Encounter
 
     from . import rules, services
 
@@ -18,6 +19,7 @@ def panels(encounter, audience: str) -> dict:
         "encounter": encounter,
         "audience": audience,
         "is_storyguide": audience == STORYGUIDE,
+        "flips_offered": audience == STORYGUIDE and encounter.status != Encounter.Status.ENDED,
         "duellists": [(names[who], duel.hits.get(who, 0)) for who in duel.duellists],
         "cannot_flip": rules.can_flip(duel),
         "last_seq": encounter.last_seq,

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from campaign import services as campaign_services
 from campaign.models import Character, Membership
+from combat import services as combat_services
 from combat import systems
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
@@ -180,7 +181,7 @@ def test_a_won_duel_refuses_another_flip_in_the_error_slot():
     response = duel.sg_client.post(
         reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": duel.v}
     )
-    assert response.status_code == 409 and b"nobody flips again" in response.content
+    assert response.status_code == 409 and b"This encounter is over." in response.content
 
 
 def test_its_encounter_file_resolves_on_the_command_line(tmp_path):
@@ -205,3 +206,25 @@ def test_its_encounter_file_resolves_on_the_command_line(tmp_path):
         "hits": {"Ada": 3, "Bruno": 0},
         "winner": "Ada",
     }
+
+
+def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
+    duel = Duel()
+    duel.create()
+    duel.flip(HEADS, TAILS)
+    pk = duel.encounter.pk
+    flip_url, page_url = reverse("coinduel_flip", args=[pk]), reverse("encounter_page", args=[pk])
+    assert flip_url in duel.sg_client.get(page_url).content.decode()
+    combat_services.end_encounter(duel.storyguide, duel.encounter.pk, duel.v)
+    encounter = Encounter.objects.get(pk=duel.encounter.pk)
+    assert rules.can_flip(services.duel_of(encounter)[0]) is None  # nobody has won: the rules alone allow it
+    before = (encounter.version, encounter.last_seq)
+    response = duel.sg_client.post(
+        reverse("coinduel_flip", args=[encounter.pk]), {"expected_version": encounter.version}
+    )
+    assert response.status_code == 409 and b"This encounter is over." in response.content
+    encounter.refresh_from_db()
+    assert (encounter.version, encounter.last_seq) == before
+    assert encounter.events.order_by("-seq").first().kind == "encounter_ended"
+    page = duel.sg_client.get(page_url).content.decode()
+    assert 'id="coin-duel"' in page and flip_url not in page and "hx-post" not in page

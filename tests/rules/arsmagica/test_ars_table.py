@@ -20,6 +20,7 @@ from arsmagica.rules.table import (
     can_open_declarations,
     can_pass_time,
     can_preview_phase,
+    can_undo,
     step_label,
 )
 from combat.rules.refusals import BAD_INPUT, WRONG_TIME
@@ -76,7 +77,7 @@ def test_movement_is_not_previewed_it_runs_as_declarations_close():
 
 def test_no_phase_is_rolled_outside_a_running_fight():
     assert can_preview_phase(SETTING_UP, "melee") == "The encounter is not running."
-    assert can_confirm_phase(OVER, "fatigue") == "The encounter is not running."
+    assert can_confirm_phase(OVER, "fatigue") == "This encounter is over."
 
 
 def test_a_phase_is_confirmed_only_after_its_preview():
@@ -97,14 +98,14 @@ def test_corrections_last_as_long_as_the_encounter():
 
 
 def test_combatants_join_or_leave_while_declarations_are_open():
-    for table in (SETTING_UP, DECLARING, OVER):
+    for table in (SETTING_UP, DECLARING):
         assert can_change_combatants(table) is None
     assert can_change_combatants(AT_MELEE) == (
         "Combatants join or leave while declarations are open, not in the middle of a round."
     )
 
 
-@pytest.mark.parametrize("table", [SETTING_UP, DECLARING, ROUND_OVER, OVER])
+@pytest.mark.parametrize("table", [SETTING_UP, DECLARING, ROUND_OVER])
 def test_time_passes_between_rounds_or_outside_the_fight(table):
     assert can_pass_time(table) is None
 
@@ -113,6 +114,25 @@ def test_time_does_not_pass_in_the_middle_of_a_round():
     assert can_pass_time(MELEE_ROLLED) == (
         "Finish the round first: time passes between rounds or outside the fight."
     )
+
+
+def test_an_encounter_ended_with_declarations_open_takes_no_command():
+    ended = replace(DECLARING, status="ended", pending_phase="first_missile", undoable="melee")
+    checks = (
+        can_open_declarations,
+        can_declare,
+        can_close_declarations,
+        lambda table: can_preview_phase(table, "first_missile"),
+        lambda table: can_confirm_phase(table, "first_missile"),
+        can_end_round,
+        can_undo,
+        can_correct,
+        can_change_combatants,
+        can_pass_time,
+    )
+    for check in checks:
+        refusal = check(ended)
+        assert refusal == "This encounter is over." and refusal.kind == WRONG_TIME
 
 
 def test_the_steps_read_as_the_rulebook_names_them():

@@ -258,3 +258,28 @@ def test_only_a_chaser_chooses_what_to_do_at_the_target():
         BAD_INPUT,
         "Only a chaser can move ahead of the target.",
     )
+
+
+def test_an_ended_encounter_takes_no_command_and_no_choice_of_terrain():
+    over = {"status": "ended"}
+    offered = chasing(offered=(MARKET,))
+    assert can_choose_terrain(offered, ANNA, "Market streets") is None  # while the encounter lasts
+    checks = (
+        can_change_combatants(table(**over)),
+        can_start_fight(table(**over)),
+        can_start_chase(table(**over)),
+        can_roll(replace(fighting(), **over), STORYGUIDE, "1"),
+        can_cluster_attack(replace(fighting(), **over), STORYGUIDE, "1"),
+        can_set_value(replace(fighting(), **over)),
+        can_take_breather(replace(fighting(), **over), STORYGUIDE),
+        can_end_turn(replace(fighting(), **over), STORYGUIDE),
+        can_exchange(replace(offered, **over)),
+        can_offer_terrain(replace(offered, **over)),
+        can_choose_terrain(replace(offered, **over), ANNA, "Market streets"),
+        can_choose_terrain(replace(offered, **over), ANNA),
+        can_take_runner_breather(replace(offered, **over), "2"),
+        can_enter_faces(replace(offered, physical_dice=True, **over), ANNA, "1", 1),
+        can_choose_at_target(replace(offered, **over), STORYGUIDE, "2", 1),
+    )
+    for reason in checks:
+        assert refused(reason, WRONG_TIME, "This encounter is over.")
