@@ -149,16 +149,6 @@ def test_a_spoiled_file_is_refused_at_its_path(ars_archive, spoil):
     assert written() == before
 
 
-def test_ids_taken_here_are_refused_and_nothing_is_written(ars):
-    data = archive_data(ars.saga, ars.storyguide)
-    data["members"].append({"username": "newcomer", "role": "player"})
-    before = written()
-    with pytest.raises(Refused) as refusal:
-        import_saga(data)
-    assert refusal.value.path == "campaign.character" and "taken" in refusal.value.reason
-    assert written() == before and not get_user_model().objects.filter(username="newcomer").exists()
-
-
 def test_rows_that_clash_in_the_database_roll_everything_back(d6):
     data = archive_data(d6.saga, d6.storyguide)
     d6.saga.delete()
