@@ -1,7 +1,7 @@
 """Import a saga archive (format 2): a service that rebuilds the saga with all its history, or writes nothing.
 
 People are matched by username. The host's `manage.py import_saga` makes the ones missing (with no usable
-password), since it rebuilds a saga on a fresh instance. The upload on the sagas page makes no account: the
+password), since it rebuilds a saga for the host. The upload on the sagas page makes no account: the
 uploader takes the file's storyguide's place everywhere, the file's other people are matched to accounts
 already here, and anyone not matched is left out (no membership; their characters have no owner, their
 log entries no actor; the saga returned names them in `unmatched`).

@@ -13,15 +13,13 @@ from django.urls import reverse
 
 from arsmagica import services as ars
 from arsmagica.models import Declaration
-from arsmagica.rules import ScriptedDiceBox
-from arsmagica.services import dice as ars_dice
 from campaign.models import Character, Saga
 from campaign.services import create_saga, stamp_npc_copies
 from combat.archive.importer import import_saga
 from combat.models import Combatant, Encounter, Event
 from combat.services import add_combatants, create_encounter, remove_combatant
-from tests.combat.conftest import P168_FACES, Table, make_user
-from tests.test_migrations import play_d6_fight_and_chase
+from tests.combat.conftest import Table, make_user
+from tests.test_migrations import p168_declared, play_d6_fight_and_chase
 
 from .conftest import archive_of, assert_same_but_ids
 
@@ -31,14 +29,8 @@ pytestmark = pytest.mark.django_db
 def played_ars(monkeypatch) -> Table:
     """The p168 round with its Melee confirmed, undone and confirmed again, a correction, then round 2
     opened and Bandit 3 taken out of the fight, and worn out running home."""
-    table = Table()
-    ids = table.ids()
-    box = {ids[name]: purposes for name, purposes in P168_FACES.items()}
-    monkeypatch.setattr(ars_dice, "server_box", lambda: ScriptedDiceBox(box))
-    encounter_id, sg = table.encounter.pk, table.storyguide
-    ars.open_declarations(sg, encounter_id, table.v)
-    table.declare_p168()
-    ars.close_declarations(sg, encounter_id, table.v)
+    table = p168_declared(monkeypatch)
+    ids, encounter_id, sg = table.ids(), table.encounter.pk, table.storyguide
     ars.preview_phase(sg, encounter_id, table.v, "melee")
     ars.confirm_phase(sg, encounter_id, table.v, "melee")
     ars.undo_phase(sg, encounter_id, table.v, "The dagger was at Reach")
@@ -187,3 +179,34 @@ def ars_saga_with_copies(db):
     saga = create_saga(storyguide, name="Stamps", rule_system="arsmagica")
     stamp_npc_copies(Character.objects.create(saga=saga, name="Bandit", is_npc=True), 2)
     return saga, storyguide
+
+
+def test_duplicate_this_saga_makes_a_copy_by_export_and_import_once(client, monkeypatch):
+    table = played_ars(monkeypatch)
+    client.force_login(table.storyguide)
+    html = client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    assert 'data-testid="duplicate-saga"' in html
+    key = re.search(r'name="command_key" value="(\w+)"', html[html.index('id="duplicate"') :])[1]
+    url = reverse("saga_duplicate", args=[table.saga.pk])
+    first = client.post(url, {"command_key": key})
+    again = client.post(url, {"command_key": key})  # a double click: the same page, nothing made twice
+    assert first.status_code == again.status_code == 302 and first.url == again.url
+    copy = Saga.objects.exclude(pk=table.saga.pk).get()
+    assert copy.name == "Test saga (copy)" and copy.storyguide == table.storyguide
+    assert set(copy.memberships.values_list("user__username", "role")) == set(
+        table.saga.memberships.values_list("user__username", "role")
+    )
+    assert "is a copy of" in client.get(first.url).content.decode()
+    Saga.objects.filter(pk=copy.pk).update(name=table.saga.name)  # the pages name the saga
+    assert_replays_alike(client, table.saga, copy)
+
+
+def test_only_the_storyguide_duplicates(client, monkeypatch):
+    table = played_ars(monkeypatch)
+    client.force_login(table.alice)
+    html = client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    assert 'data-testid="duplicate-saga"' not in html
+    assert client.post(reverse("saga_duplicate", args=[table.saga.pk])).status_code == 403
+    client.force_login(table.outsider)
+    assert client.post(reverse("saga_duplicate", args=[table.saga.pk])).status_code == 404
+    assert Saga.objects.count() == 1
