@@ -1,8 +1,21 @@
-"""Ars Magica's rows in a saga's archive: weapons, then each round's declarations."""
+"""Ars Magica's rows in a saga's archive: weapons, then each round's declarations; and the ids its JSON
+names, given anew when an archive is imported (`RuleSystem.renumbered`)."""
 
 from __future__ import annotations
 
 from .models import Declaration, Weapon
+
+# Keys that name a combatant by id (or a list of them), wherever they are: payloads, the step in waiting,
+# the round log (its `start` apart), declarations' `engage`.
+COMBATANT = frozenset(
+    {
+        "combatant", "attacker", "defender", "caster", "target", "a", "b", "prevailed", "pursuer",
+        "deaths", "engage", "extra_fatigue_rollers",
+    }
+)  # fmt: skip
+# Objects keyed by combatant ("12"), or by attacker and defender ("12:14": `on_success` when an object).
+BY_COMBATANT = frozenset({"dice", "names", "botch_dice", "modifiers", "ease_factors", "on_success"})
+WEAPON = "arsmagica.weapon"
 
 
 def archive_rows(saga) -> dict:
@@ -11,3 +24,34 @@ def archive_rows(saga) -> dict:
         "arsmagica.weapon": Weapon.objects.filter(character__saga=saga),
         "arsmagica.declaration": Declaration.objects.filter(encounter__saga=saga),
     }
+
+
+def renumbered(where: str, value, ids):
+    """Ars Magica's JSON with its ids given anew: a declaration's dice are by purpose and name nobody, its
+    `engage` is a list of combatants' ids as numbers; the round log's `start` names each combatant as
+    `id`, with its weapons by their rows' ids."""
+    if where == "arsmagica.declaration.dice":
+        return value
+    if where == "arsmagica.declaration.engage" and isinstance(value, list):
+        return [ids.combatant(each) for each in value]
+    value = ids.walk(
+        value, combatant=COMBATANT, by_combatant=BY_COMBATANT, character=frozenset({"character"})
+    )
+    if where == "round_log" and isinstance(value.get("start"), list):
+        value["start"] = [_started(entry, ids) for entry in value["start"]]
+    return value
+
+
+def _started(entry, ids):
+    """One combatant's sheet and levels as its round began, with its id and its weapons' ids anew."""
+    if not isinstance(entry, dict):
+        return entry
+    entry = {**entry, "id": ids.combatant(entry["id"])} if "id" in entry else entry
+    if isinstance(entry.get("weapons"), list):
+        entry["weapons"] = [
+            {**weapon, "id": ids.id(WEAPON, weapon["id"])}
+            if isinstance(weapon, dict) and type(weapon.get("id")) is int
+            else weapon
+            for weapon in entry["weapons"]
+        ]
+    return entry

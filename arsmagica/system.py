@@ -120,6 +120,11 @@ class ArsMagica(RuleSystem):
 
         return archive_rows(saga)
 
+    def renumbered(self, where, value, ids):
+        from .archive import renumbered
+
+        return renumbered(where, value, ids)
+
     replay_template = "arsmagica/_replay.html"
 
     def joining_levels(self, combatant):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("sagas/new/", views.saga_create, name="saga_create"),
     path("sagas/import/", views.saga_import, name="saga_import"),
     path("sagas/<id:saga_id>/", views.saga_detail, name="saga_detail"),
+    path("sagas/<id:saga_id>/duplicate/", views.saga_duplicate, name="saga_duplicate"),
     path("sagas/<id:saga_id>/npc-rolls/", views.saga_npc_rolls, name="saga_npc_rolls"),
     path("sagas/<id:saga_id>/invite/", views.invite_regenerate, name="invite_regenerate"),
     path("sagas/<id:saga_id>/characters/new/", views.character_create, name="character_create"),

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from combat import systems
 from combat.archive.checks import Refused
-from combat.archive.importer import import_saga
+from combat.archive.importer import duplicate_saga, import_saga
 from combat.archive.reading_file import parsed
 
 from . import services
@@ -105,6 +105,17 @@ def saga_import(request):
                 )
             return redirect("saga_detail", saga_id=saga.pk)
     return _saga_list_page(request, import_form=form)
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_duplicate(request, saga_id):
+    """A copy of the saga with all its history, by the archive's export and import; the storyguide's only."""
+    saga = require_storyguide(request.user, saga_id)
+    copy = duplicate_saga(saga, request.user)
+    messages.success(request, f"“{copy.name}” is a copy of “{saga.name}” with all its history.")
+    return redirect("saga_detail", saga_id=copy.pk)
 
 
 @login_required

@@ -158,6 +158,14 @@ class RuleSystem(ABC):
     """The payload keys (at the top of a payload) that name a combatant by id, besides the core's
     `combatant`: an import refuses an event naming one its encounter's log never added."""
 
+    def renumbered(self, where: str, value: Any, ids) -> Any:
+        """JSON the system keeps, with every id in it given anew through `ids` on import
+        (`combat.archive.renumbering.Renumbering`: `ids.combatant`, `ids.character`, `ids.id` for a row of
+        `archive_rows`, `ids.walk` for keys that name them at any depth). `where` says what it is: an event
+        or saga record's kind, "pending", "round_log", "state" (a combatant's), or "label.field" (a JSON
+        field of one of `archive_rows`' models). By default the core's `combatant` and `combatant_keys`."""
+        return ids.walk(value, combatant=frozenset({"combatant"}) | self.combatant_keys)
+
     # --- the replay ----------------------------------------------------------------------------
 
     def joining_levels(self, combatant) -> dict[str, Any]:

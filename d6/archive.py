@@ -1,8 +1,20 @@
-"""The d6 system's rows in a saga's archive: fights and their fighters, chases and their runners."""
+"""The d6 system's rows in a saga's archive: fights and their fighters, chases and their runners; and the
+ids its JSON names, given anew when an archive is imported (`RuleSystem.renumbered`)."""
 
 from __future__ import annotations
 
 from .models import Chase, Fight, Fighter, Runner
+
+# Keys that name a combatant by id, wherever they are: payloads, a fight's defence and queue, a chase's
+# last exchange. (`dropped_out`, `lost_sight`, `moved_ahead` and `defence_lapsed` are names; `chase` is
+# the chase's number in its encounter; `chooser` a username.)
+COMBATANT = frozenset(
+    {
+        "combatant", "target", "turn_of", "ended", "next", "defends_against", "runner", "mover", "chaser",
+        "caught_by", "attacker", "defender",
+    }
+)  # fmt: skip
+BY_COMBATANT = frozenset({"distances_before", "distances_after"})
 
 
 def archive_rows(saga) -> dict:
@@ -13,3 +25,8 @@ def archive_rows(saga) -> dict:
         "d6table.chase": Chase.objects.filter(encounter__saga=saga),
         "d6table.runner": Runner.objects.filter(chase__encounter__saga=saga),
     }
+
+
+def renumbered(where: str, value, ids):
+    """The d6 system's JSON with the combatants it names given anew."""
+    return ids.walk(value, combatant=COMBATANT, by_combatant=BY_COMBATANT)

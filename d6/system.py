@@ -101,6 +101,11 @@ class D6Fatigue(RuleSystem):
 
         return archive_rows(saga)
 
+    def renumbered(self, where, value, ids):
+        from .archive import renumbered
+
+        return renumbered(where, value, ids)
+
     replay_template = "d6table/_replay.html"
 
     def joining_levels(self, combatant):

@@ -81,18 +81,24 @@ def rows() -> dict[str, list[dict]]:
 # --- what is played before the upgrade -----------------------------------------------------------
 
 
-def play_ars_magica_round(monkeypatch) -> Table:
-    """The p168 fight: declarations, Initiative, every phase with the book's dice, a winded Sir Boris,
-    wounded bandits, a correction, round 2 opened, the fight ended, then
-    a minute's rest and a day's march after it."""
+def p168_declared(monkeypatch) -> Table:
+    """The p168 fight with the book's dice in the box, declared, and declarations closed."""
     table = Table()
     ids = table.ids()
     box = {ids[name]: purposes for name, purposes in P168_FACES.items()}
     monkeypatch.setattr(ars_dice, "server_box", lambda: ScriptedDiceBox(box))
-    encounter_id, sg = table.encounter.pk, table.storyguide
-    ars.open_declarations(sg, encounter_id, table.v)
+    ars.open_declarations(table.storyguide, table.encounter.pk, table.v)
     table.declare_p168()
-    ars.close_declarations(sg, encounter_id, table.v)
+    ars.close_declarations(table.storyguide, table.encounter.pk, table.v)
+    return table
+
+
+def play_ars_magica_round(monkeypatch) -> Table:
+    """The p168 fight: declarations, Initiative, every phase with the book's dice, a winded Sir Boris,
+    wounded bandits, a correction, round 2 opened, the fight ended, then
+    a minute's rest and a day's march after it."""
+    table = p168_declared(monkeypatch)
+    ids, encounter_id, sg = table.ids(), table.encounter.pk, table.storyguide
     # First Missile passes by itself (nobody shoots), so do Second Missile and Magic after Melee.
     ars.preview_phase(sg, encounter_id, table.v, "melee")
     ars.confirm_phase(sg, encounter_id, table.v, "melee")

@@ -53,9 +53,10 @@ def _saga(reader: Reader, usernames: dict[int, str]) -> dict:
 
 
 def _character(character: Character, reader: Reader, usernames: dict[int, str]) -> dict:
-    """A character; a player's archive keeps only that player's own sheets (the others' are null)."""
+    """A character; a player's archive keeps only that player's own sheets (the others' are null), the
+    storyguide's which template each stamped copy came from."""
     full = reader.is_storyguide or character.owner_id == reader.user_id
-    return {
+    data = {
         "id": character.pk,
         "name": character.name,
         "owner": usernames.get(character.owner_id) if character.owner_id else None,
@@ -64,6 +65,9 @@ def _character(character: Character, reader: Reader, usernames: dict[int, str]) 
         "sheet": character.sheet if full else None,
         "created_at": character.created_at.isoformat(),
     }
+    if reader.is_storyguide:
+        data["stamped_from"] = character.stamped_from_id
+    return data
 
 
 def _encounter_head(encounter, reader: Reader) -> dict:

@@ -1,46 +1,38 @@
 """Import a saga archive (format 2): a service that rebuilds the saga with all its history, or writes nothing.
 
 People are matched by username. The host's `manage.py import_saga` makes the ones missing (with no usable
-password), since it rebuilds a saga on a fresh instance. The upload on the sagas page makes no account: the
+password), since it rebuilds a saga for the host. The upload on the sagas page makes no account: the
 uploader takes the file's storyguide's place everywhere, the file's other people are matched to accounts
 already here, and anyone not matched is left out (no membership; their characters have no owner, their
 log entries no actor; the saga returned names them in `unmatched`).
-Characters, encounters, combatants and the rule system's rows keep the archive's ids, because payloads and
-the system's rows name them: an id already taken here is refused, so an archive goes into a fresh instance.
+Every row gets a new id, characters, encounters, combatants and the rule system's rows included, so an archive
+goes into an instance that has been used, and the same file imported twice makes two sagas: foreign keys are
+given through the old → new mapping (`renumbering.Renumbering`), and so are the ids written inside JSON
+(payloads, `pending`, `round_log`, a combatant's `state`, the system's rows' JSON fields), by the rule system
+(`RuleSystem.renumbered`) and, for its own event kinds, the core.
 """
 
 from __future__ import annotations
 
+import json
+
 from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.core.management.color import no_style
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, models, transaction
 
 from campaign.models import Character, Membership, Saga
 
 from .. import kept
+from ..events import CORE_KINDS
 from ..models import Combatant, Encounter, Event, SagaRecord
 from .checks import Refused
+from .export import archive_chunks
+from .reading import reader_for
 from .reading_file import Plan, plan_of
-from .rows import is_person, row_fields
+from .renumbering import CHARACTER, COMBATANT, Renumbering
+from .rows import is_person, label_of, row_fields
 
 BATCH = 1000
-
-
-def _free(plan: Plan) -> None:
-    """Refuse when any kept id is taken on this instance."""
-    models = {"campaign.character": Character, "combat.encounter": Encounter, "combat.combatant": Combatant}
-    for label in (*models, *plan.system_rows):
-        model = models.get(label) or apps.get_model(label)
-        taken = (
-            model.objects.filter(pk__in=plan.ids.get(label, set()))
-            .order_by("pk")
-            .values_list("pk", flat=True)[:1]
-        )
-        if taken:
-            raise Refused(
-                label, f"id {taken[0]} is taken on this instance: import the archive into a fresh one"
-            )
 
 
 def _people(plan: Plan, storyguide) -> dict:
@@ -69,7 +61,12 @@ def _when(model, rows: list, times: list) -> None:
     model.objects.bulk_update(rows, ["created_at"], batch_size=BATCH)
 
 
+ENCOUNTER = "combat.encounter"
+CORE_NAMES = frozenset(kind.name for kind in CORE_KINDS)
+
+
 def _write(plan: Plan, storyguide) -> Saga:
+    """Every row of the plan made anew, in the order they name one another."""
     people = _people(plan, storyguide)
     person = lambda name: people[name] if name is not None else None  # noqa: E731
     saga = Saga.objects.create(
@@ -87,26 +84,19 @@ def _write(plan: Plan, storyguide) -> Saga:
         if user is not None:
             members.setdefault(user.pk, Membership(saga=saga, user=user, role=member["role"]))
     Membership.objects.bulk_create(members.values())
-    characters = Character.objects.bulk_create(
-        Character(
-            saga=saga,
-            owner=person(c["owner"]),
-            **{k: c[k] for k in ("id", "name", "is_npc", "notes", "sheet")},
-        )
-        for c in plan.characters
-    )
-    _when(Character, characters, [c["created_at"] for c in plan.characters])
-    encounters = Encounter.objects.bulk_create(
-        Encounter(saga=saga, **{k: v for k, v in e.items() if k != "created_at"}) for e in plan.encounters
-    )
-    _when(Encounter, encounters, [e["created_at"] for e in plan.encounters])
-    Combatant.objects.bulk_create((Combatant(**c) for c in plan.combatants), batch_size=BATCH)
+    ids = Renumbering()
+    _characters(plan, saga, person, ids)
+    _encounters_and_combatants(plan, saga, ids)
     for label, rows in plan.system_rows.items():
-        _system_rows(apps.get_model(label), rows, person)
+        _system_rows(apps.get_model(label), rows, person, ids, plan.system)
+    _json_anew(plan, ids)
     events = Event.objects.bulk_create(
         (
             Event(
-                actor=person(e["actor"]), **{k: v for k, v in e.items() if k not in ("actor", "created_at")}
+                encounter_id=ids.id(ENCOUNTER, e["encounter_id"]),
+                actor=person(e["actor"]),
+                payload=_payload(plan.system, e["kind"], e["payload"], ids),
+                **{k: e[k] for k in ("seq", "kind", "round_number", "phase", "storyguide_only")},
             )
             for e in plan.events
         ),
@@ -114,7 +104,12 @@ def _write(plan: Plan, storyguide) -> Saga:
     )
     _when(Event, events, [e["created_at"] for e in plan.events])
     records = SagaRecord.objects.bulk_create(
-        SagaRecord(saga=saga, kind=r["kind"], payload=r["payload"], actor=person(r["actor"]))
+        SagaRecord(
+            saga=saga,
+            kind=r["kind"],
+            payload=_payload(plan.system, r["kind"], r["payload"], ids),
+            actor=person(r["actor"]),
+        )
         for r in plan.records
     )
     _when(SagaRecord, records, [r["created_at"] for r in plan.records])
@@ -122,17 +117,101 @@ def _write(plan: Plan, storyguide) -> Saga:
     return saga
 
 
-def _system_rows(model, rows: list[dict], person) -> None:
-    """Make a model's rows, then give back the times that making them stamped with now."""
-    people = {each.name for each in row_fields(model) if is_person(each)}
-    made = model.objects.bulk_create(
-        (model(**{k: person(v) if k in people else v for k, v in row.items()}) for row in rows),
+def _characters(plan: Plan, saga: Saga, person, ids: Renumbering) -> None:
+    """The characters, then each stamped copy's link to its template."""
+    characters = Character.objects.bulk_create(
+        Character(
+            saga=saga, owner=person(c["owner"]), **{k: c[k] for k in ("name", "is_npc", "notes", "sheet")}
+        )
+        for c in plan.characters
+    )
+    ids.add(CHARACTER, [c["id"] for c in plan.characters], characters)
+    _when(Character, characters, [c["created_at"] for c in plan.characters])
+    copies = []
+    for character, c in zip(characters, plan.characters, strict=True):
+        if c["stamped_from"] is not None:
+            character.stamped_from_id = ids.character(c["stamped_from"])
+            copies.append(character)
+    Character.objects.bulk_update(copies, ["stamped_from"], batch_size=BATCH)
+
+
+def _encounters_and_combatants(plan: Plan, saga: Saga, ids: Renumbering) -> None:
+    """The encounters and their combatants, with their JSON as the file has it (`_json_anew` follows)."""
+    kept = ("name", "status", "round_number", "phase", "version", "last_seq", "pending", "round_log")
+    encounters = Encounter.objects.bulk_create(
+        Encounter(saga=saga, **{k: e[k] for k in kept}) for e in plan.encounters
+    )
+    ids.add(ENCOUNTER, [e["id"] for e in plan.encounters], encounters)
+    _when(Encounter, encounters, [e["created_at"] for e in plan.encounters])
+    combatants = Combatant.objects.bulk_create(
+        (
+            Combatant(
+                encounter_id=ids.id(ENCOUNTER, c["encounter_id"]),
+                character_id=ids.character(c["character_id"]),
+                **{k: c[k] for k in ("side", "state", "order")},
+            )
+            for c in plan.combatants
+        ),
         batch_size=BATCH,
     )
+    ids.add(COMBATANT, [c["id"] for c in plan.combatants], combatants)
+
+
+def _json_anew(plan: Plan, ids: Renumbering) -> None:
+    """Encounters' `pending` and `round_log` and combatants' `state`, given anew once every row is made
+    (a round log names weapons, a state may name another combatant)."""
+    system = plan.system
+    encounters = Encounter.objects.filter(pk__in=ids.made.get(ENCOUNTER, {}).values())
+    for encounter in encounters:
+        encounter.pending = system.renumbered("pending", encounter.pending, ids)
+        encounter.round_log = system.renumbered("round_log", encounter.round_log, ids)
+    Encounter.objects.bulk_update(encounters, ["pending", "round_log"], batch_size=BATCH)
+    combatants = Combatant.objects.filter(pk__in=ids.made.get(COMBATANT, {}).values())
+    for combatant in combatants:
+        combatant.state = system.renumbered("state", combatant.state, ids)
+    Combatant.objects.bulk_update(combatants, ["state"], batch_size=BATCH)
+
+
+def _payload(system, kind: str, payload: dict, ids: Renumbering) -> dict:
+    """An event's or record's payload with its ids given anew: the core's kinds name a `combatant`."""
+    if kind in CORE_NAMES:
+        return ids.walk(payload, combatant=frozenset({"combatant"}))
+    return system.renumbered(kind, payload, ids)
+
+
+def _name(each) -> str:
+    """The name a row is made with: a person's field takes the user, any other its column's value."""
+    return each.name if is_person(each) else each.attname
+
+
+def _system_rows(model, rows: list[dict], person, ids: Renumbering, system) -> None:
+    """Make a model's rows with new ids, links and JSON given anew, then give back the times that making them
+    stamped with now."""
+    label = label_of(model)
+    fields = row_fields(model)
+
+    def value(each, row):
+        """One field of a row as it is made here."""
+        if is_person(each):
+            return person(row[each.name])
+        given = row[each.attname]
+        if each.is_relation:
+            return None if given is None else ids.id(label_of(each.related_model), given)
+        if isinstance(each, models.JSONField):
+            return system.renumbered(f"{label}.{each.name}", given, ids)
+        return given
+
+    made = model.objects.bulk_create(
+        (
+            model(**{_name(each): value(each, row) for each in fields if not each.primary_key})
+            for row in rows
+        ),
+        batch_size=BATCH,
+    )
+    pk = model._meta.pk.attname
+    ids.add(label, [row[pk] for row in rows], made)
     stamped = [
-        f.attname
-        for f in row_fields(model)
-        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        f.attname for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
     ]
     if made and stamped:
         for row, values in zip(made, rows, strict=True):
@@ -141,25 +220,24 @@ def _system_rows(model, rows: list[dict], person) -> None:
         model.objects.bulk_update(made, stamped, batch_size=BATCH)
 
 
-def _reset_sequences(plan: Plan) -> None:
-    """After rows made with their own ids, the next new row must get a fresh one (PostgreSQL's sequences)."""
-    models = [Character, Encounter, Combatant, *(apps.get_model(label) for label in plan.system_rows)]
-    with connection.cursor() as cursor:
-        for statement in connection.ops.sequence_reset_sql(no_style(), models):
-            cursor.execute(statement)
-
-
 def import_saga(data, *, storyguide=None) -> Saga:
-    """Check the whole archive (Refused with the field's path), then write it in one transaction. The saga
-    returned carries `unmatched`: the file's usernames with no account here (only when `storyguide` is
-    given: an upload makes no account)."""
+    """Check the whole archive (Refused with the field's path), then write it in one transaction as a new
+    saga, every row with a new id (the same file twice makes two sagas). The saga returned carries
+    `unmatched`: the file's usernames with no account here (only when `storyguide` is given: an upload
+    makes no account)."""
     plan = plan_of(data)
     with transaction.atomic():
-        _free(plan)
         try:
             saga = _write(plan, storyguide)
         except IntegrityError as error:
             raise Refused("system_rows", f"rows that cannot stand together: {error}") from None
-        _reset_sequences(plan)
     kept.forget(*saga.encounters.values_list("pk", flat=True))  # ids this process may keep of others
     return saga
+
+
+def duplicate_saga(saga: Saga, storyguide) -> Saga:
+    """A copy of the saga with all its history, made the way an archive moves: the storyguide's archive
+    exported and imported again, as "… (copy)", its people matched as an upload matches them."""
+    data = json.loads("".join(archive_chunks(reader_for(storyguide, saga.pk))))
+    data["saga"]["name"] = f"{saga.name[: Saga._meta.get_field('name').max_length - 7]} (copy)"
+    return import_saga(data, storyguide=storyguide)

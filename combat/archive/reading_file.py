@@ -103,7 +103,7 @@ def _characters(data: Any, plan: Plan) -> None:
     for index, character in enumerate(checks.array(data, "characters")):
         path = at("characters", index)
         keys = ("id", "name", "owner", "is_npc", "notes", "sheet", "created_at")
-        character = checks.obj(character, path, keys)
+        character = checks.obj(character, path, keys, ("stamped_from",))
         plan.characters.append(
             {
                 "id": _new_id(character["id"], at(path, "id"), plan, "campaign.character"),
@@ -113,8 +113,19 @@ def _characters(data: Any, plan: Plan) -> None:
                 "notes": checks.text(character["notes"], at(path, "notes")),
                 "sheet": checks.mapping(character["sheet"], at(path, "sheet")),
                 "created_at": checks.moment(character["created_at"], at(path, "created_at")),
+                "stamped_from": character.get("stamped_from"),
             }
         )
+    for index, character in enumerate(plan.characters):
+        if character["stamped_from"] is not None:
+            template = checks.whole(
+                character["stamped_from"], at(at("characters", index), "stamped_from"), least=1
+            )
+            if template not in plan.ids["campaign.character"] or template == character["id"]:
+                raise Refused(
+                    at(at("characters", index), "stamped_from"),
+                    f"{template} is no other character of this archive",
+                )
 
 
 def _payload(kind_name: Any, payload: Any, path: str, plan: Plan) -> None:

@@ -33,6 +33,60 @@ def archive_data(saga, user) -> dict:
     return json.loads(archive_of(saga, user))
 
 
+def assert_same_but_ids(before: bytes, after: bytes) -> None:
+    """Two archives of one saga, the second of its import: the same file but for the ids, each id where the
+    first has one being the new id of the same row (rows line up by their place in the file, made in its
+    order), and every combatant a payload or row names being a new one (or, removed, its negative)."""
+    old, new = json.loads(before), json.loads(after)
+    maps: list[dict] = [
+        _by_place(old["characters"], new["characters"]),
+        _by_place(old["encounters"], new["encounters"]),
+        *(_by_place(old["system_rows"][label], new["system_rows"][label]) for label in old["system_rows"]),
+    ]
+    combatants = {}
+    for a, b in zip(old["encounters"], new["encounters"], strict=True):
+        combatants |= _by_place(a["combatants"], b["combatants"])
+    maps.append(combatants)
+    named = {str(number) for number in combatants.values()}
+    _alike(old, new, maps, named, "")
+
+
+def _by_place(old: list, new: list) -> dict:
+    assert len(old) == len(new)
+    return {a["id"]: b["id"] for a, b in zip(old, new, strict=True)}
+
+
+def _follows(a, b, maps: list[dict]) -> bool:
+    """`b` is `a`, or the new id of the row `a` names (a number, a number as a string, or a pair "a:b")."""
+    if a == b:
+        return True
+    if isinstance(a, str) and isinstance(b, str) and ":" in a:
+        return all(_follows(x, y, maps) for x, y in zip(a.split(":"), b.split(":"), strict=True))
+    if isinstance(a, str) and a.lstrip("-").isdigit() and isinstance(b, str):
+        return any(str(m.get(int(a))) == b for m in maps) or b == str(-abs(int(a)))
+    if type(a) is int and type(b) is int:
+        return any(m.get(a) == b for m in maps) or b == -abs(a)
+    return False
+
+
+def _alike(a, b, maps: list[dict], named: set[str], path: str) -> None:
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and len(a) == len(b), path
+        for (key, value), (other_key, other) in zip(a.items(), b.items(), strict=True):
+            assert _follows(key, other_key, maps), f"{path}: key {key} → {other_key}"
+            if other_key.lstrip("-").isdigit():
+                assert other_key in named or other_key.startswith("-"), f"{path}: {other_key} is no new one"
+            _alike(value, other, maps, named, f"{path}.{key}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), path
+        for index, (value, other) in enumerate(zip(a, b, strict=True)):
+            _alike(value, other, maps, named, f"{path}[{index}]")
+    else:
+        assert _follows(a, b, maps), f"{path}: {a!r} → {b!r}"
+        if isinstance(b, str) and b.lstrip("-").isdigit() and not path.endswith(".name"):
+            assert b in named or b.startswith("-"), f"{path}: {b} is no new combatant"
+
+
 _ARCHIVES: dict[str, bytes] = {}
 
 

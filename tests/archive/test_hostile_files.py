@@ -117,9 +117,21 @@ def an_unknown_system(data):
     return "saga.rule_system"
 
 
+def a_copy_of_nobody(data):
+    data["characters"][1]["stamped_from"] = 4242
+    return "characters[1].stamped_from"
+
+
+def a_copy_of_itself(data):
+    data["characters"][1]["stamped_from"] = data["characters"][1]["id"]
+    return "characters[1].stamped_from"
+
+
 @pytest.mark.parametrize(
     "spoil",
     [
+        a_copy_of_nobody,
+        a_copy_of_itself,
         attacker_wrong,
         an_attack_on_a_stranger,
         a_declaration_by_a_stranger,
@@ -147,16 +159,6 @@ def test_a_spoiled_file_is_refused_at_its_path(ars_archive, spoil):
         import_saga(data)
     assert refusal.value.path == path
     assert written() == before
-
-
-def test_ids_taken_here_are_refused_and_nothing_is_written(ars):
-    data = archive_data(ars.saga, ars.storyguide)
-    data["members"].append({"username": "newcomer", "role": "player"})
-    before = written()
-    with pytest.raises(Refused) as refusal:
-        import_saga(data)
-    assert refusal.value.path == "campaign.character" and "taken" in refusal.value.reason
-    assert written() == before and not get_user_model().objects.filter(username="newcomer").exists()
 
 
 def test_rows_that_clash_in_the_database_roll_everything_back(d6):
@@ -253,3 +255,14 @@ def test_the_hosts_command_makes_the_accounts_the_file_names(ars_archive):
     saga = import_saga(ars_archive)
     names = {m["username"] for m in ars_archive["members"]}
     assert names <= set(get_user_model().objects.values_list("username", flat=True)) and saga.unmatched == []
+
+
+def test_ids_in_json_that_are_no_numbers_are_kept_as_they_are(ars_archive):
+    movement = event_of(ars_archive, "movement")
+    payload = ars_archive["encounters"][0]["events"][movement]["payload"]
+    payload["names"]["somebody"] = "Nobody"
+    payload["dice"]["99999999999999999999999"] = {"initiative": [1]}
+    saga = import_saga(ars_archive)
+    imported = Event.objects.get(encounter__saga=saga, kind="movement").payload
+    assert imported["names"]["somebody"] == "Nobody"
+    assert "99999999999999999999999" in imported["dice"]

@@ -61,6 +61,13 @@ class CoinDuel(RuleSystem):
     def round_heading(self, number: int) -> str:
         return f"Turn {number}" if number else "Before the first flip"
 
+    def renumbered(self, where, value, ids):
+        return ids.walk(
+            value,
+            combatant=frozenset({"combatant", "winner"}),
+            by_combatant=frozenset({"faces", "hits", "names"}),
+        )
+
     def resolve_file(self, data):
         from .rules import resolve
 

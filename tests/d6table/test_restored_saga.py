@@ -1,7 +1,8 @@
 """A saga deleted and restored from its archive plays on at once, in this process and in any other: what a
 process keeps of an encounter for a command's check (`combat.kept`) never refuses or admits by a saga that
-is gone (issue 29, bug 7: the restored encounters keep their ids, and the players' commands were answered
-"This encounter is not open to you" until the server restarted)."""
+is gone (issue 29, bug 7: the restored encounters kept their ids, and the players' commands were answered
+"This encounter is not open to you" until the server restarted; an import now gives new ids, and a process
+that kept an id's saga is still checked against the row)."""
 
 import json
 
@@ -43,7 +44,7 @@ def restored(table, dice):
     table.saga.delete()
     saga = import_saga(json.loads(archive))
     (encounter,) = saga.encounters.all()
-    assert encounter.pk == table.encounter.pk and saga.pk != before.saga_id
+    assert saga.pk != before.saga_id  # new ids since the importer gives them; a kept id may still be met
     return encounter, before
 
 

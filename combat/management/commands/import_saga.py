@@ -13,7 +13,7 @@ from combat.models import Event
 class Command(BaseCommand):
     help = (
         "Import a saga archive (the storyguide's archive.json): people are matched or made by username; "
-        "the file's ids are kept, so import into a fresh instance. "
+        "every row gets a new id, so any instance takes it and the same file twice makes two sagas. "
         "Nothing is written when anything is refused."
     )
 
