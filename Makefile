@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Where the printed links point: the address Daphne serves (an IPv6 one in brackets). Behind
+# HOST=0.0.0.0, name the address the phones use: make run HOST=0.0.0.0 BASE_URL=http://192.168.1.20:8000
+BASE_URL ?= http://$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 
 UV_VERSION := 0.13.9
 
@@ -29,8 +32,8 @@ lock: $(BIN)/uv
 
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py load_demo_d6
+	$(BIN)/python manage.py load_demo --base-url $(BASE_URL)
+	$(BIN)/python manage.py load_demo_d6 --base-url $(BASE_URL)
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: venv
