@@ -116,6 +116,13 @@ class CharacterAdmin(admin.ModelAdmin):
         """A character is made on the site, where its rule system fills in the sheet."""
         return False
 
+    def save_model(self, request, obj, form, change) -> None:
+        """A new name goes the site's way, into the log of each open encounter the character fights in."""
+        if change and "name" in form.changed_data:
+            name, obj.name = obj.name, form.initial["name"]
+            services.rename_character(obj, name, request.user)
+        super().save_model(request, obj, form, change)
+
     def has_delete_permission(self, request, obj=None) -> bool:
         """Not a character the saga's history names (the site refuses it too: campaign.services)."""
         if obj is not None and services.character_in_history(obj):

@@ -130,3 +130,15 @@ def test_the_host_adds_a_player_and_cannot_take_out_the_storyguide(host):
     storyguides = Membership.objects.get(saga=saga, role=Membership.Role.STORYGUIDE)
     assert host.post(url(Membership, "delete", storyguides.pk), {"post": "yes"}).status_code == 403
     assert Membership.objects.filter(pk=storyguides.pk).exists()
+
+
+def test_a_name_changed_here_is_logged_as_the_site_logs_it(host):
+    """A rename in the admin reaches the record of each open encounter the character fights in
+    (combat.names), as the sheet's rename does: the history does not name him two ways."""
+    boris = Character.objects.get(name="Sir Boris")
+    encounter = Encounter.objects.get(name="Ambush on the forest road")
+    form = {"name": "Sir Boris the Bold", "owner": boris.owner.pk, "notes": boris.notes}
+    assert host.post(url(Character, "change", boris.pk), form).status_code == 302
+    renamed = encounter.events.get(kind="combatant_renamed")
+    assert renamed.payload["name"] == "Sir Boris the Bold" and renamed.payload["was"] == "Sir Boris"
+    assert renamed.actor.is_superuser
