@@ -42,6 +42,7 @@ def test_the_manifest_names_an_app_a_phone_can_install():
     assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/", "standalone")
     assert manifest["theme_color"] == THEMES["light"]["theme_color"]
     assert manifest["background_color"] == THEMES["light"]["background_color"]
+    assert manifest["user_preferences"]["color_scheme_dark"] == THEMES["dark"]
     sizes = {}
     for icon in manifest["icons"]:
         if icon["type"] == "image/png":

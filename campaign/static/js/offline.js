@@ -1,8 +1,8 @@
 /* The offline page (offline.html), shown by the service worker in place of a page the network could not
- * bring: every few seconds while the browser has a network, when it says it is back online, and on "Try now",
- * it asks the server
- * for that page (a HEAD, which the worker leaves to the network); any answer means the server is back,
- * and the page is loaded again. Opened at its own address, it brings the front page instead. */
+ * bring. Every few seconds while the browser has a network, when it says it is back online, and on
+ * "Try now", it asks the server for that page (a HEAD, which the worker leaves to the network); any answer
+ * means the server is back, and the page is loaded again. Opened at its own address, it brings the front
+ * page instead. */
 (function () {
   "use strict";
   var script = document.currentScript;
