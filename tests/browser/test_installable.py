@@ -32,9 +32,9 @@ CACHED_URLS = """async () => {
 }"""
 
 
-def visitor_with_worker(table, name: str = "visitor") -> tuple[Person, Page, list[str]]:
+def visitor_with_worker(table) -> tuple[Person, Page, list[str]]:
     """A phone on the front page, its service worker active and controlling the page; console errors kept."""
-    visitor = table.person(name, viewport=PHONE)
+    visitor = table.person("visitor", viewport=PHONE)
     errors: list[str] = []
     visitor.page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page = visitor.goto("/")
