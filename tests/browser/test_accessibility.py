@@ -232,8 +232,10 @@ class Seats:
     def page(self, who: str, size: str, theme: str) -> Page:
         key = (who, size, theme)
         if key not in self.contexts:
+            # No service worker: it would answer the navigations _answer_as_in_production routes, and
+            # page.route sees none of a worker's requests (test_installable.py checks the worker).
             context = self.browser.new_context(
-                base_url=self.base_url, viewport=SIZES[size], color_scheme=theme
+                base_url=self.base_url, viewport=SIZES[size], color_scheme=theme, service_workers="block"
             )
             context.set_default_timeout(TIMEOUT_MS)
             context.add_init_script(LIVE_PROBE)

@@ -23,10 +23,17 @@
     });
   }
 
+  function showBars(theme) {  // the phone's status bar and an installed app's title bar follow the theme
+    document.querySelectorAll("meta[name=theme-color]").forEach(function (meta) {
+      meta.setAttribute("content", meta.getAttribute("data-" + theme));
+    });
+  }
+
   function apply() {
     var theme = chosen() || (system && system.matches ? "dark" : "light");
     root.setAttribute("data-theme", theme);
     showToggles(theme);
+    showBars(theme);
   }
 
   apply();
@@ -40,5 +47,6 @@
     try { window.localStorage.setItem(KEY, next); } catch (error) { /* not remembered; still switched */ }
     root.setAttribute("data-theme", next);
     showToggles(next);
+    showBars(next);
   });
 })();
