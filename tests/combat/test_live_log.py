@@ -8,12 +8,14 @@ from unittest.mock import patch
 
 import pytest
 from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from arsmagica import services
 from combat import systems
 from combat.audience import AUDIENCES, STORYGUIDE
-from combat.live import FRAME_TYPE, replay_frame
+from combat.live import FRAME_TYPE, broadcast, replay_frame
 from combat.models import Encounter, Event
 from combat.undo import taken_back
 
@@ -128,3 +130,34 @@ def test_a_replay_marks_the_lines_an_undo_took_back(
             assert " undone" in line(html, event.seq) and REASON in line(html, event.seq), (after, event.kind)
     html, _ = replay_frame(table.encounter.pk, audience, undo.seq)  # after the undo: nothing again
     assert not any(line(html, event.seq) for event in melee)
+
+
+
+async def quiet(group, message) -> None:
+    """A channel layer's `group_send` that sends nothing."""
+
+
+def event_reads(do) -> list[str]:
+    """The queries of the event log that `do()` makes."""
+    with CaptureQueriesContext(connection) as captured:
+        do()
+    return [q["sql"] for q in captured.captured_queries if 'FROM "combat_event"' in q["sql"]]
+
+
+def test_the_page_and_an_undos_push_read_the_log_once(client, table, scripted_dice):
+    """No query per line, nor for the undo's fold: the page names and marks every line from the one list
+    of its log, and an undo's push reads the log once for both audiences (besides the events it sends)."""
+    through_movement(table, scripted_dice)
+    resolve(table, "melee")
+    services.undo_phase(table.storyguide, table.encounter.pk, table.v, REASON)
+    undo = Event.objects.get(encounter=table.encounter, kind="phase_undone")
+    whole = f'"combat_event"."seq" <= {table.refresh().last_seq}) ORDER BY'  # the log, from its start
+    for user in (table.storyguide, table.alice):
+        client.force_login(user)
+        page = lambda: client.get(reverse("encounter_page", args=[table.encounter.pk]), follow=True)  # noqa: E731
+        reads = [sql for sql in event_reads(page) if "'movement'" not in sql]  # the acting order's
+        assert len(reads) == 1 and whole in reads[0]  # before: once more for the undo's fold, twice with one
+    last = table.refresh().last_seq
+    with patch.object(get_channel_layer(), "group_send", side_effect=quiet):
+        reads = event_reads(lambda: broadcast(table.encounter.pk, undo.seq, last, saga=False))
+    assert len([sql for sql in reads if whole in sql and '"seq" >=' not in sql]) == 1
