@@ -33,11 +33,9 @@ def test_a_players_open_page_strikes_melee_through_when_the_storyguide_undoes_it
     assert blows
     boris = combatants["Sir Boris"]
     guide, player = table.person("storyguide"), table.person(boris.character.owner.username, viewport=PHONE)
-    guide.enter_as(saga.storyguide)
-    player.enter_as(boris.character.owner)
-    guide.goto(f"/encounters/{encounter.pk}/")
-    player.goto(f"/encounters/{encounter.pk}/play/")
-    for person in (guide, player):
+    for person, user, page in ((guide, saga.storyguide, ""), (player, boris.character.owner, "play/")):
+        person.enter_as(user)
+        person.goto(f"/encounters/{encounter.pk}/{page}")
         person.wait_until_live()
         person.mark_page()
         for seq in blows:
