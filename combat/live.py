@@ -16,6 +16,8 @@ from redis.exceptions import RedisError
 from . import systems
 from .audience import PLAYERS, STORYGUIDE, as_players_see, player_combatants, visible_to
 from .models import Encounter, Event
+from .names import Roster
+from .undo import taken_back
 
 FRAME_TYPE = "encounter.frame"
 NAME_TYPE = "encounter.named"
@@ -40,16 +42,23 @@ def render_frame(
     replay=False,
     facts=None,
     combatants=None,
+    log=None,
 ) -> str:
     """New events (those the audience may see) and every state panel, as one htmx message; `facts`: what
     the rule system read for this push (`RuleSystem.table_facts`), shared by both audiences; `combatants`:
-    the encounter's, as the command left them, where it handed them over."""
+    the encounter's, as the command left them, where it handed them over; `log`: the encounter's whole
+    log up to `last_seq`, where the caller read it (`log_lines`): without it, the events are named as the
+    combatants' rows name them now, which is the log's newest name for everyone still in the fight."""
     system = systems.of(encounter.saga)
     context = system.state_context(encounter, audience, facts)
     context.update(system.frame_context(events, replay=replay, context=context))
+    if log is None:
+        for event in events:
+            event.names = context.get("names", {})
+    lines = events if log is None else log_lines(system, log, events)
     context.update(
         system=system,
-        events=shown_to(encounter, events, audience, combatants),
+        events=shown_to(encounter, lines, audience, combatants),
         first_seq=first_seq,
         frame_last_seq=last_seq,
         replay=replay,
@@ -65,6 +74,21 @@ def shown_to(encounter: Encounter, events: list[Event], audience: str, combatant
     if audience == STORYGUIDE or not shown:
         return shown
     return as_players_see(encounter.saga, shown, player_combatants(encounter, combatants))
+
+
+def log_lines(system, log: list[Event], events: list[Event]) -> list[Event]:
+    """The lines `events` add to an encounter's log panel, read against its whole `log` (oldest first, up to
+    the last of them): each named as the log named them at that step (`combat.names`) and marked when an
+    undo took it back (`combat.undo`); before them, every earlier line that an undo among them took back,
+    marked, so that a page which already shows it strikes it through (`live.js`)."""
+    roster, undone = Roster.of(log), taken_back(system, log)
+    these = {event.seq for event in events}
+    back = {seq for seq, undo in undone.items() if undo.seq in these and seq < min(these)}
+    again = [event for event in log if event.seq in back]
+    lines = again + events
+    for line in lines:
+        line.names, line.undone_by = roster.at(line.encounter_id, line.seq), undone.get(line.seq)
+    return lines
 
 
 def broadcast(
@@ -88,12 +112,16 @@ def broadcast(
         encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     if events is None:
         events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
-    facts = systems.of(encounter.saga).table_facts(encounter, read)
+    system = systems.of(encounter.saga)
+    facts = system.table_facts(encounter, read)
     combatants = read.combatants if read is not None else None
+    # An undo's frame carries the lines it took back again, marked: the whole log, read once for both.
+    undoing = any(event.kind in system.undo_kinds for event in events)
+    log = list(encounter.events.filter(seq__lte=last_seq).order_by("seq")) if undoing else None
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(
-            encounter, events, audience, first_seq, last_seq, facts=facts, combatants=combatants
+            encounter, events, audience, first_seq, last_seq, facts=facts, combatants=combatants, log=log
         )
         async_to_sync(layer.group_send)(
             Encounter.group_name(encounter_id, audience),
@@ -115,7 +143,8 @@ def push_name(encounter_id: int) -> None:
 
 
 def replay_frame(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int]:
-    """What a reconnecting client missed: every event after `after_seq`, then the panels.
+    """What a reconnecting client missed: every event after `after_seq`, named and marked as the page's log
+    is (`log_lines`, with the earlier lines an undo among them took back), then the panels.
 
     A client that claims more than the log holds (the database was reset) gets it all again.
     """
@@ -123,5 +152,6 @@ def replay_frame(encounter_id: int, audience: str, after_seq: int) -> tuple[str,
     newest = encounter.last_seq
     if after_seq > newest:
         after_seq = 0
-    events = list(encounter.events.filter(seq__gt=after_seq, seq__lte=newest).order_by("seq"))
-    return render_frame(encounter, events, audience, after_seq + 1, newest, replay=True), newest
+    log = list(encounter.events.filter(seq__lte=newest).order_by("seq"))
+    events = [event for event in log if event.seq > after_seq]
+    return render_frame(encounter, events, audience, after_seq + 1, newest, replay=True, log=log), newest

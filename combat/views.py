@@ -27,10 +27,9 @@ from .audience import PLAYERS, STORYGUIDE
 from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
 from .forms import EncounterForm
 from .inputs import MAX_ID, record_ids, whole_number
-from .live import shown_to
+from .live import log_lines, shown_to
 from .models import Encounter
 from .sides import chosen_side
-from .undo import mark, undone_in
 
 
 def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
@@ -140,11 +139,10 @@ def posted_version(request) -> int:
 
 def visible_log(encounter: Encounter, audience: str) -> list:
     """The encounter's log as the audience sees it on its page: up to the encounter row's `last_seq`, from
-    which the page's socket resumes (an event written meanwhile comes by the socket, not twice)."""
-    events = encounter.events.filter(seq__lte=encounter.last_seq).order_by("seq")
-    events = shown_to(encounter, list(events), audience)
-    mark(events, undone_in(systems.of(encounter.saga), [encounter.pk]))
-    return events
+    which the page's socket resumes (an event written meanwhile comes by the socket, not twice); each line
+    named and marked as the log says (`combat.live.log_lines`), read from that one list."""
+    log = list(encounter.events.filter(seq__lte=encounter.last_seq).order_by("seq"))
+    return shown_to(encounter, log_lines(systems.of(encounter.saga), log, log), audience)
 
 
 @login_required

@@ -1,7 +1,9 @@
 /* Covenant's live client, on top of htmx's websocket extension (hx-ws-2):
  * - on open, ask for everything after the last sequence number this page has shown;
  * - drop frames already seen; ask again when a gap shows up;
- * - drop an event already in the log (a replay and a push can overlap);
+ * - drop an event already in the log (a replay and a push can overlap), unless the copy that comes is
+ *   marked undone (an undo's frame, or a replay after one, carries the lines it took back again): that
+ *   copy takes the place of the line on screen, struck through;
  * - show the connection in a chip (Live / Reconnecting… / Offline) and, while it is down, a banner at
  *   the top, above the page rather than over it; reconnect on any close but 4403 (the extension itself retries only after 1006, 1011,
  *   1012, 1013), both with the same backoff: the first retry within 0.4 s, then at most 1 s apart for
@@ -198,7 +200,11 @@
     var fragment = event.detail.fragment;
     if (!fragment || !fragment.querySelector) { return; }
     var item = fragment.querySelector("li[id^='event-']");
-    if (item && document.getElementById(item.id)) { event.detail.shouldSwap = false; }
+    var shown = item && document.getElementById(item.id);
+    if (!shown) { return; }
+    event.detail.shouldSwap = false;
+    // A line an undo took back comes again, marked: it takes the place of the one on screen.
+    if (item.classList.contains("undone")) { shown.replaceWith(item); }
   });
 
   document.addEventListener("htmx:wsAfterMessage", function () {
