@@ -112,6 +112,23 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
     return payload
 
 
+def players_record(record, characters: set[str], npc_rolls: str) -> dict:
+    """Time passing, on an encounter or between encounters, as the players see it: an NPC's Stamina roll at
+    the saga's setting, its outcome kept (`characters` holds the player characters' ids, as strings; the
+    ease factor is the rule's 9 for everyone, ArM3 p177)."""
+    payload = record.payload
+    hidden = behind_the_screen(npc_rolls, dice=("face", "value"), scores=("stamina",), totals=("total",))
+    if record.kind != Kind.TIME_PASSED or not hidden:
+        return payload
+    rows = [
+        {**row, "stamina": without(row["stamina"], hidden)}
+        if row.get("stamina") and str(row.get("character")) not in characters
+        else row
+        for row in payload.get("characters", [])
+    ]
+    return {**payload, "characters": rows}
+
+
 def players_faces(faces: dict, players: set[str], npc_rolls: str) -> dict:
     """The faces a step rolled, by combatant: an NPC's only where the saga lets players see its dice."""
     if not behind_the_screen(npc_rolls, dice=("faces",)):
@@ -346,10 +363,16 @@ def still(fatigue_level: str) -> str:
 
 
 def stamina_outcome(stamina: dict) -> str:
-    """The rest of a Stamina roll after its die: " + 2 with penalties = 7 vs 9: half the time" (ArM3 p177)."""
-    penalties = " with penalties" if stamina["total"] != stamina["value"] + stamina["stamina"] else ""
+    """The rest of a Stamina roll after its die: " + 2 with penalties = 7 vs 9: half the time"; an NPC's as
+    far as players see it, " = 7 vs 9: half the time" or " (behind the screen): no help" (ArM3 p177)."""
     outcome = "half the time" if stamina["success"] else "no help"
-    return f" + {stamina['stamina']}{penalties} = {stamina['total']} vs {stamina['ease_factor']}: {outcome}"
+    if "total" not in stamina:
+        return f" {SCREENED_WORDS}: {outcome}"
+    versus = f" = {stamina['total']} vs {stamina['ease_factor']}: {outcome}"
+    if "stamina" not in stamina:
+        return versus
+    penalties = " with penalties" if stamina["total"] != stamina["value"] + stamina["stamina"] else ""
+    return f" + {stamina['stamina']}{penalties}{versus}"
 
 
 def botch_label(botches: int) -> str:

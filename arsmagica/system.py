@@ -115,6 +115,11 @@ class ArsMagica(RuleSystem):
 
         return players_payload(event, own, players, npc_rolls)
 
+    def players_record(self, record, characters, npc_rolls):
+        from .presenters import players_record
+
+        return players_record(record, characters, npc_rolls)
+
     def archive_rows(self, saga):
         from .archive import archive_rows
 

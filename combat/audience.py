@@ -51,20 +51,31 @@ def without(record: dict, hidden: set[str]) -> dict:
     return {key: value for key, value in record.items() if key not in hidden} if hidden else record
 
 
-def player_combatants(encounter: Encounter, combatants=None) -> set[str]:
-    """The ids (as strings) of the encounter's player characters: their rolls are everyone's. From
-    `combatants` (with their characters) where a push has them, else read."""
+def player_ids(encounter: Encounter, combatants=None) -> tuple[set[str], set[str]]:
+    """The ids (as strings) of the encounter's player characters' combatants, whose rolls are everyone's,
+    and of those characters (a payload that names characters names them so). From `combatants` (with their
+    characters) where a push has them, else read."""
     if combatants is not None:
-        return {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
-    rows = Combatant.objects.filter(encounter=encounter, character__is_npc=False).values_list("pk", flat=True)
-    return {str(pk) for pk in rows}
+        rows = [(c.pk, c.character_id) for c in combatants if not c.character.is_npc]
+    else:
+        found = Combatant.objects.filter(encounter=encounter, character__is_npc=False)
+        rows = list(found.values_list("pk", "character_id"))
+    return {str(pk) for pk, _ in rows}, {str(character) for _, character in rows}
 
 
-def as_players_see(saga, events, players: set[str], own: set[str] = frozenset()) -> list:
-    """The events with their payloads as players read them (the rule system's `players_payload` at the
-    saga's setting for NPC rolls), as copies: the stored events are never edited."""
-    players_payload = systems.of(saga).players_payload
-    return [_with_payload(event, players_payload(event, own, players, saga.npc_rolls)) for event in events]
+def as_players_see(
+    saga, events, players: set[str], own: set[str] = frozenset(), characters: set[str] = frozenset()
+) -> list:
+    """The events with their payloads as players read them, as copies (the stored events are never
+    edited): the rule system's `players_payload` at the saga's setting for NPC rolls, then its
+    `players_record` for what names characters (`characters`: the player characters' ids)."""
+    system = systems.of(saga)
+    shown = []
+    for event in events:
+        event = _with_payload(event, system.players_payload(event, own, players, saga.npc_rolls))
+        event.payload = system.players_record(event, characters, saga.npc_rolls)
+        shown.append(event)
+    return shown
 
 
 def _with_payload(event, payload: dict):

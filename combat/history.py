@@ -31,8 +31,9 @@ def _encounters(reader: Reader) -> list:
 
 
 def _records(reader: Reader, filters: Filters) -> list[SagaRecord]:
-    """Rest, sleep and exertion recorded outside any encounter (everyone sees them)."""
-    return list(filters.records(SagaRecord.objects.filter(saga=reader.saga).select_related("actor")))
+    """Rest, sleep and exertion recorded outside any encounter (everyone sees them, in their version)."""
+    records = filters.records(SagaRecord.objects.filter(saga=reader.saga).select_related("actor"))
+    return [reader.shown_record(record) for record in records]
 
 
 def _rounds(reader: Reader, encounters: list, events: list) -> list[dict]:

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from redis.exceptions import RedisError
 
 from . import systems
-from .audience import PLAYERS, STORYGUIDE, as_players_see, player_combatants, visible_to
+from .audience import PLAYERS, STORYGUIDE, as_players_see, player_ids, visible_to
 from .models import Encounter, Event
 from .names import Roster
 from .undo import taken_back
@@ -73,7 +73,8 @@ def shown_to(encounter: Encounter, events: list[Event], audience: str, combatant
     shown = visible_to(events, audience)
     if audience == STORYGUIDE or not shown:
         return shown
-    return as_players_see(encounter.saga, shown, player_combatants(encounter, combatants))
+    players, characters = player_ids(encounter, combatants)
+    return as_players_see(encounter.saga, shown, players, characters=characters)
 
 
 def log_lines(system, log: list[Event], events: list[Event]) -> list[Event]:

@@ -146,6 +146,13 @@ class RuleSystem(ABC):
         rolls they see)."""
         return event.payload
 
+    def players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
+        """A payload that names characters by id, as the players see it: a saga record's (`SagaRecord`, time
+        passing between encounters), or an event's after `players_payload` (the same kinds, on an encounter's
+        page). `characters` are the player characters' ids as strings: any other is an NPC's, whose rolls
+        they see as far as `npc_rolls` lets them."""
+        return record.payload
+
     # --- the archive ---------------------------------------------------------------------------
 
     def archive_rows(self, saga) -> dict[str, Any]:

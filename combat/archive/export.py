@@ -166,7 +166,7 @@ def archive_chunks(reader: Reader) -> Iterator[str]:
                 "created_at": r.created_at.isoformat(),
             }
         )
-        for r in records.iterator(chunk_size=CHUNK)
+        for r in map(reader.shown_record, records.iterator(chunk_size=CHUNK))
     )
     yield ',\n"encounters":'
     yield from _encounters(reader, usernames)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from campaign.access import get_membership, is_storyguide
-from campaign.models import Saga
+from campaign.models import Character, Saga
 
 from .. import systems
 from ..audience import PLAYERS, STORYGUIDE
@@ -69,11 +69,25 @@ class Reader:
         events = Event.objects.filter(encounter_id__in=self.encounter_ids).order_by("encounter_id", "seq")
         return events if self.is_storyguide else events.filter(storyguide_only=False)
 
+    @cached_property
+    def characters(self) -> set[str]:
+        """The ids (as strings) of the saga's player characters, whose rolls are everyone's wherever a payload
+        names characters (one query, when first asked)."""
+        rows = Character.objects.filter(saga=self.saga, is_npc=False).values_list("pk", flat=True)
+        return {str(pk) for pk in rows}
+
     def shown(self, event: Event) -> Event:
         """The event with the payload this reader sees (in memory only: the stored event is never edited)."""
         if not self.is_storyguide:
             event.payload = self.system.players_payload(event, self.own, self.players, self.saga.npc_rolls)
-        return event
+        return self.shown_record(event)
+
+    def shown_record(self, record):
+        """A saga record (or an event) with what this reader sees of the characters it names (in memory
+        only): the rule system's `players_record` for players."""
+        if not self.is_storyguide:
+            record.payload = self.system.players_record(record, self.characters, self.saga.npc_rolls)
+        return record
 
 
 def reader_for(user, saga_id, *, sheets: bool = True) -> Reader:

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET
 from campaign.access import is_storyguide
 
 from .. import systems
-from ..audience import PLAYERS, STORYGUIDE
+from ..audience import PLAYERS, STORYGUIDE, as_players_see
 from ..inputs import is_digits
 from ..models import Encounter, Event
 from ..names import Roster
@@ -52,14 +52,13 @@ def reader_events(encounter: Encounter, user) -> tuple[str, list[Event]]:
     events = Event.objects.filter(encounter=encounter).select_related("actor").order_by("seq")
     if audience == STORYGUIDE:
         return audience, list(events)
-    system = systems.of(encounter.saga)
-    rows = list(encounter.combatants.values_list("pk", "character__is_npc", "character__owner_id"))
-    own = {str(pk) for pk, _, owner in rows if owner == user.pk}
-    players = {str(pk) for pk, npc, _ in rows if not npc}
-    shown = list(events.filter(storyguide_only=False))
-    for event in shown:
-        event.payload = system.players_payload(event, own, players, encounter.saga.npc_rolls)
-    return audience, shown
+    fields = ("pk", "character_id", "character__is_npc", "character__owner_id")
+    rows = list(encounter.combatants.values_list(*fields))
+    own = {str(pk) for pk, _, _, owner in rows if owner == user.pk}
+    players = {str(pk) for pk, _, npc, _ in rows if not npc}
+    characters = {str(character) for _, character, npc, _ in rows if not npc}
+    shown = events.filter(storyguide_only=False)
+    return audience, as_players_see(encounter.saga, shown, players, own, characters)
 
 
 def step_of(events: list[Event], asked: str | None) -> Step:

@@ -1,7 +1,8 @@
 """Every export, for each audience at each of the saga's settings for NPC rolls, in both rule systems: no
 NPC's dice, scores or totals reach a player beyond what the setting shows, and the storyguide's exports keep
 them all (issue 29, bug 5: a player's history.json and archive.json carried the NPCs' Initiative and phase
-dice, the `movement` and `phase_resolved` payloads' `dice`).
+dice, the `movement` and `phase_resolved` payloads' `dice`; and every export carried an NPC's Stamina roll
+as time passed, on an encounter and between encounters).
 
 Each NPC's dice, scores and totals in the stored log are first set to numbers found nowhere else (seven
 digits: no id, count or time has a run that long), so an export leaks one exactly when its number is in it,
@@ -13,7 +14,7 @@ from django.urls import reverse
 
 from campaign.models import Membership, NpcRolls
 from combat.models import Combatant, Event
-from combat.services.log import EventLog, lock_encounter
+from combat.services.log import EventLog, lock_encounter, record_for_saga
 from d6 import kinds as d6_kinds
 
 from .conftest import archive_of
@@ -96,9 +97,26 @@ def mark_d6(kind: str, payload: dict, npcs: set[str]) -> None:
 MARK = {"arsmagica": mark_ars_magica, "d6fatigue": mark_d6}
 
 
+def rested(table) -> None:
+    """Time passed for Bandit 1, with his Stamina roll marked, on the encounter's page and on the saga's
+    (ArM3 p177): its payload names him by his character, not a combatant."""
+    bandit = table.bandit_characters[0]
+    stamina = {"face": DIE, "value": DIE, "stamina": SCORE, "total": TOTAL, "ease_factor": 9, "success": True}
+    rest = {"from": "winded", "to": "fresh", "steps": [], "blocked_by_long_term": False, "rested_seconds": 60}
+    row = {"character": bandit.pk, "name": bandit.name, **rest, "stamina": stamina}
+    payload = {"minutes": 2, "active": False, "characters": [row]}
+    log = EventLog(lock_encounter(table.encounter.pk, None, after_end=True), table.storyguide)
+    log.append("time_passed", payload)
+    log.save()
+    record_for_saga(table.saga, "time_passed", payload, table.storyguide)
+
+
 def marked(table) -> None:
-    """The saga's stored log with every NPC roll marked; for d6, dice an NPC runner's were typed in too."""
+    """The saga's stored log with every NPC roll marked; for d6, dice an NPC runner's were typed in too; for
+    Ars Magica, an NPC's Stamina roll as time passed, in the log and in the saga's records."""
     saga = table.saga
+    if saga.rule_system == "arsmagica":
+        rested(table)
     if saga.rule_system == "d6fatigue":
         bandit = table.bandits[0]
         log = EventLog(lock_encounter(table.encounter.pk, None), table.storyguide)

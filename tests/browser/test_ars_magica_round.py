@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from arsmagica.events import Kind
 from arsmagica.models import Phase
-from combat.audience import as_players_see, player_combatants
+from combat.audience import as_players_see, player_ids
 from combat.models import Event
 
 from .encounter_page import (
@@ -108,7 +108,8 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
     connected = [guide, boris_player, anselm_player]
     melee = list(Event.objects.filter(encounter=encounter, phase="melee").exclude(storyguide_only=True))
     assert any(event.kind == Kind.ATTACK for event in melee), "three engaged pairs made no attack"
-    players_melee = as_players_see(saga, melee, player_combatants(encounter))  # NPCs' results only
+    players, characters = player_ids(encounter)
+    players_melee = as_players_see(saga, melee, players, characters=characters)  # NPCs' results only
     for person in connected:
         phase_is(person.page, "second_missile")
         shows_the_log(person.page, melee if person is guide else players_melee)
@@ -134,7 +135,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
             phase_is(person.page, after)
     fatigue = list(Event.objects.filter(encounter=encounter, phase="fatigue").exclude(storyguide_only=True))
     assert any(event.kind == Kind.PHASE_RESOLVED for event in fatigue)
-    players_fatigue = as_players_see(saga, fatigue, player_combatants(encounter))
+    players_fatigue = as_players_see(saga, fatigue, players, characters=characters)
     for person in everyone:
         shows_the_log(person.page, fatigue if person is guide else players_fatigue)
         shows_the_levels(person.page, combatants)
