@@ -7,6 +7,7 @@ from combat.audience import behind_the_screen, without
 from combat.templatetags.combat_tags import signed
 
 from .events import Kind
+from .rules.missile_phase import MISSILE_PHASES, fires_in
 from .rules.table import STEPS
 from .sheet import sheet_of
 
@@ -415,6 +416,24 @@ def missile_words(weapon) -> str:
     if not weapon.missile:
         return "—"
     return f"{weapon.paces} paces" + (", twice" if weapon.twice else "")
+
+
+def fires_in_words(weapons) -> str:
+    """What "Shoot in" does with each missile weapon, by the engine's own rule (`fires_in`, ArM3 p163):
+    "Short bow fires in First Missile and Second Missile, whichever is chosen. Sling fires in the phase
+    chosen here."; "" without a missile weapon."""
+    said = []
+    for weapon in weapons:
+        if not weapon.missile:
+            continue
+        fired = {fires_in(choice, weapon.twice) for choice in MISSILE_PHASES}
+        if len(fired) == 1:
+            (phases,) = fired
+            both = " and ".join(phase_name(phase.value) for phase in phases)
+            said.append(f"{weapon.name} fires in {both}, whichever is chosen.")
+        else:
+            said.append(f"{weapon.name} fires in the phase chosen here.")
+    return " ".join(said)
 
 
 def undo_words(phase: str, passed: list[str]) -> str:
