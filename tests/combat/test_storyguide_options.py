@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from arsmagica import presenters
 from arsmagica.events import Kind
 from campaign.models import NpcRolls
 from combat.audience import PLAYERS, STORYGUIDE
@@ -122,3 +123,18 @@ def test_hit_or_advantage_switched_from_the_declaration_is_said(table, scripted_
     )
     html = html_places(table, PLAYERS)["history page"]
     assert set_on(line_of(html, attack.seq)) == "Sir Boris success taken as Attack advantage"
+
+
+def test_the_words_of_each_option():
+    names = {"1": "Sir Boris", "2": "Bandit 1"}
+    chosen = [
+        {"combatant": "1", "option": "botch_dice", "value": 0},
+        {"combatant": "1", "option": "called", "value": True},
+        {"combatant": "2", "option": "ease_factor"},  # its value behind the screen
+        {"combatant": "2", "option": "on_success", "value": "advantage_defense"},
+        {"combatant": "2", "option": "modifier", "value": -2},
+    ]
+    assert presenters.chosen_words(chosen, names) == (
+        "Sir Boris no botch dice, roll called; Bandit 1 an ease factor behind the screen,"
+        " success taken as Defense advantage, -2"
+    )
