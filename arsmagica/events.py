@@ -157,6 +157,36 @@ class PhaseResult(TypedDict):
 # --- what the services write ----------------------------------------------------------------------
 
 
+class Chosen(TypedDict):
+    """A storyguide's option that changed a roll [ours]: whose roll, which option ("modifier", "botch_dice",
+    "ease_factor", "on_success", "called" for a Fatigue roll called for) and its value. Who set it is the
+    entry's actor, the storyguide; players get an NPC's modifier or ease factor without its value where
+    the saga keeps the NPC's scores behind the screen."""
+
+    combatant: str
+    option: str
+    value: NotRequired[int | str | bool]
+
+
+class Attack(AttackRecord):
+    """An attack as the log keeps it: the engine's record, and the options that changed its rolls (logs
+    from before they were kept lack them)."""
+
+    storyguide_options: NotRequired[list[Chosen]]
+
+
+class Casting(CastingRecord):
+    """A spell as the log keeps it, with the options that changed its rolls."""
+
+    storyguide_options: NotRequired[list[Chosen]]
+
+
+class Fatigue(FatigueRoll):
+    """A Fatigue roll as the log keeps it, with the options that changed it."""
+
+    storyguide_options: NotRequired[list[Chosen]]
+
+
 class PhaseOptions(TypedDict):
     """The storyguide's options for a phase, by combatant id; each map only when used."""
 
@@ -364,9 +394,9 @@ PAYLOADS: dict[str, type] = {
     Kind.DECLARATIONS_OPENED: DeclarationsOpened,
     Kind.DECLARED: Declared,
     Kind.MOVEMENT: Movement,
-    Kind.ATTACK: AttackRecord,
-    Kind.SPELL: CastingRecord,
-    Kind.FATIGUE_ROLL: FatigueRoll,
+    Kind.ATTACK: Attack,
+    Kind.SPELL: Casting,
+    Kind.FATIGUE_ROLL: Fatigue,
     Kind.SKIPPED: Skip,
     Kind.PHASE_PREVIEWED: PhasePreviewed,
     Kind.PHASE_RESOLVED: PhaseResolved,

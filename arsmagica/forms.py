@@ -10,6 +10,7 @@ from combat.inputs import MAX_ID, RefusesControlCharacters, WholeNumberField
 from combat.models import Combatant
 
 from .models import BodyLevel, FatigueLevel, Range, Weapon
+from .presenters import fires_in_words
 from .services.dice import PURPOSE_LABELS, faces_text, parse_faces
 
 DICE_PURPOSES = ("initiative", "combat", "missile", "missile_second", "magic", "fatigue")
@@ -73,6 +74,7 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
         super().__init__(*args, **kwargs)
         weapons = Weapon.of(combatant.character)
         self.has_missile = any(weapon.missile for weapon in weapons)
+        self.fields["missile_phase"].help_text = fires_in_words(weapons)
         self.casts = self._acts(Declaration.Action.CAST, declaration)
         # A shooter's missile fields are always shown: a tap on their heading must not hide them.
         self.shoots = self.has_missile or self._acts(Declaration.Action.MISSILE, declaration)

@@ -7,6 +7,7 @@ from combat.audience import behind_the_screen, without
 from combat.templatetags.combat_tags import signed
 
 from .events import Kind
+from .rules.missile_phase import MISSILE_PHASES, fires_in
 from .rules.table import STEPS
 from .sheet import sheet_of
 
@@ -96,12 +97,14 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
         return {"combatant": payload.get("combatant"), "name": payload.get("name", "")}
     if event.kind == Kind.MOVEMENT:
         return players_movement(payload, own, players, npc_rolls)
-    if event.kind == Kind.ATTACK:
-        return players_attack(payload, players, npc_rolls)
-    if event.kind == Kind.SPELL:
-        return players_spell(payload, players, npc_rolls)
-    if event.kind == Kind.FATIGUE_ROLL:
-        return players_fatigue_roll(payload, players, npc_rolls)
+    if event.kind in ROLLS:
+        shown = ROLLS[event.kind](payload, players, npc_rolls)
+        if "storyguide_options" in payload:
+            shown = {
+                **shown,
+                "storyguide_options": players_chosen(payload["storyguide_options"], players, npc_rolls),
+            }
+        return shown
     if event.kind == Kind.PHASE_RESOLVED:
         screened = dict(payload)  # a phase nobody acted in passed by itself, with no dice (ArM3 p163)
         if "dice" in payload:
@@ -127,6 +130,19 @@ def players_record(record, characters: set[str], npc_rolls: str) -> dict:
         for row in payload.get("characters", [])
     ]
     return {**payload, "characters": rows}
+
+
+def players_chosen(chosen: list[dict], players: set[str], npc_rolls: str) -> list[dict]:
+    """The storyguide's options that changed a roll: an NPC's modifier or ease factor (part of its total)
+    without its value where the saga keeps its scores behind the screen; the rest as they are."""
+    if not behind_the_screen(npc_rolls, scores=("value",)):
+        return chosen
+    return [
+        without(entry, {"value"})
+        if entry["combatant"] not in players and entry["option"] in SCORES
+        else entry
+        for entry in chosen
+    ]
 
 
 def players_faces(faces: dict, players: set[str], npc_rolls: str) -> dict:
@@ -214,6 +230,11 @@ def players_spell(spell: dict, players: set[str], npc_rolls: str) -> dict:
     if spell.get("fatigue_test"):
         shown = {**shown, "fatigue_test": screened_fatigue(spell["fatigue_test"], npc_rolls)}
     return shown
+
+
+# The entries that are rolls, each with what players see of it; the storyguide's options that are scores.
+ROLLS = {Kind.ATTACK: players_attack, Kind.SPELL: players_spell, Kind.FATIGUE_ROLL: players_fatigue_roll}
+SCORES = ("modifier", "ease_factor")
 
 
 # --- the words of log lines and previews ------------------------------------------------------
@@ -340,6 +361,34 @@ def engagement_line(pair: dict, names: dict) -> str:
     return line
 
 
+def option_words(entry: dict) -> str:
+    """One storyguide's option on a roll: "+3", "2 botch dice", "ease factor 9", "success taken as a hit",
+    "roll called"; a modifier or ease factor players do not see, as behind the screen."""
+    option, value = entry["option"], entry.get("value")
+    if option == "modifier":
+        return "a modifier behind the screen" if value is None else signed(value)
+    if option == "ease_factor":
+        return "an ease factor behind the screen" if value is None else f"ease factor {value}"
+    if option == "botch_dice":
+        return f"{value} botch {'die' if value == 1 else 'dice'}" if value else "no botch dice"
+    if option == "on_success":
+        return (
+            "success taken as a hit"
+            if value == "hit"
+            else f"success taken as {advantage_side(value)} advantage"
+        )
+    return "roll called" if option == "called" else option.replace("_", " ")
+
+
+def chosen_words(chosen: list[dict], names: dict) -> str:
+    """The storyguide's options that changed a roll, by whose roll: "Sir Boris +3, 2 botch dice; Bandit 1 a
+    modifier behind the screen"; "" when none."""
+    by_whom: dict[str, list[str]] = {}
+    for entry in chosen or ():
+        by_whom.setdefault(str(entry["combatant"]), []).append(option_words(entry))
+    return "; ".join(f"{names.get(who, '')} {', '.join(said)}" for who, said in by_whom.items())
+
+
 def correction_field(key: str) -> str:
     """What a correction changed: fatigue_level → "fatigue", advantage_attack → "advantage attack"."""
     return key.replace("_level", "").replace("_", " ")
@@ -438,6 +487,24 @@ def missile_words(weapon) -> str:
     if not weapon.missile:
         return "—"
     return f"{weapon.paces} paces" + (", twice" if weapon.twice else "")
+
+
+def fires_in_words(weapons) -> str:
+    """What "Shoot in" does with each missile weapon, by the engine's own rule (`fires_in`, ArM3 p163):
+    "Short bow fires in First Missile and Second Missile, whichever is chosen. Sling fires in the phase
+    chosen here."; "" without a missile weapon."""
+    said = []
+    for weapon in weapons:
+        if not weapon.missile:
+            continue
+        fired = {fires_in(choice, weapon.twice) for choice in MISSILE_PHASES}
+        if len(fired) == 1:
+            (phases,) = fired
+            both = " and ".join(phase_name(phase.value) for phase in phases)
+            said.append(f"{weapon.name} fires in {both}, whichever is chosen.")
+        else:
+            said.append(f"{weapon.name} fires in the phase chosen here.")
+    return " ".join(said)
 
 
 def undo_words(phase: str, passed: list[str]) -> str:

@@ -16,7 +16,14 @@ from .state import DEFAULT_OPTIONS, Action, PhaseOptions, RoundState
 _PURPOSE = {Phase.FIRST_MISSILE: "missile", Phase.SECOND_MISSILE: "missile_second"}
 _NEXT = {Phase.FIRST_MISSILE: Phase.MELEE, Phase.SECOND_MISSILE: Phase.MAGIC}
 _BUSY = (Action.MISSILE, Action.CAST)  # nothing else happens in a missile phase
-_NOTHING = {phase: PhaseResult(phase) for phase in (Phase.FIRST_MISSILE, Phase.SECOND_MISSILE)}
+MISSILE_PHASES = (Phase.FIRST_MISSILE, Phase.SECOND_MISSILE)
+_NOTHING = {phase: PhaseResult(phase) for phase in MISSILE_PHASES}
+
+
+def fires_in(declared: Phase, twice: bool) -> tuple[Phase, ...]:
+    """The missile phases a shot fires in: the one declared, or both for a weapon that fires twice
+    (ArM3 p163)."""
+    return MISSILE_PHASES if twice else (declared,)
 
 
 def shoot(fight: Fight, phase: Phase) -> PhaseResult:
@@ -32,7 +39,7 @@ def shoot(fight: Fight, phase: Phase) -> PhaseResult:
         if declaration.action is not Action.MISSILE:
             continue
         weapon = fight.declared_weapon(declaration)
-        if declaration.missile_phase is not phase and not weapon.twice:
+        if phase not in fires_in(declaration.missile_phase, weapon.twice):
             continue
         shooter = fight.combatants[record.combatant]
         target = fight.combatants[declaration.engage[0]]

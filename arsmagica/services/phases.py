@@ -16,6 +16,7 @@ from combat.rules.errors import RulesError
 from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from ..sheet import carry, sheet_of, write
+from .chosen import with_chosen
 from .declarations import _sentence, begin_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
@@ -25,6 +26,8 @@ from .table import TableRead, read_table
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")
+# The rolls a phase logs, each kind with the engine's list of them.
+ROLLS = ((Kind.ATTACK, "attacks"), (Kind.SPELL, "spells"), (Kind.FATIGUE_ROLL, "fatigue"))
 
 
 def clean_options(raw: dict | None, names: dict[str, str]) -> dict:
@@ -162,12 +165,10 @@ def confirm_phase(user, encounter_id: int, expected_version: int, phase: str, op
         encounter.pending = {}
         log = EventLog(encounter, user)
         data = result.to_dict()
-        for attack in data["attacks"]:
-            log.append(Kind.ATTACK, attack)
-        for spell in data["spells"]:
-            log.append(Kind.SPELL, spell)
-        for roll in data["fatigue"]:
-            log.append(Kind.FATIGUE_ROLL, roll)
+        declared = {str(row.combatant_id): row.on_success for row in declarations}
+        for kind, records in ROLLS:
+            for record in data[records]:
+                log.append(kind, with_chosen(kind, record, options_json, declared))
         for skip in data["skipped"]:
             log.append(Kind.SKIPPED, skip)
         levels = _save_levels(combatants, new_state)

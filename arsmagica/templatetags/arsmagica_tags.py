@@ -141,6 +141,18 @@ for _name in (
 
 
 @register.simple_tag
+def chosen(options, names):
+    """The storyguide's options that changed a roll, after its line: "(set by the storyguide: Sir Boris
+    +3)"; nothing when none did."""
+    if not options:
+        return ""
+    return format_html(
+        ' <span class="chosen muted" data-testid="storyguide-options">(set by the storyguide: {})</span>',
+        presenters.chosen_words(options, names),
+    )
+
+
+@register.simple_tag
 def level_changes(changes, names):
     """Every level a phase changed, after its name."""
     return presenters.level_changes(changes, names)

@@ -73,6 +73,10 @@ def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
             _ars_roll(payload, totals=("difference", "damage_total"))
     if kind == "fatigue_roll" and payload["combatant"] in npcs:
         _ars_roll(payload, ("roll",), ("parts", "ease_factor"), ("total",))
+    if kind == "attack":  # the storyguide's modifier on each NPC's roll, written on the line (issue 31)
+        rollers = {payload["attacker"], payload["defender"]} & npcs
+        chosen = [{"combatant": who, "option": "modifier", "value": SCORE} for who in sorted(rollers)]
+        payload["storyguide_options"] = payload.get("storyguide_options", []) + chosen
 
 
 D6_DICE = ("faces", "d6", "d10s", "die_result")

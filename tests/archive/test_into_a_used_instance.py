@@ -27,14 +27,15 @@ pytestmark = pytest.mark.django_db
 
 
 def played_ars(monkeypatch) -> Table:
-    """The p168 round with its Melee confirmed, undone and confirmed again, a correction, then round 2
-    opened and Bandit 3 taken out of the fight, and worn out running home."""
+    """The p168 round with its Melee confirmed, undone and confirmed again with a modifier on Bandit 1's
+    rolls, a correction, then round 2 opened and Bandit 3 taken out of the fight, and worn out running
+    home."""
     table = p168_declared(monkeypatch)
     ids, encounter_id, sg = table.ids(), table.encounter.pk, table.storyguide
     ars.preview_phase(sg, encounter_id, table.v, "melee")
     ars.confirm_phase(sg, encounter_id, table.v, "melee")
     ars.undo_phase(sg, encounter_id, table.v, "The dagger was at Reach")
-    ars.confirm_phase(sg, encounter_id, table.v, "melee")
+    ars.confirm_phase(sg, encounter_id, table.v, "melee", {"modifiers": {ids["bandit1"]: "2"}})
     ars.preview_phase(sg, encounter_id, table.v, "fatigue")
     ars.confirm_phase(sg, encounter_id, table.v, "fatigue", {"ease_factors": {ids["boris"]: "30"}})
     ars.correct(sg, encounter_id, table.v, table.anselm.pk, {"body_level": "hurt"}, "An old wound")
