@@ -82,21 +82,17 @@ def reset_password(request, token):
     """A player opens their link and sets a new password; then they are logged in, on their saga's page."""
     try:
         link = resets.opened(token)
-    except resets.Closed as closed:
-        return render(
-            request, "registration/reset_closed.html", {"message": closed.message}, status=closed.status
-        )
-    form = SetPasswordForm(link.user, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
+        form = SetPasswordForm(link.user, request.POST or None)
+        if request.method == "POST" and form.is_valid():
             link = resets.use(token, form)
-        except resets.Closed as closed:
-            return render(
-                request, "registration/reset_closed.html", {"message": closed.message}, status=closed.status
-            )
-        login(request, form.user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Your new password is set. Welcome back, {link.user.get_username()}.")
-        return redirect("saga_detail", saga_id=link.saga_id)
+            login(request, form.user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Your new password is set. Welcome back, {link.user.get_username()}.")
+            if Membership.objects.filter(saga_id=link.saga_id, user_id=link.user_id).exists():
+                return redirect("saga_detail", saga_id=link.saga_id)
+            return redirect("saga_list")
+    except resets.Closed as closed:
+        context = {"message": closed.message}
+        return render(request, "registration/reset_closed.html", context, status=closed.status)
     return render(request, "registration/reset_password.html", {"form": form, "link": link})
 
 

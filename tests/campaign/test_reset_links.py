@@ -242,3 +242,10 @@ def test_no_page_a_player_or_guest_sees_names_a_shell_command():
     ]
     assert templates
     assert not [path for path in templates if "manage.py" in path.read_text()]
+
+
+def test_a_player_no_longer_in_the_saga_lands_on_their_sagas(saga, bob, as_alice):
+    url = make_link(as_alice, saga, bob)
+    Membership.objects.filter(saga=saga, user=bob).delete()
+    assert set_password(Client(), url).url == reverse("saga_list")
+    assert logs_in("bob", NEW)
