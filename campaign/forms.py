@@ -1,6 +1,7 @@
 """Campaign forms: sign up, sagas, what every character sheet shares; each rule system adds its own."""
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
 from combat import systems
@@ -34,6 +35,20 @@ def score_field(label: str, help_text: str = "", **kwargs) -> WholeNumberField:
 class SignUpForm(RefusesControlCharacters, UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if settings.PASSWORD_RESET_BY_EMAIL:  # only where a forgotten password can be reset by email
+            self.fields["email"] = forms.EmailField(
+                label="Email (optional)",
+                required=False,
+                help_text="Only to send you a link if you forget your password.",
+            )
+
+    def save(self, commit=True):
+        """The account, with the email address when one was given."""
+        self.instance.email = self.cleaned_data.get("email", "")
+        return super().save(commit)
 
 
 class SagaForm(RefusesControlCharacters, forms.ModelForm):

@@ -18,5 +18,9 @@ def wait_words(cool_off: timedelta) -> str:
 
 def locked_out(request, credentials=None, *args, **kwargs):
     """Too many failed logins for this username from this address: say so and say how long to wait."""
-    context = {"failure_limit": settings.AXES_FAILURE_LIMIT, "wait": wait_words(settings.AXES_COOLOFF_TIME)}
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "wait": wait_words(settings.AXES_COOLOFF_TIME),
+        "email_reset": settings.PASSWORD_RESET_BY_EMAIL,
+    }
     return render(request, "registration/locked_out.html", context, status=429)

@@ -4,6 +4,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 def new_invite_token() -> str:
@@ -137,3 +138,24 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ResetLink(models.Model):
+    """A one-time password link a storyguide made for a player of their saga (campaign.resets).
+
+    The link itself is signed and carries a nonce, of which only a digest is kept here: whoever reads the
+    database cannot use a link, and one that was used, replaced or is past `expires_at` opens nothing."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="+")
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    nonce_digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    replaced = models.BooleanField(default=False, help_text="A newer link was made for the same person.")
+
+    def __str__(self) -> str:
+        return f"password link for {self.user} ({self.saga})"

@@ -1,13 +1,47 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import manage, views
+from . import account_views, manage, views
+from .account_views import needs_email
+
+
+def email_reset(view, name: str, **options):
+    """One page of Django's email reset under Covenant's templates (registration/email_reset_*), 404 without
+    email."""
+    return needs_email(view.as_view(template_name=f"registration/email_reset_{name}.html", **options))
+
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/login/", account_views.LogIn.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/reset/<str:token>/", account_views.reset_password, name="reset_password"),
+    path(
+        "accounts/password-reset/",
+        email_reset(
+            auth_views.PasswordResetView,
+            "form",
+            email_template_name="registration/email_reset_email.txt",
+            subject_template_name="registration/email_reset_subject.txt",
+        ),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        email_reset(auth_views.PasswordResetDoneView, "sent"),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password-reset/<uidb64>/<token>/",
+        email_reset(auth_views.PasswordResetConfirmView, "confirm"),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password-reset/done/",
+        email_reset(auth_views.PasswordResetCompleteView, "complete"),
+        name="password_reset_complete",
+    ),
     path("sagas/", views.saga_list, name="saga_list"),
     path("sagas/new/", views.saga_create, name="saga_create"),
     path("sagas/import/", views.saga_import, name="saga_import"),
@@ -21,6 +55,9 @@ urlpatterns = [
     path("characters/<id:character_id>/edit/", views.character_edit, name="character_edit"),
     path("characters/<id:character_id>/stamp/", views.npc_stamp, name="npc_stamp"),
     path("join/<invite:token>/", views.join, name="join"),
+    path(
+        "sagas/<id:saga_id>/members/<id:user_id>/password-link/", account_views.reset_link, name="reset_link"
+    ),
     path("sagas/<id:saga_id>/manage/", manage.saga_manage, name="saga_manage"),
     path("sagas/<id:saga_id>/rename/", manage.saga_rename, name="saga_rename"),
     path("sagas/<id:saga_id>/delete/", manage.saga_delete, name="saga_delete"),

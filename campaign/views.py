@@ -26,6 +26,7 @@ from .access import (
     require_storyguide,
 )
 from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, sheet_forms, stamp_form
+from .invites import JOINED, invited_saga, landing
 from .models import Character, Membership, Saga
 from .once import sent_once
 
@@ -51,8 +52,9 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}.")
-        return redirect(next_url or "saga_list")
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+        return redirect(landing(request, next_url) if next_url else "saga_list")
+    context = {"form": form, "next": next_url, "invited": invited_saga(next_url)}
+    return render(request, "registration/signup.html", context)
 
 
 @login_required
@@ -152,6 +154,8 @@ def saga_detail(request, saga_id):
         "encounters": list(saga.encounters.filter(archived_at__isnull=True)),
         "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
     }
+    if not guide:
+        context["first_step"] = not any(c.owner_id == request.user.pk for c in context["player_characters"])
     if guide:
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
@@ -185,15 +189,18 @@ def saga_npc_rolls(request, saga_id):
 
 @require_http_methods(["GET", "POST"])
 def join(request, token):
-    """An invite link: log in (or sign up) first, then join as a player with one button."""
-    saga = get_object_or_404(Saga, invite_token=token)
+    """An invite link: the saga and its storyguide, then "Join as a new player" (sign up) or "I have an
+    account" (log in), either of which joins on the way in; someone logged in joins with one button."""
+    saga = get_object_or_404(Saga.objects.select_related("storyguide"), invite_token=token)
     if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "campaign/join.html", {"saga": saga, "next": request.get_full_path()})
     if Membership.objects.filter(saga=saga, user=request.user).exists():
         return redirect("saga_detail", saga_id=saga.pk)
     if request.method == "POST":
         services.join_saga(request.user, saga)
-        messages.success(request, f"You joined “{saga.name}” as a player. Make your character next.")
+        messages.success(request, JOINED.format(name=saga.name))
         return redirect("saga_detail", saga_id=saga.pk)
     return render(request, "campaign/join.html", {"saga": saga})
 

@@ -37,13 +37,15 @@ class EventKind:
 
 
 class CoreKind(models.TextChoices):
-    """The kinds every encounter writes, whatever its rule system."""
+    """The kinds every encounter writes, whatever its rule system; and the one saga record the core writes
+    itself (campaign.resets: a storyguide made a password link, the link itself never stored)."""
 
     ENCOUNTER_CREATED = "encounter_created", "Encounter created"
     COMBATANT_ADDED = "combatant_added", "Combatant added"
     COMBATANT_REMOVED = "combatant_removed", "Combatant removed"
     COMBATANT_RENAMED = "combatant_renamed", "Combatant renamed"
     ENCOUNTER_ENDED = "encounter_ended", "Encounter ended"
+    RESET_LINK_MADE = "reset_link_made", "Password link made"
 
 
 class EncounterCreated(TypedDict):
@@ -74,6 +76,10 @@ class EncounterEnded(TypedDict):
     rounds: int
 
 
+class ResetLinkMade(TypedDict):
+    player: str  # the username whose one-time password link the storyguide (the record's actor) made
+
+
 def _core(kind: CoreKind, payload: type) -> EventKind:
     return EventKind(kind.value, kind.label, payload, f"combat/events/{kind.value}.html")
 
@@ -84,6 +90,7 @@ CORE_KINDS: tuple[EventKind, ...] = (
     _core(CoreKind.COMBATANT_REMOVED, CombatantRemoved),
     _core(CoreKind.COMBATANT_RENAMED, CombatantRenamed),
     _core(CoreKind.ENCOUNTER_ENDED, EncounterEnded),
+    _core(CoreKind.RESET_LINK_MADE, ResetLinkMade),
 )
 
 

@@ -203,7 +203,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "saga_list"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-gb"
@@ -254,6 +254,18 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, 1, 52
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "campaign.lockout.locked_out"
+
+# --- A forgotten password: the storyguide's one-time link (campaign.resets), and Django's email reset ---
+# A link works once, for this many hours. The email reset ("Forgot your password?" on the log-in page)
+# is offered only where the host sets EMAIL_HOST; otherwise that page says to ask the storyguide.
+RESET_LINK_HOURS = env_int("RESET_LINK_HOURS", 24, 1, 720)
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, 1, 65_535)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

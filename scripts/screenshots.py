@@ -11,7 +11,9 @@ prefers-color-scheme, which the page follows) and each person:
   encounter, the d6 saga, its attributes form, the d6 table, and a page that does not exist;
 - player: sagas, the saga page, their own character and its form, their encounter page (live, then offline),
   the history, the record, the replay and the charts, the d6 saga, the d6 table and their d6 character;
-- newcomer (a demo player not in the d6 saga): the d6 saga's invite page.
+- newcomer (a demo player not in the d6 saga): the d6 saga's invite page as a guest sees it and the sign-up
+  page it leads to, then, logged in, the same invite with its one button;
+- the storyguide also shoots a player's password-link page (before any link is made).
 
     .venv/bin/python scripts/screenshots.py --base-url http://127.0.0.1:8000 --out /tmp/covenant-shots
 
@@ -200,6 +202,8 @@ def saga_tour(
     invite_url = invite.first.input_value() if invite.count() else ""
     if guide and prefix:
         shooter.visit(saga_url + "attributes/", f"{prefix}attributes")
+    if guide and not prefix and shooter.follow(re.compile(r"password link", re.I), scope="#members"):
+        shooter.shoot("reset-link")
     shooter.page.goto(saga_url)
     rows = shooter.page.locator("#characters tbody tr")
     if own_character_of:
@@ -245,6 +249,10 @@ def tour(shooter: Shooter, args: argparse.Namespace, credentials: str, who: str,
     if who == "guest":
         guest_tour(shooter)
         return
+    if who == "newcomer" and shared.get("invite"):  # the invite as a guest sees it, and its sign-up page
+        shooter.visit(shared["invite"], "invite")
+        if shooter.follow("Join as a new player"):
+            shooter.shoot("invite-signup")
     shooter.log_in(credentials)
     if who == "newcomer":
         if shared.get("invite"):

@@ -43,7 +43,7 @@ BEFORE_SPLIT = [
     ("d6table", "0002_players_act"),
 ]
 # Tables made since d003c0c (the saga page's one-time command keys); the game played here writes none.
-NEW_TABLES = {"combat_commandkey"}
+NEW_TABLES = {"combat_commandkey", "campaign_resetlink"}
 # The columns a character had before its sheet became its rule system's JSON, with their defaults.
 SHEET_COLUMNS = {score.name: 0 for score in ars_sheet.SCORES}
 SHEET_COLUMNS |= {"fatigue_level": "fresh", "body_level": "unhurt", "fatigue_state": {}}

@@ -59,7 +59,7 @@ def test_a_storyguide_signs_up_logs_out_logs_in_and_finds_the_saga_they_started(
     assert saga.memberships.get().role == Membership.Role.STORYGUIDE
 
 
-def test_a_player_signs_up_through_the_invite_link_on_a_phone_and_joins_the_saga(table):
+def test_a_guest_opens_the_invite_on_a_phone_signs_up_and_lands_on_the_saga_to_make_a_character(table):
     tiberius = get_user_model().objects.create_user("tiberius", password=PASSWORD)
     saga = services.create_saga(tiberius, name="The Tribunal of the Rhine", rule_system="arsmagica")
     guide = table.person("storyguide")
@@ -69,15 +69,22 @@ def test_a_player_signs_up_through_the_invite_link_on_a_phone_and_joins_the_saga
     player = table.person("player", viewport=PHONE)
     page = player.page
     page.goto(invite_url)
-    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
-    page.get_by_role("main").get_by_role("link", name="Sign up").click()
+    invite = page.get_by_test_id("invite")
+    expect(invite.get_by_role("heading", name="The Tribunal of the Rhine")).to_be_visible()
+    expect(invite.get_by_test_id("invite-storyguide")).to_have_text("tiberius")
+    expect(invite.get_by_role("link", name="I have an account")).to_be_visible()
+    invite.get_by_role("link", name="Join as a new player").click()
+    expect(page.get_by_test_id("invited-to")).to_contain_text("The Tribunal of the Rhine")
     sign_up(page, "marcus")
-    expect(page.get_by_role("heading", name="The Tribunal of the Rhine")).to_be_visible()
-    page.get_by_role("button", name="Join as player").click()
-    expect(page.get_by_text("you are a player")).to_be_visible()
 
-    guide.page.reload()
-    expect(guide.page.locator("#members").get_by_text("marcus")).to_be_visible()
+    expect(page).to_have_url(re.compile(rf"/sagas/{saga.pk}/$"))
+    expect(page.get_by_text("you are a player")).to_be_visible()
+    first_step = page.get_by_test_id("first-step")
+    expect(first_step.get_by_role("heading", name="First step: make your character")).to_be_visible()
+    first_step.get_by_role("link", name="Make your character").click()
+    expect(page).to_have_url(re.compile(rf"/sagas/{saga.pk}/characters/new/$"))
+
+    expect(guide.page.locator("#members").get_by_text("marcus")).to_be_visible()  # pushed to the saga page
     membership = Membership.objects.get(saga=saga, user__username="marcus")
     assert membership.role == Membership.Role.PLAYER
     assert saga.memberships.count() == 2

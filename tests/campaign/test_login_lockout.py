@@ -59,7 +59,7 @@ def test_after_the_cool_off_the_right_password_logs_in_and_clears_the_count(clie
     AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=15, seconds=1))
     response = log_in(client, "bob", PASSWORD)
     assert response.status_code == 302
-    assert response.url == reverse("home")
+    assert response.url == reverse("saga_list")  # "My sagas", not the front page
     assert client.session["_auth_user_id"] == str(bob.pk)
     assert not AccessAttempt.objects.filter(username="bob", failures_since_start__gt=0).exists()
 
