@@ -338,6 +338,8 @@ def saga_stories(reader) -> list[tuple[int, Story]]:
 @require_GET
 def saga_charts(request, saga_id):
     """A saga's charts: each character's levels round by round across every encounter, and their numbers."""
+    from .summaries import saga_stories_kept
+
     reader = reader_for(request.user, saga_id, sheets=False)
     character_of = {str(c.pk): str(c.character_id) for c in reader.combatants}
     names = {str(c.character_id): c.character.name for c in reader.combatants}
@@ -345,7 +347,7 @@ def saga_charts(request, saga_id):
     points: list[tuple[str, dict]] = []
     spans: list[tuple[str, list[dict]]] = []
     numbers: dict[str, Counter] = defaultdict(Counter)
-    for encounter_id, story in saga_stories(reader):
+    for encounter_id, story in saga_stories_kept(reader):
         rounds = []
         for round_number in story.rounds:
             if round_number:
