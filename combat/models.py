@@ -5,6 +5,8 @@ from django.db import models
 
 from campaign.models import Character, Saga
 
+from .archive.tagged import TaggedDecoder
+
 
 class Encounter(models.Model):
     """One fight in a saga, run round by round from the storyguide's control panel."""
@@ -154,7 +156,9 @@ class EncounterSummary(models.Model):
         help_text="What it was folded from besides the log's rows: the log's last seq, the fold's version, "
         "and for a player the saga's NPC-rolls setting and whose combatants are whose."
     )
-    story = models.JSONField(null=True, help_text="The fold's story, encoded; null when it read no event.")
+    story = models.JSONField(
+        null=True, decoder=TaggedDecoder, help_text="The fold's story; null when it read no event."
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["encounter", "reader"], name="one_summary_per_reader")]

@@ -106,6 +106,8 @@ def level_chart(
     the top), a line per combatant or character (a break where it was not in the fight)."""
     key, heading, labels = track
     lines = []
+    xs = [_x(position, len(points)) for position in range(len(points))]  # once, not once per line
+    ys = [_y(place, len(labels), LEVELS_HEIGHT) for place in range(len(labels))]
     for number, (who, name) in enumerate(series):
         path, pen_down = [], False
         for position, (_, levels) in enumerate(points):
@@ -113,8 +115,7 @@ def level_chart(
             if place is None:
                 pen_down = False
                 continue
-            x, y = _x(position, len(points)), _y(place, len(labels), LEVELS_HEIGHT)
-            path.append(f"{'L' if pen_down else 'M'}{x} {y}")
+            path.append(f"{'L' if pen_down else 'M'}{xs[position]} {ys[place]}")
             pen_down = True
         if path:
             lines.append({"name": name, "d": " ".join(path), "css": f"series-{number % SERIES}"})
@@ -141,7 +142,7 @@ def level_chart(
             if position % ticks == 0
         ],
         "lines": lines,
-        "table": round_table(key, labels, points, series),
+        "table": round_table(key, labels, points, series) if where == "encounter" else None,  # saga: its own
     }
 
 

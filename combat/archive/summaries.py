@@ -20,6 +20,7 @@ from ..audience import STORYGUIDE
 from ..models import Encounter, EncounterSummary
 from .charts import Story, saga_stories
 from .reading import Reader
+from .tagged import tagged
 
 # The version of the fold (`charts.tell` and the systems' chart members): a change to what it makes
 # raises it, and every summary folded before is folded again when next read.
@@ -29,46 +30,21 @@ FOLD = 1
 UNREAD = ("marks",)
 
 
-def encoded(value):
-    """A story's value as JSON: sets, tuples and maps tagged, so that a round's number stays a number."""
-    if isinstance(value, (set, frozenset)):
-        return {"__set__": [encoded(item) for item in value]}
-    if isinstance(value, tuple):
-        return {"__tuple__": [encoded(item) for item in value]}
-    if isinstance(value, dict):
-        return {"__map__": [[encoded(key), encoded(item)] for key, item in value.items()]}
-    if isinstance(value, list):
-        return [encoded(item) for item in value]
-    return value
-
-
-def decoded(value):
-    """The value `encoded` made JSON of, each container of the type it was (a Counter as a dict)."""
-    if isinstance(value, list):
-        return [decoded(item) for item in value]
-    if not isinstance(value, dict):
-        return value
-    if "__set__" in value:
-        return {decoded(item) for item in value["__set__"]}
-    if "__tuple__" in value:
-        return tuple(decoded(item) for item in value["__tuple__"])
-    return {decoded(key): decoded(item) for key, item in value["__map__"]}
-
-
 def stored(story: Story | None) -> dict | None:
     """A story as its summary keeps it (none for an encounter of which the reader read no event)."""
     if story is None:
         return None
-    return {f.name: encoded(getattr(story, f.name)) for f in fields(story) if f.name not in UNREAD}
+    return {f.name: tagged(getattr(story, f.name)) for f in fields(story) if f.name not in UNREAD}
 
 
 def restored(data: dict | None) -> Story | None:
-    """The story a summary keeps, each part in the type a fresh fold gives it (a tally's Counters)."""
+    """The story a summary keeps (read with its tags taken off), each part in the type a fresh fold gives
+    it (a tally's Counters)."""
     if data is None:
         return None
     story = Story()
     for name, value in data.items():
-        value, fresh = decoded(value), getattr(story, name)
+        fresh = getattr(story, name)
         if isinstance(fresh, defaultdict):  # a tally: a Counter for each combatant
             fresh.update((key, fresh.default_factory(item)) for key, item in value.items())
         elif isinstance(fresh, Counter):

@@ -1,5 +1,6 @@
 """A finished encounter's story for the saga's charts, kept per reader (combat.archive.summaries)."""
 
+import combat.archive.tagged
 import django.db.models.deletion
 from django.db import migrations, models
 
@@ -34,7 +35,9 @@ class Migration(migrations.Migration):
                 (
                     "story",
                     models.JSONField(
-                        help_text="The fold's story, encoded; null when it read no event.", null=True
+                        decoder=combat.archive.tagged.TaggedDecoder,
+                        help_text="The fold's story; null when it read no event.",
+                        null=True,
                     ),
                 ),
                 (

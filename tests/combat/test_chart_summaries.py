@@ -17,6 +17,7 @@ from combat.archive import summaries
 from combat.archive.charts import Story, saga_stories
 from combat.archive.importer import import_saga
 from combat.archive.reading import reader_for
+from combat.archive.tagged import TaggedDecoder, tagged
 from combat.models import EncounterSummary, Event
 from combat.services.log import EventLog, lock_encounter
 
@@ -165,8 +166,9 @@ def test_a_summary_gives_back_the_story_it_keeps_each_part_of_its_type():
     story.levels = {0: {"3": {"fatigue": 0}}, 1: {"3": {"fatigue": 2, "body": 1}}}
     story.tally["3"].update(attacks=2, landed=1)
     story.fought, story.survivors = {"3", "4"}, {"3"}
-    kept = summaries.restored(json.loads(json.dumps(summaries.stored(story))))
+    kept = summaries.restored(json.loads(json.dumps(summaries.stored(story)), cls=TaggedDecoder))
     assert kept == story and list(kept.levels) == [0, 1]
     assert isinstance(kept.tally["3"], Counter) and kept.tally["9"]["botches"] == 0
-    assert summaries.decoded(summaries.encoded({(1, "a"): [frozenset({2})]})) == {(1, "a"): [{2}]}
+    odd = {(1, "a"): [frozenset({2}), {"__map__": 1}], "b": ()}
+    assert json.loads(json.dumps(tagged(odd)), cls=TaggedDecoder) == odd
     assert summaries.restored(None) is None and summaries.stored(None) is None
