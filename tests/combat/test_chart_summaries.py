@@ -50,17 +50,24 @@ def same_as_the_fold(client, users, saga_id) -> None:
         assert charts_page(client, user, saga_id) == whole, user.username
 
 
-def next_encounter(table, name: str, sheets: dict) -> None:
-    """A new encounter of the same five, each back as they were before the first fight."""
-    for character in Character.objects.filter(saga=table.saga):
+def next_encounter(table, name: str, sheets: dict) -> dict:
+    """A new encounter of the saga's characters, each back as before the first fight: the player
+    characters as the companions, the NPCs as the bandits; its combatants by name."""
+    characters = list(Character.objects.filter(saga=table.saga).order_by("pk"))
+    for character in characters:
         character.sheet = sheets[character.pk]
         character.save(update_fields=["sheet"])
-    table.encounter = services.create_encounter(table.storyguide, table.saga.pk, name)
-    companions = [table.boris_character.pk, table.anselm_character.pk]
-    services.add_combatants(table.storyguide, table.encounter.pk, table.v, companions, "Companions")
-    bandits = [c.pk for c in table.bandit_characters]
-    services.add_combatants(table.storyguide, table.encounter.pk, table.v, bandits, "Bandits")
-    by_name = {c.character.name: c for c in table.refresh().combatants.select_related("character")}
+    saga = table.saga
+    table.encounter = combat_services.create_encounter(table.storyguide, saga.pk, name, saga.rule_system)
+    for side, npc in (("Companions", False), ("Bandits", True)):
+        chosen = [c.pk for c in characters if c.is_npc == npc]
+        combat_services.add_combatants(table.storyguide, table.encounter.pk, table.v, chosen, side)
+    return {c.character.name: c for c in table.refresh().combatants.select_related("character")}
+
+
+def next_ars_encounter(table, name: str, sheets: dict) -> None:
+    """The next encounter, its combatants where `play_a_fight` looks for them."""
+    by_name = next_encounter(table, name, sheets)
     table.boris, table.anselm = by_name["Sir Boris"], by_name["Brother Anselm"]
     table.bandits = [by_name[f"Bandit {n}"] for n in (1, 2, 3)]
 
@@ -70,9 +77,9 @@ def a_saga_of_three(table):
     sheets = dict(Character.objects.filter(saga=table.saga).values_list("pk", "sheet"))
     play_a_fight(table)
     first = table.encounter
-    next_encounter(table, "The mill", sheets)
+    next_ars_encounter(table, "The mill", sheets)
     play_a_fight(table)
-    next_encounter(table, "The ford", sheets)
+    next_ars_encounter(table, "The ford", sheets)
     sg, encounter_id = table.storyguide, table.encounter.pk
     services.open_declarations(sg, encounter_id, table.v)
     table.declare_p168()

@@ -4,28 +4,19 @@ draws, for the storyguide and a player, with a fight still running beside them (
 import pytest
 
 from campaign.models import Character, NpcRolls
-from combat import services as combat_services
 from combat.models import EncounterSummary, Event
 from d6 import kinds, services
 from d6.models import Fight
-from tests.combat.test_chart_summaries import same_as_the_fold
+from tests.combat.test_chart_summaries import next_encounter, same_as_the_fold
 
 from .test_replay import play, seeded  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 
 
-def next_encounter(table, name: str, sheets: dict) -> None:
-    """A new encounter of the same four, each back as they were before the first fight."""
-    for character in Character.objects.filter(saga=table.saga):
-        character.sheet = sheets[character.pk]
-        character.save(update_fields=["sheet"])
-    table.encounter = services.create_encounter(table.storyguide, table.saga.pk, name)
-    companions = [table.marta_character.pk, table.anselm_character.pk]
-    combat_services.add_combatants(table.storyguide, table.encounter.pk, table.v, companions, "Companions")
-    bandits = [c.pk for c in table.bandit_characters]
-    combat_services.add_combatants(table.storyguide, table.encounter.pk, table.v, bandits, "Bandits")
-    by_name = {c.character.name: c for c in table.refresh().combatants.select_related("character")}
+def next_d6_encounter(table, name: str, sheets: dict) -> None:
+    """The next encounter of the same four, its combatants where `play` looks for them."""
+    by_name = next_encounter(table, name, sheets)
     table.marta, table.anselm = by_name["Marta"], by_name["Brother Anselm"]
     table.bandits = [by_name["Bandit 1"], by_name["Bandit 2"]]
 
@@ -33,9 +24,9 @@ def next_encounter(table, name: str, sheets: dict) -> None:
 def test_the_saga_charts_from_the_summaries_are_the_charts_of_the_whole_log(table, seeded, client):  # noqa: F811
     sheets = dict(Character.objects.filter(saga=table.saga).values_list("pk", "sheet"))
     play(table)
-    next_encounter(table, "The bridge", sheets)
+    next_d6_encounter(table, "The bridge", sheets)
     play(table)
-    next_encounter(table, "The tannery", sheets)
+    next_d6_encounter(table, "The tannery", sheets)
     sg, encounter_id = table.storyguide, table.encounter.pk
     services.start_fight(sg, encounter_id, table.v)
     fight = Fight.objects.get(encounter=table.encounter)
