@@ -12,8 +12,11 @@ the storyguide's; any other is written by the first charts page that needs it.
 
 from __future__ import annotations
 
+import logging
 from collections import Counter, defaultdict
 from dataclasses import fields, replace
+
+from django.db import DatabaseError, transaction
 
 from .. import systems
 from ..audience import STORYGUIDE
@@ -21,6 +24,8 @@ from ..models import Encounter, EncounterSummary
 from .charts import Story, saga_stories
 from .reading import Reader
 from .tagged import tagged
+
+logger = logging.getLogger(__name__)
 
 # The version of the fold (`charts.tell` and the systems' chart members): a change to what it makes
 # raises it, and every summary folded before is folded again when next read.
@@ -102,7 +107,11 @@ def saga_stories_kept(reader: Reader) -> list[tuple[int, Story]]:
     folded = dict(saga_stories(replace(reader, encounter_ids=folding))) if folding else {}
     stale = {pk: made for pk, made in inputs.items() if pk not in kept}
     if stale:
-        keep(reader, stale, folded)
+        try:
+            with transaction.atomic():
+                keep(reader, stale, folded)
+        except DatabaseError:  # deleted meanwhile, or the database busy: the page is right without them
+            logger.warning("summaries of saga %s not kept for %s", reader.saga.pk, reader_key(reader))
     stories = ((pk, kept[pk] if pk in kept else folded.get(pk)) for pk in reader.encounter_ids)
     return [(pk, story) for pk, story in stories if story is not None]
 

@@ -8,6 +8,7 @@ from collections import Counter
 from unittest import mock
 
 import pytest
+from django.db import DatabaseError
 
 from arsmagica import services
 from arsmagica.events import Kind
@@ -179,3 +180,14 @@ def test_a_summary_gives_back_the_story_it_keeps_each_part_of_its_type():
     odd = {(1, "a"): [frozenset({2}), {"__map__": 1}], "b": ()}
     assert json.loads(json.dumps(tagged(odd)), cls=TaggedDecoder) == odd
     assert summaries.restored(None) is None and summaries.stored(None) is None
+
+
+def test_summaries_that_cannot_be_written_leave_the_page_as_the_fold_draws_it(table, seeded, client):  # noqa: F811
+    """The first page that lacks a player's summaries writes them; if the database will not (the saga
+    deleted meanwhile, the file busy), the page is still the fold's."""
+    a_saga_of_three(table)
+    whole = folded_page(client, table.alice, table.saga.pk)
+    with mock.patch.object(summaries, "keep", side_effect=DatabaseError("database is locked")):
+        assert charts_page(client, table.alice, table.saga.pk) == whole
+    assert not EncounterSummary.objects.filter(reader=f"player {table.alice.pk}").exists()
+    assert charts_page(client, table.alice, table.saga.pk) == whole
