@@ -8,9 +8,9 @@ through Django's test client with the site's own middleware, in this one process
 replay step (the middle step of the last encounter, 640 events folded) and an encounter's charts are
 the median of `--repeat` requests; the saga's charts the median of three, each way (every event of the
 saga folded, as before the finished encounters' summaries; the first view, which writes them; from
-them); each export is read to its last byte, its size and the peak of Python's memory while it was made
-(tracemalloc, on a separate run, since tracing slows it) printed beside it. Never part of the test
-suite.
+them; with the process's CPU time beside each); each export is read to its last byte, its size and the
+peak of Python's memory while it was made (tracemalloc, on a separate run, since tracing slows it)
+printed beside it. Never part of the test suite.
 """
 
 from __future__ import annotations
@@ -189,27 +189,39 @@ def main_of(page: bytes) -> bytes:
 def saga_charts(client, url: str, who: str) -> None:
     """The saga's charts three ways, each the median of three: every event of the saga folded (as before
     the summaries), the first view with none of this reader's summaries kept (it folds every encounter
-    and writes them), and with the finished encounters' summaries read; the pages must be the same."""
+    and writes them), and with the finished encounters' summaries read; the pages must be the same.
+    Beside each, the process's CPU time (median): on a shared machine, what the page costs itself."""
     from unittest import mock
 
     from combat.archive import summaries
     from combat.archive.charts import saga_stories
     from combat.models import EncounterSummary
 
+    def measured(times: int) -> tuple[float, float, int]:
+        cpu = []
+        for _ in range(times):
+            started = time.process_time()
+            seconds, size = timed(client, url, 1)
+            cpu.append((seconds, time.process_time() - started))
+        return statistics.median(s for s, _ in cpu), statistics.median(c for _, c in cpu), size
+
     with mock.patch.object(summaries, "saga_stories_kept", saga_stories):
-        before, size = timed(client, url, 3)
+        before = measured(3)
         whole = main_of(client.get(url).content)
     reader = "storyguide" if who == "bench-sg" else f"player {client.session['_auth_user_id']}"
     EncounterSummary.objects.filter(reader=reader).delete()
-    first, _ = timed(client, url, 1)
-    after, _ = timed(client, url, 3)
+    first = measured(1)
+    after = measured(3)
     assert main_of(client.get(url).content) == whole, "the charts from the summaries are not the fold's"
-    for label, seconds in (
+    for label, (seconds, cpu, size) in (
         ("every event folded", before),
         ("first view, summaries written", first),
         ("from the summaries", after),
     ):
-        print(f"{who:9} saga charts, {label + ':':31} {seconds * 1000:7.1f} ms, {size / 1024:8.1f} KiB")
+        print(
+            f"{who:9} saga charts, {label + ':':31} {seconds * 1000:7.1f} ms (CPU {cpu * 1000:6.1f} ms), "
+            f"{size / 1024:8.1f} KiB"
+        )
 
 
 def main() -> None:
