@@ -6,10 +6,11 @@ Run: `.venv/bin/python bench/archive.py` (`--encounters`, `--rounds`, `--repeat`
 built saga in that SQLite file and reuses it on the next run; default a file in /tmp). Each timing goes
 through Django's test client with the site's own middleware, in this one process: the first page, a
 replay step (the middle step of the last encounter, 640 events folded) and an encounter's charts are
-the median of `--repeat` requests; the saga's charts (every event of the saga folded) the median of
-three; each export is read to its last byte, its size and the peak of Python's memory while it was made
-(tracemalloc, on a separate run, since tracing slows it) printed beside it. Never part of the test
-suite.
+the median of `--repeat` requests; the saga's charts the median of three, each way (every event of the
+saga folded, as before the finished encounters' summaries; the first view, which writes them; from
+them; with the process's CPU time beside each); each export is read to its last byte, its size and the
+peak of Python's memory while it was made (tracemalloc, on a separate run, since tracing slows it)
+printed beside it. Never part of the test suite.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def build(encounters: int, rounds: int) -> None:
     from combat.errors import CombatError
     from combat.models import Encounter
 
-    live.broadcast = lambda *args: None  # nobody is watching: no frames to render while building
+    live.broadcast = lambda *args, **kwargs: None  # nobody is watching: no frames to render while building
     User = get_user_model()
     storyguide = User.objects.create_user("bench-sg")
     players = [User.objects.create_user(f"bench-p{n}") for n in (1, 2)]
@@ -180,6 +181,49 @@ def download(client, url: str) -> tuple[float, int, int]:
     return seconds, size, peak // (1024 * 1024)
 
 
+def main_of(page: bytes) -> bytes:
+    """A page's <main>: what it shows, without the head's CSRF token, new on every page."""
+    return page[page.index(b"<main>") : page.index(b"</main>")]
+
+
+def saga_charts(client, url: str, who: str) -> None:
+    """The saga's charts three ways, each the median of three: every event of the saga folded (as before
+    the summaries), the first view with none of this reader's summaries kept (it folds every encounter
+    and writes them), and with the finished encounters' summaries read; the pages must be the same.
+    Beside each, the process's CPU time (median): on a shared machine, what the page costs itself."""
+    from unittest import mock
+
+    from combat.archive import summaries
+    from combat.archive.charts import saga_stories
+    from combat.models import EncounterSummary
+
+    def measured(times: int) -> tuple[float, float, int]:
+        cpu = []
+        for _ in range(times):
+            started = time.process_time()
+            seconds, size = timed(client, url, 1)
+            cpu.append((seconds, time.process_time() - started))
+        return statistics.median(s for s, _ in cpu), statistics.median(c for _, c in cpu), size
+
+    with mock.patch.object(summaries, "saga_stories_kept", saga_stories):
+        before = measured(3)
+        whole = main_of(client.get(url).content)
+    reader = "storyguide" if who == "bench-sg" else f"player {client.session['_auth_user_id']}"
+    EncounterSummary.objects.filter(reader=reader).delete()
+    first = measured(1)
+    after = measured(3)
+    assert main_of(client.get(url).content) == whole, "the charts from the summaries are not the fold's"
+    for label, (seconds, cpu, size) in (
+        ("every event folded", before),
+        ("first view, summaries written", first),
+        ("from the summaries", after),
+    ):
+        print(
+            f"{who:9} saga charts, {label + ':':31} {seconds * 1000:7.1f} ms (CPU {cpu * 1000:6.1f} ms), "
+            f"{size / 1024:8.1f} KiB"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--encounters", type=int, default=200)
@@ -221,12 +265,12 @@ def main() -> None:
                 args.repeat,
             ),
             ("encounter charts", reverse("encounter_charts", args=[last.pk]), args.repeat),
-            ("saga charts", reverse("saga_charts", args=[saga.pk]), 3),
         )
         for label, url, times in pages:
             seconds, size = timed(client, url, times)
             median = f"{seconds * 1000:7.1f} ms (median of {times})"
             print(f"{who:9} {label + ':':21} {median}, {size / 1024:8.1f} KiB")
+        saga_charts(client, reverse("saga_charts", args=[saga.pk]), who)
         if args.pages_only:
             continue
         for name, label in (

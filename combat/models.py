@@ -5,6 +5,8 @@ from django.db import models
 
 from campaign.models import Character, Saga
 
+from .archive.tagged import TaggedDecoder
+
 
 class Encounter(models.Model):
     """One fight in a saga, run round by round from the storyguide's control panel."""
@@ -142,3 +144,24 @@ class SagaRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.saga}: {self.kind}"
+
+
+class EncounterSummary(models.Model):
+    """A finished encounter's story for the saga's charts, as one reader's fold of its log made it
+    (`combat.archive.summaries`): used while `inputs` still equals what it would be folded from now."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="summaries")
+    reader = models.CharField(max_length=40, help_text="Whose fold: the storyguide's, or one player's.")
+    inputs = models.JSONField(
+        help_text="What it was folded from besides the log's rows: the log's last seq, the fold's version, "
+        "and for a player the saga's NPC-rolls setting and whose combatants are whose."
+    )
+    story = models.JSONField(
+        null=True, decoder=TaggedDecoder, help_text="The fold's story; null when it read no event."
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["encounter", "reader"], name="one_summary_per_reader")]
+
+    def __str__(self) -> str:
+        return f"{self.encounter}: {self.reader}"

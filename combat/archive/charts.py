@@ -113,6 +113,8 @@ def level_chart(
     the top), a line per combatant or character (a break where it was not in the fight)."""
     key, heading, labels = track
     lines = []
+    xs = [_x(position, len(points)) for position in range(len(points))]  # once, not once per line
+    ys = [_y(place, len(labels), LEVELS_HEIGHT) for place in range(len(labels))]
     for number, (who, name) in enumerate(series):
         path, pen_down = [], False
         for position, (_, levels) in enumerate(points):
@@ -120,8 +122,7 @@ def level_chart(
             if place is None:
                 pen_down = False
                 continue
-            x, y = _x(position, len(points)), _y(place, len(labels), LEVELS_HEIGHT)
-            path.append(f"{'L' if pen_down else 'M'}{x} {y}")
+            path.append(f"{'L' if pen_down else 'M'}{xs[position]} {ys[place]}")
             pen_down = True
         if path:
             lines.append({"name": name, "d": " ".join(path), "css": f"series-{number % SERIES}"})
@@ -148,7 +149,7 @@ def level_chart(
             if position % ticks == 0
         ],
         "lines": lines,
-        "table": round_table(key, labels, points, series),
+        "table": round_table(key, labels, points, series) if where == "encounter" else None,  # saga: its own
     }
 
 
@@ -347,13 +348,15 @@ def saga_stories(reader) -> list[tuple[int, Story]]:
 @require_GET
 def saga_charts(request, saga_id):
     """A saga's charts: each character's levels round by round across every encounter, and their numbers."""
+    from .summaries import saga_stories_kept
+
     reader = reader_for(request.user, saga_id, sheets=False)
     character_of, names = reader.who_fought
     encounter_names = dict(reader.saga.encounters.values_list("pk", "name"))
     points: list[tuple[str, dict]] = []
     spans: list[tuple[str, list[dict]]] = []
     numbers: dict[str, Counter] = defaultdict(Counter)
-    for encounter_id, story in saga_stories(reader):
+    for encounter_id, story in saga_stories_kept(reader):
         rounds = []
         for round_number in story.rounds:
             if round_number:

@@ -126,7 +126,9 @@ def remove_combatant(user, encounter_id: int, expected_version: int, combatant_i
 
 
 def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
-    """End the fight; its log stays in the saga's history."""
+    """End the fight; its log stays in the saga's history, its story kept for the saga's charts."""
+    from ..archive.summaries import summarize_ended  # here: the archive imports the views, they this
+
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
@@ -136,6 +138,7 @@ def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
         encounter.status = Encounter.Status.ENDED
         encounter.pending = {}
         log.save("status", "pending")
+        summarize_ended(encounter)
     return encounter
 
 
