@@ -8,8 +8,10 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from hypothesis import strategies as st
-from hypothesis.stateful import initialize, rule
+from hypothesis.stateful import invariant, rule
 
 from arsmagica import services
 from arsmagica.events import Kind
@@ -20,14 +22,12 @@ from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import unable_to_act
 from arsmagica.services.table import table_of
 from arsmagica.sheet import new_sheet
-from campaign import services as campaign_services
 from campaign.models import Character
-from combat import services as core
 from combat.models import Encounter
 from combat.rules.dice import RandomDice
 from tests.combat.test_replay import live_facts
 
-from .harness import NPC_ROLLS, TableModel, people, run, seeds
+from .harness import TableModel, people, run, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +54,9 @@ def undone_by_undo(events: list) -> set[int]:
 
 class ArsMagicaModel(TableModel):
     system_key = "arsmagica"
+    budget = 0.6
+    starting_sides = ((("Sir Boris",), "Companions"), (("Bandit 1", "Bandit 2"), "Bandits"))
+    template = "Wolf"
     screened = frozenset({"roll", "attack_roll", "defense_roll"})
 
     def build(self) -> Encounter:
@@ -83,8 +86,8 @@ class ArsMagicaModel(TableModel):
 
     # --- helpers ------------------------------------------------------------------------------------
 
-    def who(self, person: str):
-        return getattr(self, person)
+    def change_refusal(self):
+        return rules.can_change_combatants(self.table())
 
     def table(self) -> rules.Table:
         return table_of(self.row())
@@ -102,50 +105,13 @@ class ArsMagicaModel(TableModel):
             dice_module, server_box=lambda: RandomDiceBox(seed), server_dice=lambda: RandomDice(seed)
         )
 
-    # --- set-up -------------------------------------------------------------------------------------
-
-    @initialize(fight=st.booleans())
-    def sides(self, fight):
-        """Most examples start with Sir Boris facing the two bandits."""
-        if fight:
-            for names, side in ((["Sir Boris"], "Companions"), (["Bandit 1", "Bandit 2"], "Bandits")):
-                ids = [self.characters[name].pk for name in names]
-                core.add_combatants(self.storyguide, self.encounter.pk, self.v, ids, side)
-
-    @rule(person=people, name=st.sampled_from(CHARACTERS), side=st.sampled_from(["Companions", "Bandits"]))
-    def add(self, person, name, side):
-        character = self.characters[name]
-        self.command(
-            "add",
-            lambda: core.add_combatants(self.who(person), self.encounter.pk, self.v, [character.pk], side),
-            refusal=rules.can_change_combatants(self.table()),
-            allowed=person == "storyguide",
-        )
-
-    @rule(person=people, index=st.integers(0, 5))
-    def remove(self, person, index):
-        target = self.pick(index)
-        target_id = target.pk if target else 0
-        self.command(
-            "remove",
-            lambda: core.remove_combatant(self.who(person), self.encounter.pk, self.v, target_id),
-            refusal=rules.can_change_combatants(self.table()),
-            allowed=person == "storyguide",
-        )
-
-    @rule(count=st.integers(1, 2))
-    def stamp(self, count):
-        """The storyguide stamps wolves: the Wolf becomes a template, added no more itself."""
-        for copy in campaign_services.stamp_npc_copies(self.characters["Wolf"], count):
-            self.characters.setdefault(copy.name, copy)
-
     # --- the round ----------------------------------------------------------------------------------
 
     @rule(person=people)
     def open(self, person):
         self.command(
             "open",
-            lambda: services.open_declarations(self.who(person), self.encounter.pk, self.v),
+            lambda: self.send(person, "open_declarations", services.open_declarations),
             refusal=rules.can_open_declarations(self.table()),
             allowed=person == "storyguide",
         )
@@ -194,7 +160,7 @@ class ArsMagicaModel(TableModel):
         with self.seeded(seed):
             self.command(
                 "close",
-                lambda: services.close_declarations(self.who(person), self.encounter.pk, self.v),
+                lambda: self.send(person, "close_declarations", services.close_declarations),
                 refusal=rules.can_close_declarations(self.table()),
                 allowed=person == "storyguide",
             )
@@ -239,7 +205,7 @@ class ArsMagicaModel(TableModel):
     def end_round(self, person):
         self.command(
             "end round",
-            lambda: services.end_round(self.who(person), self.encounter.pk, self.v),
+            lambda: self.send(person, "end_round", services.end_round),
             refusal=rules.can_end_round(self.table()),
             allowed=person == "storyguide",
         )
@@ -347,40 +313,36 @@ class ArsMagicaModel(TableModel):
             allowed=person == "storyguide",
         )
 
-    # --- the end, the archive, the saga's setting ---------------------------------------------------
 
-    @rule(person=people)
-    def end(self, person):
-        self.command(
-            "end",
-            lambda: core.end_encounter(self.who(person), self.encounter.pk, self.v),
-            refusal="over" if self.table().status == rules.ENDED else None,
-            allowed=person == "storyguide",
-            archive=True,
-        )
 
-    @rule(person=people, name=st.sampled_from(["Ambush", "Forest road at dusk"]))
-    def rename(self, person, name):
-        self.command(
-            "rename",
-            lambda: core.rename_encounter(self.who(person), self.encounter.pk, name),
-            allowed=person == "storyguide",
-            archive=True,
-        )
+class ArsMagicaPages(ArsMagicaModel):
+    """The same model with the storyguide's round commands and the end posted through their pages; after
+    every step both people's pages answer, and a player is offered a declaration form only while a
+    declaration would be accepted."""
 
-    @rule(person=people, archived=st.booleans())
-    def archive(self, person, archived):
-        self.command(
-            "archive" if archived else "restore",
-            lambda: core.set_encounter_archived(self.who(person), self.encounter.pk, archived),
-            allowed=person == "storyguide",
-            archive=True,
-        )
+    pages = True
+    budget = 0.35
 
-    @rule(setting=NPC_ROLLS)
-    def npc_rolls(self, setting):
-        self.set_npc_rolls(setting)
+    @invariant()
+    def pages_offer_only_what_is_accepted(self):
+        for person in ("storyguide", "player"):
+            client = Client()
+            client.force_login(self.who(person))
+            page = client.get(reverse("encounter_page", args=[self.encounter.pk]), follow=True)
+            assert page.status_code == 200, (person, page.status_code)
+        forms = client.get(reverse("my_declarations", args=[self.encounter.pk]))
+        assert forms.status_code == 200, forms.status_code
+        table = self.table()
+        open_now = rules.can_declare(table) is None and table.status != rules.ENDED
+        boris = self.row().combatants.filter(character=self.characters["Sir Boris"]).first()
+        if boris is not None and not open_now:
+            url = reverse("declare", args=[self.encounter.pk, boris.pk]).encode()
+            assert url not in forms.content, "the player is offered a declaration that would be refused"
 
 
 def test_the_ars_magica_model():
     run(ArsMagicaModel)
+
+
+def test_the_ars_magica_pages():
+    run(ArsMagicaPages)

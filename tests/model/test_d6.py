@@ -8,12 +8,12 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from hypothesis import strategies as st
-from hypothesis.stateful import initialize, rule
+from hypothesis.stateful import invariant, rule
 
-from campaign import services as campaign_services
 from campaign.models import Character
-from combat import services as core
 from combat.models import Encounter
 from combat.rules.dice import RandomDice
 from d6 import services
@@ -23,7 +23,7 @@ from d6.sheet import new_sheet
 from d6.state import actor, table_state
 from tests.d6table.test_replay import live_facts
 
-from .harness import NPC_ROLLS, TableModel, people, run, seeds
+from .harness import TableModel, people, run, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,9 @@ SCORES = ("attribute:dexterity", "attribute:strength", "ability:Running")
 
 class D6Model(TableModel):
     system_key = "d6fatigue"
+    budget = 0.6
+    starting_sides = ((("Marta",), "Companions"), (("Bandit 1", "Bandit 2"), "Bandits"))
+    template = "Thug"
     screened = frozenset({"faces", "d6", "d10s", "die_result"})
 
     def build(self) -> Encounter:
@@ -59,8 +62,8 @@ class D6Model(TableModel):
 
     # --- helpers ------------------------------------------------------------------------------------
 
-    def who(self, person: str):
-        return getattr(self, person)
+    def change_refusal(self):
+        return rules.can_change_combatants(self.state())
 
     def state(self) -> rules.TableState:
         return table_state(self.row())
@@ -68,11 +71,8 @@ class D6Model(TableModel):
     def actor(self, person: str) -> rules.Actor:
         return actor(self.who(person), self.row())
 
-    def ids(self) -> list[str]:
-        return [str(pk) for pk in self.row().combatants.order_by("order", "pk").values_list("pk", flat=True)]
-
     def pick(self, index: int) -> str:
-        ids = self.ids()
+        ids = [str(pk) for pk in self.combatant_ids()]
         return ids[index % len(ids)] if ids else "0"
 
     def seeded(self, seed: int):
@@ -81,42 +81,6 @@ class D6Model(TableModel):
     def exchanges(self) -> int:
         chase = self.state().chase
         return chase.exchanges + 1 if chase else 1
-
-    # --- set-up -------------------------------------------------------------------------------------
-
-    @initialize(fight=st.booleans())
-    def sides(self, fight):
-        """Most examples start with Marta facing the two bandits."""
-        if fight:
-            for names, side in ((["Marta"], "Companions"), (["Bandit 1", "Bandit 2"], "Bandits")):
-                ids = [self.characters[name].pk for name in names]
-                core.add_combatants(self.storyguide, self.encounter.pk, self.v, ids, side)
-
-    @rule(person=people, name=st.sampled_from(CHARACTERS), side=st.sampled_from(["Companions", "Bandits"]))
-    def add(self, person, name, side):
-        character = self.characters[name]
-        self.command(
-            "add",
-            lambda: core.add_combatants(self.who(person), self.encounter.pk, self.v, [character.pk], side),
-            refusal=rules.can_change_combatants(self.state()),
-            allowed=person == "storyguide",
-        )
-
-    @rule(person=people, index=st.integers(0, 5))
-    def remove(self, person, index):
-        target = self.pick(index)
-        self.command(
-            "remove",
-            lambda: core.remove_combatant(self.who(person), self.encounter.pk, self.v, int(target)),
-            refusal=rules.can_change_combatants(self.state()),
-            allowed=person == "storyguide",
-        )
-
-    @rule(count=st.integers(1, 2))
-    def stamp(self, count):
-        """The storyguide stamps thugs: the Thug becomes a template, added no more itself."""
-        for copy in campaign_services.stamp_npc_copies(self.characters["Thug"], count):
-            self.characters.setdefault(copy.name, copy)
 
     # --- the fight ----------------------------------------------------------------------------------
 
@@ -169,7 +133,7 @@ class D6Model(TableModel):
     def breather(self, person):
         self.command(
             "breather",
-            lambda: services.take_breather(self.who(person), self.encounter.pk, self.v),
+            lambda: self.send(person, "d6_breather", services.take_breather),
             refusal=rules.can_take_breather(self.state(), self.actor(person)),
             allowed=person != "stranger",
         )
@@ -178,7 +142,7 @@ class D6Model(TableModel):
     def end_turn(self, person):
         self.command(
             "end turn",
-            lambda: services.end_turn(self.who(person), self.encounter.pk, self.v),
+            lambda: self.send(person, "d6_end_turn", services.end_turn),
             refusal=rules.can_end_turn(self.state(), self.actor(person)),
             allowed=person != "stranger",
         )
@@ -247,40 +211,32 @@ class D6Model(TableModel):
             allowed=person != "stranger",
         )
 
-    # --- the end, the archive, the saga's setting ---------------------------------------------------
 
-    @rule(person=people)
-    def end(self, person):
-        self.command(
-            "end",
-            lambda: core.end_encounter(self.who(person), self.encounter.pk, self.v),
-            refusal="over" if self.state().status == Encounter.Status.ENDED else None,
-            allowed=person == "storyguide",
-            archive=True,
-        )
 
-    @rule(person=people, name=st.sampled_from(["Ashford at night", "The market"]))
-    def rename(self, person, name):
-        self.command(
-            "rename",
-            lambda: core.rename_encounter(self.who(person), self.encounter.pk, name),
-            allowed=person == "storyguide",
-            archive=True,
-        )
+class D6Pages(D6Model):
+    """The same model with the breather, the end of a turn and the end posted through their pages; after
+    every step both people's pages answer, and the player is offered the chase's choice of terrain only
+    while choosing would be accepted."""
 
-    @rule(person=people, archived=st.booleans())
-    def archive(self, person, archived):
-        self.command(
-            "archive" if archived else "restore",
-            lambda: core.set_encounter_archived(self.who(person), self.encounter.pk, archived),
-            allowed=person == "storyguide",
-            archive=True,
-        )
+    pages = True
+    budget = 0.35
 
-    @rule(setting=NPC_ROLLS)
-    def npc_rolls(self, setting):
-        self.set_npc_rolls(setting)
+    @invariant()
+    def pages_offer_only_what_is_accepted(self):
+        for person in ("storyguide", "player"):
+            client = Client()
+            client.force_login(self.who(person))
+            page = client.get(reverse("encounter_page", args=[self.encounter.pk]), follow=True)
+            assert page.status_code == 200, (person, page.status_code)
+        choosing = rules.can_choose_terrain(self.state(), self.actor("player")) is None
+        if self.row().status == Encounter.Status.ENDED or not choosing:
+            url = reverse("d6_choose_terrain", args=[self.encounter.pk]).encode()
+            assert url not in page.content, "the player is offered a choice of terrain that would be refused"
 
 
 def test_the_d6_model():
     run(D6Model)
+
+
+def test_the_d6_pages():
+    run(D6Pages)
