@@ -10,7 +10,7 @@ BASE_URL ?= http://$(if $(findstring :,$(HOST)),[$(HOST)],$(HOST)):$(PORT)
 
 UV_VERSION := 0.13.9
 
-.PHONY: run test venv lint lock bench clean
+.PHONY: run test soak venv lint lock bench clean
 
 # uv, pinned, from PyPI into the venv; it installs exactly what uv.lock says (versions and hashes).
 $(BIN)/uv:
@@ -38,6 +38,10 @@ run: venv
 
 test: venv
 	scripts/test.sh
+
+# The model of the table at length: 20,000 steps or more, its seed printed (docs/reliability.md).
+soak: venv
+	scripts/soak.sh
 
 lint: venv
 	$(BIN)/ruff check .

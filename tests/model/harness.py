@@ -1,0 +1,368 @@
+"""The model of the table's shared rules, for every rule system's Hypothesis machine (tests/model/).
+
+A machine (`TableModel`) is one saga with a storyguide, a player and a stranger, and one encounter of its
+rule system. Each rule is one command, sent as one of them through `TableModel.command`, which checks that
+it is applied exactly when its precondition (the system's `can_*`) and the sender allow it, that an ended
+encounter takes nothing but the archive's commands, and that a refused command writes nothing. After every
+step the invariants below hold: the log is gapless and the version only grows; the replay folded from the
+log is the live table; the tallies of the charts are the fold of the log with every undone step left out;
+and the players are sent a page for every download.
+A rule of every machine has the player download the exports (history.json, archive.json, recap.md): each
+answered, and under "results only" no NPC's dice in them (a `dice` map or a roll's faces).
+
+A system's machine subclasses `TableModel`: `build` makes its characters and encounter, `live_facts` reads
+the table from the rows (None where the system has no replay), and `undone` says which events an undo took
+back. Each example starts from a clean database: it runs in a savepoint rolled back at its end, so no
+command's `on_commit` push is sent; the frames are rendered here for each audience instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, defaultdict
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+
+from campaign import services as campaign_services
+from campaign.models import Membership, NpcRolls
+from combat import services as core
+from combat import systems
+from combat.archive.charts import tell
+from combat.errors import CombatError, InvalidCommand, WrongPhase
+from combat.models import Encounter, Event
+from combat.views import whose
+from tests.fuzz.world import fingerprint
+
+ENDED = Encounter.Status.ENDED
+REFUSED = object()  # what `TableModel.command` returns for a refused command
+
+# `make test` runs every machine on a fixed budget; `make soak` (scripts/soak.sh) runs the "soak" profile,
+# its seed printed so that a failure replays (docs/reliability.md).
+settings.register_profile(
+    "model",
+    max_examples=int(os.environ.get("COVENANT_MODEL_EXAMPLES", "12")),
+    stateful_step_count=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    database=None,
+)
+settings.register_profile(
+    "soak",
+    max_examples=int(os.environ.get("COVENANT_SOAK_EXAMPLES", "250")),
+    stateful_step_count=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    database=None,
+    print_blob=True,
+)
+
+# A quick look while working on the model: the first failure as found, not shrunk.
+settings.register_profile(
+    "dev",
+    parent=settings.get_profile("model"),
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    derandomize=False,
+)
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+# Who sends a command: mostly the storyguide (shrinking goes to them), else a player or a stranger.
+people = st.sampled_from(("storyguide", "storyguide", "storyguide", "player", "stranger"))
+
+
+def run(machine: type[TableModel]) -> None:
+    """Run a machine under the profile `COVENANT_MODEL_PROFILE` names ("model" unless said), inside the
+    test's database (pytest-django's `db`: each example is a savepoint of it, rolled back). The soak's seed
+    is pytest's `--hypothesis-seed` (scripts/soak.sh passes it and prints it)."""
+    chosen = settings.get_profile(os.environ.get("COVENANT_MODEL_PROFILE", "model"))
+    examples = max(1, round(chosen.max_examples * machine.budget))
+    RAN.clear()
+    try:
+        run_state_machine_as_test(machine, settings=settings(chosen, max_examples=examples))
+    finally:
+        print(f"{machine.__name__}: {RAN['examples']} examples, {RAN['commands']} commands sent")
+
+
+RAN: Counter = Counter()  # what the last `run` sent: examples and commands (the soak prints them)
+
+
+def npc_dice(value, npcs: set[str], screened: frozenset[str], path: str = "") -> list[str]:
+    """Where a payload (as players were sent it) carries an NPC's dice: a `dice` map with an NPC's id as a
+    key, or a row of an NPC (its `combatant`, `runner` or `caster`) with one of the system's dice fields."""
+    found = []
+    if isinstance(value, dict):
+        dice = value.get("dice")
+        if isinstance(dice, dict):
+            found += [f"{path}.dice.{key}" for key in dice if str(key) in npcs]
+        owner = next((value[key] for key in ("combatant", "runner", "caster") if key in value), None)
+        if owner is not None and str(owner) in npcs:
+            found += [f"{path}.{key}" for key in value if key in screened]
+        for key, item in value.items():
+            found += npc_dice(item, npcs, screened, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += npc_dice(item, npcs, screened, f"{path}[{index}]")
+    return found
+
+
+def tally_of(system, events: list, undone: set[int]) -> dict[str, Counter]:
+    """The saga numbers a fold of the log gives, every event an undo took back (`undone`, by seq) left out."""
+    tally: dict[str, Counter] = defaultdict(Counter)
+    for event in events:
+        if event.seq not in undone:
+            for who, counter, amount in system.chart_tally(event):
+                tally[str(who)][counter] += amount
+    return {who: counted for who, counted in tally.items() if +counted}
+
+
+class TableModel(RuleBasedStateMachine):
+    """One saga and one encounter of `system_key`, its commands as rules, the table's invariants."""
+
+    system_key = ""
+    budget = 1.0  # this machine's share of the profile's examples (a slow one runs fewer)
+    pages = False  # True: the storyguide's round commands go through their pages (`send`)
+    screened: frozenset[str] = frozenset()  # the system's fields of an NPC's roll that are its dice
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._example = transaction.atomic()
+        self._example.__enter__()
+        whose.cache_clear()  # ids come round again once an example is rolled back
+        users = get_user_model().objects
+        self.storyguide = users.create_user("sg")
+        self.player = users.create_user("alice")
+        self.stranger = users.create_user("charlie")
+        self.saga = campaign_services.create_saga(self.storyguide, name="Model", rule_system=self.system_key)
+        Membership.objects.create(saga=self.saga, user=self.player, role=Membership.Role.PLAYER)
+        self.system = systems.of(self.saga)
+        self.versions: dict[int, int] = {}
+        self.steps: list[str] = []
+        self.encounter = self.build()
+
+    # --- what a system's machine provides ---------------------------------------------------------
+
+    def build(self) -> Encounter:
+        """The saga's characters and the encounter the machine plays."""
+        raise NotImplementedError
+
+    def live_facts(self, encounter: Encounter) -> dict | None:
+        """The table as the live rows hold it, in the replay's `facts()` terms; None: no replay to match."""
+        return None
+
+    def undone(self, events: list) -> set[int]:
+        """The seqs of the events an undo took back (the system's own undo), which count nowhere."""
+        return set()
+
+    # --- commands ---------------------------------------------------------------------------------
+
+    @property
+    def v(self) -> int:
+        return Encounter.objects.values_list("version", flat=True).get(pk=self.encounter.pk)
+
+    def row(self) -> Encounter:
+        return Encounter.objects.select_related("saga").get(pk=self.encounter.pk)
+
+    def snapshot(self) -> dict:
+        """Every row of the saga's game models: what a refused command must leave as it was."""
+        return fingerprint([self.saga.pk])
+
+    def command(self, name: str, call, *, refusal=None, allowed: bool = True, archive: bool = False):
+        """Send one command. `refusal`: its precondition's answer (None: it may happen now); `allowed`: the
+        sender may send it; `archive`: one of the archive's commands, which an ended encounter still takes.
+        Accepted exactly when all allow it (a refusal for bad input aside); refused, nothing is written."""
+        ended = self.row().status == ENDED
+        expected = refusal is None and allowed and (archive or not ended)
+        before = self.snapshot()
+        try:
+            result = call()
+        except CombatError as error:
+            after = self.snapshot()
+            assert after == before, f"{name} was refused ({error}) but wrote: {diff(before, after)}"
+            assert not expected or isinstance(error, InvalidCommand), (
+                f"{name} was refused ({type(error).__name__}: {error}), its precondition and sender allowing"
+            )
+            self.steps.append(f"{name}: refused ({error})")
+            return REFUSED
+        assert allowed, f"{name} was accepted from someone who may not send it"
+        assert refusal is None, f"{name} was accepted though its precondition refuses it: {refusal}"
+        assert archive or not ended, f"{name} was accepted on an ended encounter"
+        self.steps.append(name)
+        return result
+
+    def send(self, person: str, url_name: str, service):
+        """A command of (user, encounter id, version): through its service, or (a machine with `pages`) as
+        its page posts it, with the version the page was drawn at, htmx's way. A page's refusal (409 or
+        422, never a 5xx) is raised as the service's would be."""
+        if not self.pages:
+            return service(self.who(person), self.encounter.pk, self.v)
+        client = Client()
+        client.force_login(self.who(person))
+        data = {"expected_version": self.v}
+        response = client.post(reverse(url_name, args=[self.encounter.pk]), data, HTTP_HX_REQUEST="true")
+        assert response.status_code < 500, (url_name, response.status_code)
+        if response.status_code >= 400 or b"form-error" in response.content:
+            raise (WrongPhase if response.status_code == 409 else InvalidCommand)(response.content[:300])
+        return response
+
+    def who(self, person: str):
+        return getattr(self, person)
+
+    # --- set-up: every system's --------------------------------------------------------------------------
+
+    starting_sides: tuple[tuple[tuple[str, ...], str], ...] = ()  # who faces whom when an example starts so
+    template = ""  # the NPC the storyguide stamps copies of (a template from then on)
+
+    def change_refusal(self):
+        """Why combatants may not join or leave now (the system's precondition), or None."""
+        return None
+
+    def combatant_ids(self) -> list[int]:
+        return list(self.row().combatants.order_by("order", "pk").values_list("pk", flat=True))
+
+    @initialize(start=st.booleans())
+    def sides(self, start):
+        """Most examples start with two sides facing each other."""
+        for names, side in self.starting_sides if start else ():
+            ids = [self.characters[name].pk for name in names]
+            core.add_combatants(self.storyguide, self.encounter.pk, self.v, ids, side)
+
+    @rule(person=people, index=st.integers(0, 6), side=st.sampled_from(["Companions", "Bandits"]))
+    def add(self, person, index, side):
+        character = sorted(self.characters.items())[index % len(self.characters)][1]
+        self.command(
+            "add",
+            lambda: core.add_combatants(self.who(person), self.encounter.pk, self.v, [character.pk], side),
+            refusal=self.change_refusal(),
+            allowed=person == "storyguide",
+        )
+
+    @rule(person=people, index=st.integers(0, 5))
+    def remove(self, person, index):
+        ids = self.combatant_ids() or [0]
+        self.command(
+            "remove",
+            lambda: core.remove_combatant(self.who(person), self.encounter.pk, self.v, ids[index % len(ids)]),
+            refusal=self.change_refusal(),
+            allowed=person == "storyguide",
+        )
+
+    @rule(count=st.integers(1, 2))
+    def stamp(self, count):
+        """The storyguide stamps copies of the template NPC, which is added no more itself."""
+        for copy in campaign_services.stamp_npc_copies(self.characters[self.template], count):
+            self.characters.setdefault(copy.name, copy)
+
+    # --- the end, the archive, the saga's setting: every system's --------------------------------------
+
+    @rule(person=people)
+    def end(self, person):
+        self.command(
+            "end",
+            lambda: self.send(person, "end_encounter", core.end_encounter),
+            refusal="over" if self.row().status == ENDED else None,
+            allowed=person == "storyguide",
+            archive=True,  # its own precondition refuses it on an ended encounter
+        )
+
+    @rule(person=people, name=st.sampled_from(["Ambush", "At dusk"]))
+    def rename(self, person, name):
+        self.command(
+            "rename",
+            lambda: core.rename_encounter(self.who(person), self.encounter.pk, name),
+            allowed=person == "storyguide",
+            archive=True,
+        )
+
+    @rule(person=people, archived=st.booleans())
+    def archive(self, person, archived):
+        self.command(
+            "archive" if archived else "restore",
+            lambda: core.set_encounter_archived(self.who(person), self.encounter.pk, archived),
+            allowed=person == "storyguide",
+            archive=True,
+        )
+
+    @rule(setting=st.sampled_from([choice.value for choice in NpcRolls]))
+    def npc_rolls(self, setting):
+        """The storyguide changes how much of an NPC's rolls the players see."""
+        campaign_services.set_npc_rolls(self.saga, setting)
+        self.saga.refresh_from_db()
+
+    # --- invariants -------------------------------------------------------------------------------
+
+    def events(self) -> list[Event]:
+        return list(Event.objects.filter(encounter=self.encounter.pk).order_by("seq"))
+
+    @invariant()
+    def the_log_is_gapless_and_the_version_only_grows(self) -> None:
+        for encounter in Encounter.objects.filter(saga=self.saga):
+            seqs = list(encounter.events.order_by("seq").values_list("seq", flat=True))
+            assert seqs == list(range(1, len(seqs) + 1)), f"gaps in the log: {seqs}"
+            assert encounter.last_seq == len(seqs), (encounter.last_seq, len(seqs))
+            assert encounter.version >= self.versions.get(encounter.pk, 0), "the version went back"
+            self.versions[encounter.pk] = encounter.version
+
+    @invariant()
+    def the_log_is_the_truth(self) -> None:
+        encounter = self.row()
+        live = self.live_facts(encounter)
+        if live is not None:
+            replayed = self.system.state_at(self.events()).facts()
+            assert replayed == live, f"the replay is not the live table:\n{replayed}\n!=\n{live}"
+
+    @invariant()
+    def tallies_equal_the_fold(self) -> None:
+        events = self.events()
+        story = tell(self.system, events)
+        counted = {who: counted for who, counted in story.tally.items() if +counted}
+        expected = tally_of(self.system, events, self.undone(events))
+        assert counted == expected, f"the charts count an undone step: {counted} != {expected}"
+
+    def npc_ids(self) -> set[str]:
+        """Every NPC combatant the log ever added (a removed one's dice stay behind the screen too)."""
+        added = Event.objects.filter(encounter__saga=self.saga, kind="combatant_added")
+        return {e.payload["combatant"] for e in added if e.payload.get("npc")}
+
+    # --- once per example -------------------------------------------------------------------------
+
+    def teardown(self) -> None:
+        RAN.update(examples=1, commands=len(self.steps))
+        transaction.set_rollback(True)
+        self._example.__exit__(None, None, None)
+
+    @rule()
+    def a_player_downloads(self) -> None:
+        """The player's exports: answered (no 5xx), and under "results only" no NPC's dice in them."""
+        client = Client()
+        client.force_login(self.player)
+        npcs = self.npc_ids()
+        results_only = self.saga.npc_rolls == NpcRolls.RESULTS
+        for name in ("saga_history_json", "saga_archive_json", "saga_recap"):
+            response = client.get(reverse(name, args=[self.saga.pk]))
+            assert response.status_code == 200, (name, response.status_code)
+            if name.endswith("_json") and results_only:
+                body = b"".join(response.streaming_content) if response.streaming else response.content
+                for encounter in json.loads(body)["encounters"]:
+                    for event in encounter["events"]:
+                        leaks = npc_dice(event["payload"], npcs, self.screened)
+                        assert not leaks, (
+                            f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
+                        )
+
+
+def diff(before: dict, after: dict) -> list:
+    """What changed between two fingerprints, briefly."""
+    changed = []
+    for saga, rows in after.items():
+        old, new = {repr(row) for row in before.get(saga, [])}, {repr(row) for row in rows}
+        changed += [("+", row) for row in sorted(new - old)][:3]
+        changed += [("-", row) for row in sorted(old - new)][:3]
+    return changed
+
