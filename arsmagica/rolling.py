@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from combat.models import Encounter
 
-from .presenters import phase_name, players_attack, players_fatigue_roll, players_spell
+from .presenters import SCREENED_WORDS, phase_name, players_attack, players_fatigue_roll, players_spell
 
 
 def rolling_notice(encounter, combatants) -> dict | None:
@@ -35,4 +35,5 @@ def rolling_notice(encounter, combatants) -> dict | None:
     return {
         "words": f"The storyguide is rolling {phase_name(pending.get('phase'))}…",
         "rolls": [{"words": words, "roll": roll} for words, roll in rolls],
+        "screened": SCREENED_WORDS,
     }

@@ -9,13 +9,12 @@ import pytest
 from django.db.models import F
 from playwright.sync_api import expect
 
-from arsmagica import services
 from combat.models import Encounter
 
-from .encounter_page import load_demo_table, phase_is
+from .encounter_page import phase_is
 from .people import DESKTOP, PHONE, outside_the_event_loop
 from .test_d6_players_act import demo_encounter
-from .test_storyguide_flow import declare_melee
+from .test_storyguide_flow import melee_declared
 
 pytestmark = pytest.mark.browser
 
@@ -37,16 +36,8 @@ def make_it_stale(encounter) -> None:
 
 def test_an_ars_magica_key_shows_its_result_and_the_players_see_the_roll(table, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    saga, encounter, combatants = load_demo_table()
-    boris, anselm = combatants["Sir Boris"], combatants["Brother Anselm"]
-    bandit1, bandit2 = combatants["Bandit 1"], combatants["Bandit 2"]
-    outside_the_event_loop(services.open_declarations, saga.storyguide, encounter.pk, encounter.version)
-    declare_melee(boris.character.owner, encounter, boris, bandit1)
-    declare_melee(anselm.character.owner, encounter, anselm, bandit2)
-    declare_melee(saga.storyguide, encounter, bandit1, boris)
-    declare_melee(saga.storyguide, encounter, bandit2, anselm)
-    encounter.refresh_from_db()
-    outside_the_event_loop(services.close_declarations, saga.storyguide, encounter.pk, encounter.version)
+    saga, encounter, combatants = melee_declared()
+    boris = combatants["Sir Boris"]
 
     guide = table.person("storyguide", viewport=DESKTOP)
     guide.enter_as(saga.storyguide)
@@ -73,7 +64,7 @@ def test_an_ars_magica_key_shows_its_result_and_the_players_see_the_roll(table, 
     expect(notice).to_contain_text("The storyguide is rolling Melee…")
     expect(notice).to_contain_text("Sir Boris attacks Bandit 1")
     bandit_roll = notice.get_by_test_id("rolling-roll").filter(has_text="Bandit 1 attacks Sir Boris")
-    expect(bandit_roll).to_have_text("Bandit 1 attacks Sir Boris")
+    expect(bandit_roll).to_have_text("Bandit 1 attacks Sir Boris (behind the screen)")
     player.page.reload()
     player.wait_until_live()
     expect(player.page.get_by_test_id("rolling-notice")).to_contain_text("The storyguide is rolling Melee…")

@@ -56,11 +56,12 @@ def notice(html: str) -> str:
 
 
 def rolls(html: str) -> dict[str, str]:
-    """Each roll the notice names, as "Bandit 1 attacks Sir Boris" → its dice as drawn (or "")."""
+    """Each roll the notice names, as "Sir Boris attacks Bandit 1" → its dice as drawn (or "")."""
     shown = {}
     for row in ROLL.findall(notice(html)):
         words, _, dice = row.partition(":")
-        shown[words.strip()] = " ".join(re.findall(r'class="die(?: die-again)?">(\d+)<', dice))
+        faces = re.findall(r'class="die(?: die-again)?">(\d+)<', dice)
+        shown[" ".join(re.sub(r"<[^>]+>", "", words).split())] = " ".join(faces)
     return shown
 
 
@@ -113,8 +114,8 @@ def test_behind_the_screen_the_notice_names_an_npcs_roll_without_its_dice(
         "Sir Boris attacks Bandit 1": "7",  # a player character's roll is everyone's
         "Sir Boris attacks Bandit 2": "7",
         "Sir Boris attacks Bandit 3": "7",
-        "Bandit 1 attacks Sir Boris": "",
-        "Bandit 2 attacks Sir Boris": "",
+        "Bandit 1 attacks Sir Boris (behind the screen)": "",
+        "Bandit 2 attacks Sir Boris (behind the screen)": "",
     }
 
 
@@ -148,7 +149,7 @@ def test_a_players_page_reloaded_while_the_storyguide_rolls_shows_the_notice(at_
     page = reverse("encounter_play", args=[table.encounter.pk])
     assert notice(client.get(page).content.decode()) == ""
     preview(table)()
-    assert rolls(client.get(page).content.decode())["Bandit 1 attacks Sir Boris"] == ""
+    assert rolls(client.get(page).content.decode())["Bandit 1 attacks Sir Boris (behind the screen)"] == ""
     assert "The storyguide is rolling Melee…" in notice(client.get(page).content.decode())
     client.force_login(table.storyguide)
     assert notice(client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()) == ""
