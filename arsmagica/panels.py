@@ -22,6 +22,7 @@ from . import presenters
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
+from .rolling import rolling_notice
 from .rules.declarations import declarations_awaited
 from .rules.table import (
     Table,
@@ -291,6 +292,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "people": people_digest(cards),
         "withdrawn": facts.withdrawn,
         "pending": encounter.pending or None,
+        "rolling": None if storyguide else rolling_notice(encounter, combatants),
         "phase_track": phase_track(),
         "phase_label": step_label(encounter.phase),
         "pending_label": step_label(encounter.pending["phase"]) if encounter.pending else "",

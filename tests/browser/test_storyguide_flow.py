@@ -22,6 +22,22 @@ def declare_melee(user, encounter, who, whom):
     outside_the_event_loop(services.declare, user, encounter.pk, who.pk, values)
 
 
+def melee_declared():
+    """The demo table in round 1, declarations closed: Sir Boris and Bandit 1, Brother Anselm and Bandit 2
+    engaged hand to hand; First Missile has passed by itself and Melee waits to be rolled."""
+    saga, encounter, combatants = load_demo_table()
+    boris, anselm = combatants["Sir Boris"], combatants["Brother Anselm"]
+    bandit1, bandit2 = combatants["Bandit 1"], combatants["Bandit 2"]
+    outside_the_event_loop(services.open_declarations, saga.storyguide, encounter.pk, encounter.version)
+    declare_melee(boris.character.owner, encounter, boris, bandit1)
+    declare_melee(anselm.character.owner, encounter, anselm, bandit2)
+    declare_melee(saga.storyguide, encounter, bandit1, boris)
+    declare_melee(saga.storyguide, encounter, bandit2, anselm)
+    encounter.refresh_from_db()
+    outside_the_event_loop(services.close_declarations, saga.storyguide, encounter.pk, encounter.version)
+    return saga, encounter, combatants
+
+
 def back_on_their_feet(guide, player, encounter, combatants) -> None:
     """Whatever the dice did in Melee, the storyguide corrects each one hurt or tired to Fresh and
     Unhurt, so the next round can repeat every declaration (an Incapacitated bandit cannot act); both screens
@@ -50,16 +66,9 @@ def back_on_their_feet(guide, player, encounter, combatants) -> None:
 
 def test_the_storyguide_keys_a_round_through_and_undoes_melee_for_everyone(table, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    saga, encounter, combatants = load_demo_table()
-    boris, anselm = combatants["Sir Boris"], combatants["Brother Anselm"]
+    saga, encounter, combatants = melee_declared()
+    boris = combatants["Sir Boris"]
     bandit1, bandit2 = combatants["Bandit 1"], combatants["Bandit 2"]
-    outside_the_event_loop(services.open_declarations, saga.storyguide, encounter.pk, encounter.version)
-    declare_melee(boris.character.owner, encounter, boris, bandit1)
-    declare_melee(anselm.character.owner, encounter, anselm, bandit2)
-    declare_melee(saga.storyguide, encounter, bandit1, boris)
-    declare_melee(saga.storyguide, encounter, bandit2, anselm)
-    encounter.refresh_from_db()
-    outside_the_event_loop(services.close_declarations, saga.storyguide, encounter.pk, encounter.version)
 
     guide = table.person("storyguide")
     guide.enter_as(saga.storyguide)
