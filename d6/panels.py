@@ -24,7 +24,7 @@ from .state import table_state
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
-PALETTE = ("#d9e8c9", "#cfe0f0", "#f2dfc2", "#e6d3ec", "#d5ece8", "#f0d4d0")
+TINTS = 6  # terrain colours: d6table.css's --terrain-0 .. --terrain-5, each with a light and a dark value
 
 
 @dataclass
@@ -117,8 +117,9 @@ def _card(combatant: Combatant, base: int | None = None) -> FighterCard:
     return FighterCard(combatant, Track.of(sheet_of(character).fatigue, base), scores_of(character))
 
 
-def terrain_colour(name: str) -> str:
-    return PALETTE[sum(name.encode()) % len(PALETTE)]
+def terrain_tint(name: str) -> str:
+    """A terrain's colour, the same for the same name: the class of one of d6table.css's tints."""
+    return f"terrain-{sum(name.encode()) % TINTS}"
 
 
 def token_label(name: str) -> str:
@@ -223,7 +224,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     ahead = any((r.distance or 0) < 0 for r in chasers)  # a chaser who moved ahead of the target
     squares_per_lane = columns + 1 + (1 if ahead else 0)
     width = PAD * 2 + squares_per_lane * (CELL + GAP)
-    colour = terrain_colour(chase.stretches[-1]["name"])
+    tint = terrain_tint(chase.stretches[-1]["name"])
     target_name = target.combatant.character.name
     target_token, *chaser_tokens = token_labels(
         [target.combatant.character.name] + [chaser.combatant.character.name for chaser in chasers]
@@ -242,8 +243,6 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
             }
             for c in range(squares_per_lane)
         ]
-        for square in squares:
-            square["fill"] = colour if square["between"] else "#e8e2da" if square["edge"] else "#fff"
         label = presenters.lane_label(
             chaser.combatant.character.name, chaser.status, chaser.distance, target_name
         )
@@ -270,7 +269,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
             **stretch,
             "until": last,
             "count": max(last - stretch["starts_at"] + 1, 0),
-            "colour": terrain_colour(stretch["name"]),
+            "tint": terrain_tint(stretch["name"]),
             "x": round(PAD + index * share, 1),
             "width": round(share - 3, 1),
         }
@@ -297,7 +296,7 @@ def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
         "target_x": PAD + target_column * (CELL + GAP),
         "lanes": lanes,
         "strip": strip,
-        "colour": colour,
+        "tint": tint,
         "pad": PAD,
     }
 

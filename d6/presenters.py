@@ -581,12 +581,12 @@ def dice_in(faces) -> str:
     return "dice in" if faces else "no dice yet"
 
 
-def swatch(colour: str) -> str:
-    """A terrain's colour as a small square beside its name, drawn as SVG."""
+def swatch(tint: str) -> str:
+    """A terrain's colour (its tint's class, d6table.css) as a small square beside its name, drawn as SVG."""
     return format_html(
-        '<svg class="swatch" viewBox="0 0 1 1" aria-hidden="true">'
-        '<rect width="1" height="1" fill="{}"></rect></svg>',
-        colour,
+        '<svg class="swatch {}" viewBox="0 0 1 1" aria-hidden="true">'
+        '<rect width="1" height="1"></rect></svg>',
+        tint,
     )
 
 

@@ -35,9 +35,9 @@ for _name in (
 
 
 @register.simple_tag
-def swatch(colour: str) -> str:
+def swatch(tint: str) -> str:
     """A terrain's colour as a small square, drawn as SVG (no style attribute: the CSP allows none)."""
-    return presenters.swatch(colour)
+    return presenters.swatch(tint)
 
 
 @register.filter

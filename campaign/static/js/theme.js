@@ -16,10 +16,10 @@
     }
   }
 
-  function showToggles(theme) {
+  function showToggles(theme) {  // the button names what it does: the theme it switches to
     document.querySelectorAll(".theme-toggle").forEach(function (button) {
       button.hidden = false;
-      button.setAttribute("aria-pressed", theme === "dark" ? "true" : "false");
+      button.textContent = theme === "dark" ? "Light theme" : "Dark theme";
     });
   }
 
