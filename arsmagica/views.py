@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import is_storyguide
+from campaign.secure_context import secure_context
 from combat import answers, systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, NotAllowed
@@ -41,6 +42,7 @@ def control_panel(request, encounter: Encounter):
         events=visible_log(encounter, STORYGUIDE),
         ws_url=f"/ws/encounters/{encounter.pk}/",
         last_seq=encounter.last_seq,
+        plain_http=not secure_context(request),
     )
     return render(request, "arsmagica/control_panel.html", context)
 

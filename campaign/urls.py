@@ -3,6 +3,7 @@ from django.urls import path
 
 from . import account_views, manage, views
 from .account_views import needs_email
+from .secure_context import https_on_your_network
 
 
 def email_reset(view, name: str, **options):
@@ -13,6 +14,7 @@ def email_reset(view, name: str, **options):
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("https/", https_on_your_network, name="https_on_your_network"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", account_views.LogIn.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

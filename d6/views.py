@@ -16,6 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide, require_storyguide
 from campaign.once import sent_once
+from campaign.secure_context import secure_context
 from combat import answers
 from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
@@ -86,6 +87,7 @@ def table(request, encounter_id):
         events=visible_log(encounter, audience),
         ws_url=f"/ws/encounters/{encounter.pk}/",
         last_seq=encounter.last_seq,
+        plain_http=audience == STORYGUIDE and not secure_context(request),
     )
     return render(request, "d6table/table.html", context)
 
