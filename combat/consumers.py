@@ -1,8 +1,10 @@
 """The live websockets: an encounter's (join the audience's group, replay what a client missed, push
-frames) and a saga page's (join the audience's group, send the current regions, push frames).
+frames) and a saga page's (join the audience's group, send the current regions, push frames); on both,
+a page's heartbeats say who is here (`combat.presence`).
 
-Thin: it authenticates, parses, and sends HTML rendered by `combat.live` and `combat.saga_live`; it
-never computes a rule and never holds game state beyond the last sequence number it sent.
+Thin: it authenticates, parses, and sends HTML rendered by `combat.live`, `combat.saga_live` and
+`combat.presence`; it never computes a rule and never holds game state beyond the last sequence number
+it sent.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Who is here (issue 32, item 3): the storyguide's panel shows Sir Boris's player here, away once the
-phone's tab is hidden, and gone once the tab is closed; his card is then marked as a gone person's.
+phone's tab is hidden, and gone once the tab is closed; his card is then marked as a gone person's. The
+saga page shows who has it open too.
 
 Its own Daphne beats every second and lets a person go after 3 s, so the test takes seconds, not half a
 minute (PRESENCE_HEARTBEAT_SECONDS, PRESENCE_EXPIRY_SECONDS)."""
@@ -39,6 +40,11 @@ def test_the_storyguide_sees_a_player_here_then_away_then_gone(table):
     guide.enter_as(saga.storyguide)
     guide.goto(f"/encounters/{encounter.pk}/")
     guide.wait_until_live()
+    saga_page = guide.new_tab()
+    guide.goto(f"/sagas/{saga.pk}/", saga_page)  # the saga page shows who has it open, for itself
+    expect(saga_page.get_by_test_id(f"presence-{saga.storyguide.get_username()}")).to_have_attribute(
+        "data-state", "here"
+    )
     who = guide.page.get_by_test_id(f"presence-{name}")
     expect(who).to_have_attribute("data-state", "gone")  # not here yet: never seen
     expect(who).to_contain_text("not here")
