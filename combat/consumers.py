@@ -1,8 +1,10 @@
 """The live websockets: an encounter's (join the audience's group, replay what a client missed, push
-frames) and a saga page's (join the audience's group, send the current regions, push frames).
+frames) and a saga page's (join the audience's group, send the current regions, push frames); on both,
+a page's heartbeats say who is here (`combat.presence`).
 
-Thin: it authenticates, parses, and sends HTML rendered by `combat.live` and `combat.saga_live`; it
-never computes a rule and never holds game state beyond the last sequence number it sent.
+Thin: it authenticates, parses, and sends HTML rendered by `combat.live`, `combat.saga_live` and
+`combat.presence`; it never computes a rule and never holds game state beyond the last sequence number
+it sent.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import answers, live, saga_live
+from . import answers, live, presence, saga_live
 from .audience import audience_for
 from .models import Encounter
 from .rules.limits import nesting
@@ -27,7 +29,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_UNAVAILABLE = 4503
 LAYER_DOWN = "Live updates are paused: the server cannot reach Redis. Reconnecting…"
 # What the channel layer brings a socket: frames rendered once per audience, which the handlers only send.
-PUSHED = frozenset({live.FRAME_TYPE, live.NAME_TYPE, saga_live.FRAME_TYPE})
+PUSHED = frozenset({live.FRAME_TYPE, live.NAME_TYPE, saga_live.FRAME_TYPE, presence.FRAME_TYPE})
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +51,11 @@ def _saga_audience(user, saga_id: int) -> str | None:
 @database_sync_to_async
 def _saga_frame(saga_id: int, audience: str) -> str:
     return saga_live.current_frame(saga_id, audience)
+
+
+@database_sync_to_async
+def _presence(place: presence.Place, user, tab: str, visible: bool | None) -> tuple[str | None, bool]:
+    return presence.heartbeat(place, user.pk, tab, visible)
 
 
 @database_sync_to_async
@@ -75,7 +82,8 @@ def read_message(text: str | None, bytes_data: bytes | None = None) -> dict:
     except ValueError:  # bad JSON, and numbers past Python's digit limit
         raise ValueError("Messages must be JSON.") from None
     if not isinstance(message, dict) or message.get("type") not in MESSAGE_TYPES:
-        raise ValueError('Unknown message: send {"type": "resume", "last_seq": N}.')
+        raise ValueError('Unknown message: send {"type": "resume", "last_seq": N} or '
+                         '{"type": "heartbeat", "visible": true}.')
     return message
 
 
@@ -87,8 +95,16 @@ def resume_seq(message: dict) -> int:
     return last_seq
 
 
+def heartbeat_visible(message: dict) -> bool:
+    """The `visible` of a heartbeat message: whether the page's tab is shown (true or false)."""
+    visible = message.get("visible")
+    if not isinstance(visible, bool):
+        raise ValueError("visible must be true or false.")
+    return visible
+
+
 # Every message type a client may send, with its reader; the fuzz tests draw from this table.
-MESSAGE_TYPES = {"resume": resume_seq}
+MESSAGE_TYPES = {"resume": resume_seq, "heartbeat": heartbeat_visible}
 
 
 def parse_resume(text: str | None) -> int:
@@ -175,13 +191,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "beating", False):  # this tab counts no more for who is here
+            with contextlib.suppress(*live.LAYER_ERRORS):
+                await self.heartbeat(None)
         if getattr(self, "group", None):
             # With Redis down the membership cannot be dropped now; it expires with the group (a day).
             with contextlib.suppress(*live.LAYER_ERRORS):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def read(self, text_data: str | None, bytes_data: bytes | None) -> int | None:
-        """A client message's `last_seq`, within the rate limit; None (with an error frame sent) if not."""
+        """A resume's `last_seq`, within the rate limit; None (with an error frame sent) if not, or if the
+        message was a heartbeat (answered here)."""
         if not self._rate().allow():
             await self.send(
                 text_data=answers.error_frame(f"Too many messages: at most {RATE_LIMIT} a second.")
@@ -189,10 +209,35 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return None
         try:
             message = read_message(text_data, bytes_data)
-            return MESSAGE_TYPES[message["type"]](message)
+            value = MESSAGE_TYPES[message["type"]](message)
         except ValueError as error:
             await self.send(text_data=answers.error_frame(str(error)))
             return None
+        if message["type"] == "heartbeat":
+            await self.heartbeat(value)
+            return None
+        return value
+
+    async def heartbeat(self, visible: bool | None) -> None:
+        """Record this tab's beat (None: it closed) and push who is here to the place's pages when that
+        changed; the first beat of a socket gets the region anyway. Someone no longer in the saga: 4403."""
+        html, push = await _presence(self.place, self.scope["user"], self.channel_name, visible)
+        if html is None:
+            self.beating = False
+            if visible is not None:
+                await self.forbid()
+            return
+        self.beating = visible is not None
+        if push:
+            for group in presence.groups(self.place):
+                await self.channel_layer.group_send(group, live.layer_message(presence.FRAME_TYPE, html))
+        elif visible is not None and not getattr(self, "presence_sent", False):
+            await self.send(text_data=html)
+        self.presence_sent = True
+
+    async def presence_frame(self, message: dict) -> None:
+        """Who is here, as rendered once for every page of the place."""
+        await self.send(text_data=message["html"])
 
     def _rate(self) -> RateLimit:
         if getattr(self, "rate", None) is None:
@@ -216,6 +261,7 @@ class EncounterConsumer(LiveConsumer):
             await self.forbid()
             return
         self.group = Encounter.group_name(self.encounter_id, self.audience)
+        self.place = presence.Place("encounter", self.encounter_id)
         if await self.join(self.group):
             await self.accept()
 
@@ -267,6 +313,7 @@ class SagaConsumer(LiveConsumer):
             await self.forbid()
             return
         self.group = saga_live.group_name(self.saga_id, self.audience)
+        self.place = presence.Place("saga", self.saga_id)
         if await self.join(self.group):
             await self.accept()
             await self.send(text_data=await _saga_frame(self.saga_id, self.audience))

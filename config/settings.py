@@ -197,6 +197,11 @@ else:
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     SESSION_CACHE_ALIAS = "sessions"
 
+# Who is here (combat.presence): each open page beats every PRESENCE_HEARTBEAT seconds; a person with no beat
+# for PRESENCE_EXPIRY seconds is gone, shown at the next beat of anyone else (within 30 s by default).
+PRESENCE_HEARTBEAT = env_int("PRESENCE_HEARTBEAT_SECONDS", 10, 1, 300)
+PRESENCE_EXPIRY = env_int("PRESENCE_EXPIRY_SECONDS", 20, 2, 3600)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

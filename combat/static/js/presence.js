@@ -1,0 +1,55 @@
+/* Who is here (combat.presence), on every live page (an encounter's, a saga's):
+ * - beat on the page's socket when it opens, every data-heartbeat seconds (the region says how often),
+ *   and at once when the tab is hidden or shown again (visibilitychange), saying whether it is shown;
+ * - drop a region older than the one shown (data-stamp: two Daphnes' pushes can cross);
+ * - show "gone since" in the device's own time, and mark what belongs to a gone person (a card, a
+ *   declaration waiting: [data-owner]) so the storyguide sees whose turn waits on someone gone.
+ */
+(function () {
+  "use strict";
+  var STAMP = /id="presence"[^>]*data-stamp="(\d+)"/;
+  var socket = null, timer = null, period = 0;
+
+  function region() { return document.getElementById("presence"); }
+  function every() {
+    var el = region(), seconds = el ? parseInt(el.dataset.heartbeat || "10", 10) : 10;
+    return Math.max(1, seconds || 10) * 1000;
+  }
+  function beat() {
+    if (!socket) { return; }
+    socket.send(JSON.stringify({ type: "heartbeat", visible: document.visibilityState !== "hidden" }));
+  }
+  function schedule() { clearInterval(timer); period = every(); timer = setInterval(beat, period); }
+  function older(a, b) {  // nanosecond stamps as decimal strings: compare without losing digits
+    return a.length < b.length || (a.length === b.length && a < b);
+  }
+  function mark() {
+    var el = region();
+    if (!el) { return; }
+    el.querySelectorAll("time[datetime]").forEach(function (time) {
+      var at = new Date(time.getAttribute("datetime"));
+      if (!isNaN(at)) { time.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); }
+    });
+    var gone = {};
+    el.querySelectorAll("[data-person][data-state=gone]").forEach(function (item) { gone[item.dataset.person] = true; });
+    document.querySelectorAll("[data-owner]").forEach(function (item) {
+      item.classList.toggle("owner-gone", Boolean(gone[item.dataset.owner]));
+    });
+  }
+
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    beat();
+    schedule();
+  });
+  document.addEventListener("htmx:wsClose", function () { clearInterval(timer); timer = null; });
+  document.addEventListener("visibilitychange", beat);
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var match = STAMP.exec(event.detail.message), el = region();
+    if (match && el && older(match[1], el.dataset.stamp || "0")) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    mark();
+    if (timer && every() !== period) { schedule(); }  // the region says to beat at another pace
+  });
+})();
