@@ -33,6 +33,13 @@ class Told:
     name: str
     sentences: list[str] = field(default_factory=list)
     standing: list[list[str]] = field(default_factory=list)  # name, side, a label per track
+    headings: tuple[str, ...] = ()  # the tracks'
+
+    @property
+    def levels(self) -> list[tuple[str, str, list[tuple[str, str]]]]:
+        """Each character as (name, side, [(track's heading, label)]): the page's list."""
+        rows = self.standing
+        return [(name, side, list(zip(self.headings, labels, strict=True))) for name, side, *labels in rows]
 
 
 def players_reader(reader: Reader) -> Reader:
@@ -162,9 +169,10 @@ def told(reader: Reader, encounter) -> Told:
     standing = []
     for combatant in (c for c in reader.combatants if c.encounter_id == encounter.pk):
         places = end.get(str(combatant.pk), {})
-        labels = [labels[places[key]] if key in places else "" for key, _, labels in system.chart_tracks]
+        tracks = system.chart_tracks
+        labels = [labels[places[key]] if key in places else "not in the log" for key, _, labels in tracks]
         standing.append([reader.name_of(combatant), combatant.side, *labels])
-    return Told(encounter.name, sentences, standing)
+    return Told(encounter.name, sentences, standing, tuple(heading for _, heading, _ in system.chart_tracks))
 
 
 def evening_title(saga, evening: Evening) -> str:

@@ -132,7 +132,6 @@ def evening_page(request, saga_id):
                 for each in grouped
             ],
             "told": [told(reader, encounter) for encounter in evening.encounters],
-            "headings": ["Character", "Side", *(heading for _, heading, _ in reader.system.chart_tracks)],
         },
     )
 
