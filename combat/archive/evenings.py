@@ -17,6 +17,7 @@ from ..models import Encounter
 
 GAP = timedelta(hours=6)
 EARLIER, LATER = "earlier", "later"
+MOVES = {EARLIER: "to the evening before", LATER: "to the evening after"}  # the storyguide's buttons
 
 
 @dataclass

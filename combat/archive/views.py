@@ -16,7 +16,7 @@ from ..services.evenings import regroup
 from ..undo import mark, undone_in
 from ..views import encounter_for
 from .downloads import as_download, chosen_encounter, file_name
-from .evenings import Evening, evenings, moves
+from .evenings import MOVES, Evening, evenings, moves
 from .export import archive_bytes
 from .filters import Filters
 from .reading import reader_for
@@ -112,7 +112,9 @@ def evening_page(request, saga_id):
     version and controls to regroup for the storyguide."""
     reader, grouped, evening = _evening(request, saga_id)
     storyguide = is_storyguide(request.user, reader.saga)
-    allowed = moves(grouped) if storyguide else {}  # where the storyguide can move each encounter
+    allowed = {  # where the storyguide can move each encounter, with the button's words
+        pk: [(way, MOVES[way]) for way in ways] for pk, ways in (moves(grouped) if storyguide else {}).items()
+    }
     return render(
         request,
         "combat/evening.html",
@@ -121,6 +123,7 @@ def evening_page(request, saga_id):
             "title": evening_title(reader.saga, evening),
             "version": version_words(reader),
             "players_version": not reader.is_storyguide,
+            "version_query": "&version=players" if storyguide and not reader.is_storyguide else "",
             "is_storyguide": storyguide,
             "evening": evening,
             "evenings": [
