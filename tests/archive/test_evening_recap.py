@@ -166,3 +166,11 @@ def test_the_history_links_the_evening_and_the_whole_log(ars, client):
     assert reverse("saga_evening", args=[ars.saga.pk]) in history
     saga_page = client.get(reverse("saga_detail", args=[ars.saga.pk])).content.decode()
     assert reverse("saga_evening", args=[ars.saga.pk]) in saga_page
+
+
+def test_a_saga_with_nothing_played_has_an_empty_recap(ars, client):
+    ars.saga.encounters.all().delete()
+    client.force_login(ars.alice)
+    page = client.get(reverse("saga_evening", args=[ars.saga.pk]))
+    assert page.status_code == 200 and 'data-testid="evening-empty"' in page.content.decode()
+    assert evening_md(ars.saga, ars.alice).endswith("\nNothing was played.\n")
