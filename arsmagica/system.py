@@ -192,6 +192,11 @@ class ArsMagica(RuleSystem):
 
         return chart_tally(event)
 
+    def recap_rolls(self, event):
+        from .replay import recap_rolls
+
+        return recap_rolls(event)
+
     def survived(self, table, combatant_id):
         from .replay import survived
 

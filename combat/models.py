@@ -46,6 +46,12 @@ class Encounter(models.Model):
     archived_at = models.DateTimeField(
         null=True, blank=True, help_text="Set when the storyguide archived it: listed apart, restorable."
     )
+    evening_start = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="The storyguide's regrouping of the evening recaps (combat.archive.evenings): True starts "
+        "a new evening here, False keeps it with the one before; empty leaves it to the time between events.",
+    )
 
     class Meta:
         ordering = ["-created_at"]

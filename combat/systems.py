@@ -245,6 +245,12 @@ class RuleSystem(ABC):
         levels lost)."""
         return []
 
+    def recap_rolls(self, event) -> list[tuple[str, int, str]]:
+        """The rolls in an event as the reader's version of it shows them, as (combatant id, total, what was
+        rolled, in the system's words): the evening's recap names the best and the worst. A total the reader
+        may not see is left out."""
+        return []
+
     def survived(self, table: Any, combatant_id: str) -> bool:
         """Whether a combatant came out of the encounter alive, by the replay's table at its end."""
         return True

@@ -319,3 +319,24 @@ def chart_tally(event) -> list[tuple[str, str, int]]:
 def survived(table: Table, combatant_id: str) -> bool:
     """Still at the table at the encounter's end (the d6 system has no death)."""
     return combatant_id in table.combatants
+
+
+def recap_rolls(event) -> list[tuple[str, int, str]]:
+    """Each challenge's result (initiative, a roll, a runner's in a chase), for the evening's best and worst
+    roll (d6 seed); a result the reader may not see is not in their version of the payload."""
+    p = event.payload
+    if event.kind == kinds.ROLL:
+        rolled = [(p.get("combatant"), p.get("result"), f"{p.get('rolled') or 'roll'}")]
+    elif event.kind == kinds.FIGHT_STARTED:
+        rolled = [(row.get("combatant"), row.get("result"), "initiative") for row in p.get("order") or ()]
+    elif event.kind == kinds.EXCHANGE:
+        terrain = (p.get("terrain") or {}).get("rolled") or "chase"
+        runners = p.get("rolls") or ()
+        rolled = [(row.get("runner"), row.get("result"), f"{terrain} in the chase") for row in runners]
+    else:
+        return []
+    return [
+        (str(who), result, what)
+        for who, result, what in rolled
+        if isinstance(result, int) and not isinstance(result, bool)
+    ]

@@ -155,6 +155,11 @@ class D6Fatigue(RuleSystem):
 
         return chart_tally(event)
 
+    def recap_rolls(self, event):
+        from .replay import recap_rolls
+
+        return recap_rolls(event)
+
     def survived(self, table, combatant_id):
         from .replay import survived
 

@@ -10,7 +10,8 @@ prefers-color-scheme, which the page follows) and each person:
   encounter's and the saga's charts, the "manage" pages (rename, delete) of the saga, a character and the
   encounter, the d6 saga, its attributes form, the d6 table, and a page that does not exist;
 - player: sagas, the saga page, their own character and its form, their encounter page (live, then offline),
-  the history, the record, the replay and the charts, the d6 saga, the d6 table and their d6 character;
+  the history, the record, the replay and the charts, the evening's recap, the d6 saga, the d6 table and
+  their d6 character;
 - newcomer (a demo player not in the d6 saga): the d6 saga's invite page as a guest sees it and the sign-up
   page it leads to, then, logged in, the same invite with its one button;
 - the storyguide also shoots a player's password-link page (before any link is made).
@@ -231,6 +232,7 @@ def saga_tour(
     saga_id = re.search(r"/sagas/(\d+)/", saga_url)
     if saga_id:
         shooter.visit(f"/sagas/{saga_id.group(1)}/charts/", f"{prefix}saga-charts")
+        shooter.visit(f"/sagas/{saga_id.group(1)}/evening/", f"{prefix}evening-recap")
         if guide:
             shooter.visit(f"/sagas/{saga_id.group(1)}/manage/", f"{prefix}saga-manage")
     if encounter_url:

@@ -214,6 +214,7 @@ def as_before_the_split(table: str, row: dict) -> dict:
         row = dict(row)
         row.pop("archived_at")
         row.pop("last_seq")
+        row.pop("evening_start")  # combat 0010: empty, the evenings go by the time between events
         return row
     if table == "campaign_saga":
         row = dict(row)

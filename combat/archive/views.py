@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
 
+from campaign.access import is_storyguide
+
+from ..services.evenings import regroup
 from ..undo import mark, undone_in
 from ..views import encounter_for
-from .downloads import chosen_encounter, file_name
+from .downloads import as_download, chosen_encounter, file_name
+from .evenings import MOVES, Evening, evenings, moves
 from .export import archive_bytes
 from .filters import Filters
 from .reading import reader_for
 from .recap import recap_bytes
 from .streaming import streamed
+from .tonight import PLAYERS_VERSION, evening_lines, evening_title, players_reader, told, version_words
 
 
 @login_required
@@ -77,3 +86,75 @@ def encounter_record(request, encounter_id):
             ],
         },
     )
+
+
+def _evening(request, saga_id):
+    """The reader (the players' version for players, and for the storyguide when asked: `?version=players`),
+    the saga's evenings and the one asked for (`?evening=N`, the latest by default; 404 for no such one)."""
+    reader = reader_for(request.user, saga_id, sheets=False)
+    grouped = evenings(reader.saga)
+    if request.GET.get("version") == PLAYERS_VERSION and reader.is_storyguide:
+        reader = players_reader(reader)
+    asked = request.GET.get("evening", "")
+    if not grouped:
+        return reader, grouped, Evening(1)
+    if not asked:
+        return reader, grouped, grouped[-1]
+    if not asked.isdigit() or not 1 <= int(asked) <= len(grouped):
+        raise Http404("No such evening.")
+    return reader, grouped, grouped[int(asked) - 1]
+
+
+@login_required
+@require_GET
+def evening_page(request, saga_id):
+    """The evening's recap on a page made for paper, with the saga's other evenings; the storyguide's
+    version and controls to regroup for the storyguide."""
+    reader, grouped, evening = _evening(request, saga_id)
+    storyguide = is_storyguide(request.user, reader.saga)
+    allowed = {  # where the storyguide can move each encounter, with the button's words
+        pk: [(way, MOVES[way]) for way in ways] for pk, ways in (moves(grouped) if storyguide else {}).items()
+    }
+    return render(
+        request,
+        "combat/evening.html",
+        {
+            "saga": reader.saga,
+            "title": evening_title(reader.saga, evening),
+            "version": version_words(reader),
+            "players_version": not reader.is_storyguide,
+            "version_query": "&version=players" if storyguide and not reader.is_storyguide else "",
+            "is_storyguide": storyguide,
+            "evening": evening,
+            "evenings": [
+                {
+                    "number": each.number,
+                    "start": each.start,
+                    "encounters": [(e, allowed.get(e.pk, ())) for e in each.encounters],
+                }
+                for each in grouped
+            ],
+            "told": [told(reader, encounter) for encounter in evening.encounters],
+        },
+    )
+
+
+@login_required
+@require_GET
+def evening_markdown(request, saga_id):
+    """The evening's recap in Markdown, a download."""
+    reader, _, evening = _evening(request, saga_id)
+    text = "\n".join(evening_lines(reader, evening)) + "\n"
+    what = f"evening-{evening.number}{'-players' if not reader.is_storyguide else ''}.md"
+    name = file_name(reader.saga, what, day=timezone.localdate(evening.start) if evening.start else None)
+    return as_download(HttpResponse(text, content_type="text/markdown; charset=utf-8"), name)
+
+
+@login_required
+@require_POST
+def evening_regroup(request, saga_id):
+    """The storyguide moves an encounter to the evening before or after; back to the recap."""
+    refused = regroup(request.user, saga_id, request.POST.get("encounter"), request.POST.get("direction", ""))
+    if refused:
+        messages.error(request, refused)
+    return redirect(reverse("saga_evening", args=[saga_id]) + f"?evening={request.POST.get('evening', '')}")

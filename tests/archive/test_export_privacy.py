@@ -145,15 +145,21 @@ def marked(table) -> None:
 
 
 def exports(saga, user) -> dict[str, str]:
-    """Every export of the saga as `user` downloads it: history.json, archive.json, recap.md, and each
-    encounter's print view."""
+    """Every export of the saga as `user` downloads it: history.json, archive.json, recap.md, the evening's
+    recap (page and Markdown; the storyguide's preview of the players' version too), and each encounter's
+    print view."""
     client = Client()
     client.force_login(user)
     got = {
         "history.json": client.get(reverse("saga_history_json", args=[saga.pk])).content.decode(),
         "archive.json": archive_of(saga, user).decode(),
         "recap.md": b"".join(client.get(reverse("saga_recap", args=[saga.pk])).streaming_content).decode(),
+        "evening.md": client.get(reverse("saga_evening_md", args=[saga.pk])).content.decode(),
+        "evening page": client.get(reverse("saga_evening", args=[saga.pk])).content.decode(),
     }
+    if user == saga.storyguide:  # the players' version the storyguide sends round: a player's screen
+        preview = client.get(reverse("saga_evening_md", args=[saga.pk]), {"version": "players"})
+        got["players' evening.md"] = preview.content.decode()
     for encounter in saga.encounters.all():
         response = client.get(reverse("encounter_record", args=[encounter.pk]))
         assert response.status_code == 200
@@ -183,5 +189,9 @@ def test_no_export_gives_a_player_an_npcs_roll_beyond_the_saga_setting(played, n
                 elif name.endswith(".json"):
                     assert str(number) in text, f"{player}'s {name} lacks an NPC's {part} at {npc_rolls}"
     for name, text in exports(saga, saga.storyguide).items():
-        if name.endswith(".json"):
+        if name.startswith("players'"):
+            assert not any(str(MARKED[part]) in text for part in SCREENED[npc_rolls]), (name, npc_rolls)
+        elif name == "evening.md":
+            assert str(TOTAL) in text  # the best roll: an NPC's planted total, the storyguide's to see
+        elif name.endswith(".json"):
             assert all(str(number) in text for number in MARKED.values()), name
