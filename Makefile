@@ -76,6 +76,8 @@ soak: venv
 lint: venv
 	$(BIN)/ruff check .
 
+# The benches at their real sizes (docs/performance.md); `make test` runs each at its smallest
+# (tests/test_benches.py) to see that it still runs.
 bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/fanout.py --tables 3 --players 8 --seconds 10

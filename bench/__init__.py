@@ -1,2 +1,3 @@
-"""Benchmarks that print figures (`engine.py`, `fanout.py`); never part of the pass/fail suite, except
-the fan-out's correctness check that `tests/combat/test_fanout_check.py` runs."""
+"""Benchmarks that print figures (docs/performance.md); they never fail on a figure. `make test` runs each
+at its smallest size to see that it still runs (tests/test_benches.py), and the fan-out's correctness
+check (tests/test_fanout.py); `make bench` runs them at their real sizes."""

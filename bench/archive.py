@@ -10,7 +10,7 @@ the median of `--repeat` requests; the saga's charts the median of three, each w
 saga folded, as before the finished encounters' summaries; the first view, which writes them; from
 them; with the process's CPU time beside each); each export is read to its last byte, its size and the
 peak of Python's memory while it was made (tracemalloc, on a separate run, since tracing slows it)
-printed beside it. Never part of the test suite.
+printed beside it. `make test` runs it at one encounter of one round (tests/test_benches.py).
 """
 
 from __future__ import annotations

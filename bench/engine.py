@@ -4,7 +4,13 @@ Run: `.venv/bin/python bench/engine.py` (one core, no Django; `--seconds`, `--re
 Each round is a whole `resolve_round`: declarations checked, Initiative, engagement
 contests, both missile phases, Melee, Magic and Fatigue, with random dice. The same
 workload every run; the best of the runs is printed first, then each run (the machine
-is shared, so the spread matters). Never part of the test suite.
+is shared, so the spread matters). `make test` runs it for a tenth of a second (tests/test_benches.py).
+
+To compare two versions of the engine on the shared machine, whose speed changes by the minute, interleave
+them in one process so that both see the same load: import each tree's `combat` package under its own name
+(a worktree of the older one, `git worktree add /tmp/wt-before REV`), then alternate blocks of rounds (100
+rounds of 10 combatants, 10 of 100) until each version has spent 6 s of CPU time per size, and give the
+ratio of their rates.
 """
 
 from __future__ import annotations

@@ -19,6 +19,17 @@ Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every soc
 `--profile DIR` records each Daphne with py-spy (if installed) during the measured window: only the thread
 holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
+
+Comparing two trees: this shared machine runs the same code up to four times slower from one minute to the
+next, so run the tree before a change (a worktree, `git worktree add /tmp/wt-before REV`, with the same
+venv) and the tree after it in turn, the same command, two or three times each, and compare only runs
+whose reference medians (the last line, bench/reference.py) are about the same. Past the knee a run's
+"done a second" moves with its backlog; the CPU a command and the highest rate each setup keeps up with
+(step `--rate`) are the steadier figures. The "2 cores carry at most" line is the ceiling that the run's
+own CPU figures allow: with D the Daphnes' CPU a command and R the rest's (PostgreSQL, Redis, the bench
+client), one Daphne carries at most 1000 / D a second and two at most 2000 / (D + R), whatever the minute.
+`make test` runs it at one table of two players for 2 s, embedded with its floor, and on the suite's
+PostgreSQL and Redis with two Daphnes (tests/test_benches.py).
 """
 
 from __future__ import annotations

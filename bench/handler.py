@@ -8,7 +8,16 @@ correction posted as htmx posts it (the session and CSRF cookies, `X-CSRFToken`,
 and a path that is not found (the least Django does). Before each correction the bench reads the
 encounter's version, as a page has it (in a thread of asyncio's, the same for both). It prints the
 process's CPU time a request (every thread's: the event loop's and Django's), the median of the rounds.
-SQLite in a temporary folder, the in-memory channel layer, nobody listening. Never part of the test suite.
+SQLite in a temporary folder, the in-memory channel layer, nobody listening. `make test` runs it at three
+requests a round (tests/test_benches.py) to see that it still runs.
+
+Instructions, which do not depend on the shared machine's speed of the minute, are the steadier measure of
+a change to a request: drive `Browser` from a small script of your own (one kind of request, after twenty
+to warm up) under `PYTHONHASHSEED=0 DEBUG=false valgrind --tool=callgrind --instr-atstart=no`, switch the
+count on around the measured requests alone with `callgrind_control -i on` (and `off` after), and divide
+the instructions (Ir) by the requests. Count the tree before a change and after it, each in its own
+worktree (`git worktree add /tmp/wt-before REV`) with the same venv; without a fixed hash seed the same
+tree varies by a few per cent.
 """
 
 from __future__ import annotations

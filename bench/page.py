@@ -9,7 +9,7 @@ Each figure is the median of `--repeat` requests through Django's test client wi
 middleware, in this one process, with the garbage collector set as the server sets it (config.collector):
 the process's CPU time and the wall time per request, and the page's size. Not under Django's test
 environment, whose template instrumentation copies every template's context for the test client and so
-adds about a third. Never part of the test suite.
+adds about a third. `make test` runs it at 5 combatants once (tests/test_benches.py).
 """
 
 from __future__ import annotations

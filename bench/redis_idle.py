@@ -3,7 +3,8 @@ options config/settings.py sets (issue 9; channels_redis #422, redis-py #4091).
 
 Run: `REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/redis_idle.py` (`--seconds N`).
 An idle websocket's consumer waits exactly like this, in channels-redis's 5 s BZPOPMIN; an error
-here is the consumer's end (1011 before issue 9). Never part of the test suite.
+here is the consumer's end (1011 before issue 9). `make test` runs it for 1 s on its Redis
+(tests/test_benches.py).
 """
 
 from __future__ import annotations
