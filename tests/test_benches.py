@@ -1,8 +1,10 @@
 """Every bench still runs (issue 30, item 6): each bench/ script as a subprocess, as a host runs it, at the
 smallest size its options allow, exits 0 with its figures printed and no traceback. Asserts no timing:
 the figures are the benches' job, at their real sizes in `make bench`. bench/seed.py, bench/floor.py,
-bench/load.py, bench/servers.py and bench/settings.py are run by bench/fanout.py; bench/reference.py by it
-and alone. Also: docs/performance.md stays a page of today's figures, under 400 lines."""
+bench/load.py, bench/servers.py and bench/settings.py are run by bench/fanout.py (in
+tests/test_fanout_benches.py, a file of its own so that the suite's workers share the benches' time);
+bench/reference.py by it and alone. Also: docs/performance.md stays a page of today's figures, under 400
+lines."""
 
 import os
 import re
@@ -12,11 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.db import connections
-
-from tests.browser.server import database_url
-from tests.conftest import missing
-from tests.test_fanout import free_port
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 FIGURE = re.compile(r"\d+(\.\d+)? ?(ms|s|rounds/s|KiB|MiB)\b")
@@ -68,31 +65,6 @@ def test_archive_bench_runs(tmp_path):
     for line in ("history, first page", "replay step", "saga charts, from the summaries", "archive.json"):
         shown = re.findall(rf"{line}.*{FIGURE.pattern}", out)
         assert len(shown) == 2, (line, out)  # the storyguide's, a player's
-
-
-def test_fanout_bench_runs_embedded_with_its_floor():
-    out = run_bench("fanout.py", "--tables", "1", "--players", "2", "--seconds", "2", "--drain", "5",
-                    "--port", str(free_port()), "--check")  # fmt: skip
-    assert "commands asked -> done: 2 -> 2" in out, out
-    assert re.search(r"latency post -> frame at every socket \(ms\): p50 [\d.]+", out), out
-    assert re.search(r"floor \(bare websockets.*p50 [\d.]+", out), out
-    assert re.search(r"reference workload .* took median [\d.]+ ms", out), out
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-@pytest.mark.django_db(transaction=True)
-def test_fanout_bench_runs_on_postgres_and_redis_with_two_daphnes(suite_redis_url):
-    """The scale path on the suite's PostgreSQL test database and its Redis."""
-    if connections["default"].vendor != "postgresql":
-        missing("needs PostgreSQL: set DATABASE_URL (make test starts one)")
-    env = dict(embedded_env(), DATABASE_URL=database_url(connections["default"].settings_dict))
-    out = run_bench("fanout.py", "--redis", suite_redis_url, "--daphnes", "2", "--tables", "2",
-                    "--players", "2", "--seconds", "2", "--drain", "5", "--idle", "1", "--no-floor",
-                    "--port", str(free_port()), "--check", env=env)  # fmt: skip
-    assert "daphnes=2 tables=2" in out, out
-    assert re.search(r"commands asked -> done: 4 -> 4", out), out
-    assert re.search(r"2 Daphnes [\d.]+/s", out), out
 
 
 @pytest.mark.redis

@@ -1,0 +1,38 @@
+"""bench/fanout.py still runs (issue 30, item 6), embedded with its floor and on PostgreSQL and Redis with two
+Daphnes: apart from tests/test_benches.py, since the suite hands whole files to its workers and these two
+take most of the benches' time."""
+
+import re
+
+import pytest
+from django.db import connections
+
+from tests.browser.server import database_url
+from tests.conftest import missing
+from tests.test_benches import embedded_env, run_bench
+from tests.test_fanout import free_port
+
+
+def test_fanout_bench_runs_embedded_with_its_floor():
+    out = run_bench("fanout.py", "--tables", "1", "--players", "2", "--seconds", "2", "--drain", "5",
+                    "--port", str(free_port()), "--check")  # fmt: skip
+    assert "commands asked -> done: 2 -> 2" in out, out
+    assert re.search(r"latency post -> frame at every socket \(ms\): p50 [\d.]+", out), out
+    assert re.search(r"floor \(bare websockets.*p50 [\d.]+", out), out
+    assert re.search(r"reference workload .* took median [\d.]+ ms", out), out
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_fanout_bench_runs_on_postgres_and_redis_with_two_daphnes(suite_redis_url):
+    """The scale path on the suite's PostgreSQL test database and its Redis."""
+    if connections["default"].vendor != "postgresql":
+        missing("needs PostgreSQL: set DATABASE_URL (make test starts one)")
+    env = dict(embedded_env(), DATABASE_URL=database_url(connections["default"].settings_dict))
+    out = run_bench("fanout.py", "--redis", suite_redis_url, "--daphnes", "2", "--tables", "2",
+                    "--players", "2", "--seconds", "2", "--drain", "5", "--idle", "1", "--no-floor",
+                    "--port", str(free_port()), "--check", env=env)  # fmt: skip
+    assert "daphnes=2 tables=2" in out, out
+    assert re.search(r"commands asked -> done: 4 -> 4", out), out
+    assert re.search(r"2 Daphnes [\d.]+/s", out), out
