@@ -18,7 +18,6 @@ class ArsMagica(RuleSystem):
     sheet_template = "arsmagica/_sheet.html"
     sheet_form_template = "arsmagica/_sheet_form.html"
     frame_template = "arsmagica/_frame_panels.html"
-    create_url_name = "encounter_create"
 
     @property
     def event_kinds(self):

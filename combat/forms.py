@@ -1,4 +1,4 @@
-"""The core's forms: a new encounter, and the characters to put in it (their side: combat/sides.py)."""
+"""The core's forms: the characters to put in an encounter (their side: combat/sides.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,6 @@ from django import forms
 from campaign.models import Character
 
 from .inputs import RefusesControlCharacters
-
-
-class EncounterForm(RefusesControlCharacters, forms.Form):
-    name = forms.CharField(max_length=120, label="Encounter name")
 
 
 class AddCombatantsForm(RefusesControlCharacters, forms.Form):

@@ -79,9 +79,6 @@ class RuleSystem(ABC):
 
     # --- encounters ----------------------------------------------------------------------------
 
-    create_url_name: str = "encounter_create"
-    """The URL name the saga page's "new encounter" form posts to (with the saga's id)."""
-
     @abstractmethod
     def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
         """The encounter's page for this person: the storyguide's controls or a player's view."""

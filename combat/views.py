@@ -25,11 +25,12 @@ from campaign.once import sent_once
 from . import answers, kept, services, systems
 from .audience import PLAYERS, STORYGUIDE
 from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
-from .forms import EncounterForm
-from .inputs import MAX_ID, record_ids, whole_number
+from .inputs import MAX_ID, plain_text, record_ids, whole_number
 from .live import log_lines, shown_to
 from .models import Encounter
 from .sides import chosen_side
+
+MAX_NAME = 120  # an encounter's name, as long as its column
 
 
 def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
@@ -158,16 +159,13 @@ def encounter_page(request, encounter_id):
 @require_POST
 @sent_once
 def encounter_create(request, saga_id):
-    """A new encounter from the saga page; its page opens next."""
+    """A new encounter from the saga page, in any rule system; its page (the system's, through the registry)
+    opens next."""
     membership = get_membership(request.user, saga_id)
     saga_url = reverse("saga_detail", args=[saga_id])
-    form = EncounterForm(request.POST)
     try:
-        if not form.is_valid():
-            raise InvalidCommand("Give the encounter a name.")
-        encounter = services.create_encounter(
-            request.user, saga_id, form.cleaned_data["name"], membership.saga.rule_system
-        )
+        name = plain_text(request.POST.get("name", ""), "The encounter's name", MAX_NAME)
+        encounter = services.create_encounter(request.user, saga_id, name, membership.saga.rule_system)
     except CombatError as error:
         return answers.refused_on_page(request, error, saga_url)
     url = reverse("encounter_page", args=[encounter.pk])

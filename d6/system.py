@@ -19,7 +19,6 @@ class D6Fatigue(RuleSystem):
     sheet_form_template = "d6table/_sheet_form.html"
     frame_template = "d6table/_frame_panels.html"
     log_stylesheets = ("css/d6table.css",)  # the dice faces (.d6-faces), a roll's success and fatigue
-    create_url_name = "d6_encounter_create"
 
     @property
     def event_kinds(self):

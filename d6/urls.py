@@ -1,17 +1,28 @@
-from django.urls import path
+"""The d6 table's URLs; set-up (a new encounter, combatants in and out) is the core's (combat/urls.py)."""
+
+from django.http import HttpResponsePermanentRedirect
+from django.urls import path, reverse
+
+from combat import views as core
 
 from . import views
 
+
+def moved(name: str, view):
+    """An old d6 URL of the core's view `name`: a GET goes there for good (301); a post, from a page
+    opened before the move, is answered by the core's view itself, so its form still works."""
+
+    def old_url(request, **kwargs):
+        if request.method in ("GET", "HEAD"):
+            return HttpResponsePermanentRedirect(reverse(name, kwargs=kwargs))
+        return view(request, **kwargs)
+
+    return old_url
+
+
 urlpatterns = [
     path("sagas/<id:saga_id>/attributes/", views.saga_attributes, name="saga_d6_attributes"),
-    path("sagas/<id:saga_id>/encounters/new-d6/", views.encounter_create, name="d6_encounter_create"),
     path("encounters/<id:encounter_id>/d6/", views.table, name="d6_table"),
-    path("encounters/<id:encounter_id>/d6/combatants/", views.add_combatants, name="d6_add_combatants"),
-    path(
-        "encounters/<id:encounter_id>/d6/combatants/<id:combatant_id>/remove/",
-        views.remove_combatant,
-        name="d6_remove_combatant",
-    ),
     path("encounters/<id:encounter_id>/d6/fight/", views.start_fight, name="d6_start_fight"),
     path("encounters/<id:encounter_id>/d6/roll/", views.roll, name="d6_roll"),
     path("encounters/<id:encounter_id>/d6/cluster/", views.cluster, name="d6_cluster"),
@@ -26,5 +37,12 @@ urlpatterns = [
     path("encounters/<id:encounter_id>/d6/chase/at-target/", views.at_target, name="d6_at_target"),
     path(
         "encounters/<id:encounter_id>/d6/chase/breather/", views.runner_breather, name="d6_runner_breather"
+    ),
+    # Before the core's set-up views served every system, d6 had its own, here:
+    path("sagas/<id:saga_id>/encounters/new-d6/", moved("encounter_create", core.encounter_create)),
+    path("encounters/<id:encounter_id>/d6/combatants/", moved("add_combatants", core.add_combatants)),
+    path(
+        "encounters/<id:encounter_id>/d6/combatants/<id:combatant_id>/remove/",
+        moved("remove_combatant", core.remove_combatant),
     ),
 ]

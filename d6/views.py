@@ -10,19 +10,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django.views.decorators.http import require_GET, require_http_methods
 
-from campaign.access import get_membership, is_storyguide, require_storyguide
+from campaign.access import is_storyguide, require_storyguide
 from campaign.once import sent_once
 from campaign.secure_context import secure_context
-from combat import answers
-from combat import services as combat_services
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.errors import CombatError, InvalidCommand
-from combat.inputs import MAX_ID, optional_whole_number, plain_text, record_ids, whole_number
-from combat.sides import chosen_side
+from combat.errors import InvalidCommand
+from combat.inputs import MAX_ID, optional_whole_number, plain_text, whole_number
 from combat.views import encounter_command, encounter_for, posted_version, visible_log
 
 from . import services
@@ -63,20 +58,6 @@ def _typed(post, prefix: str = "faces-") -> dict[str, str]:
 
 
 @login_required
-@require_POST
-@sent_once
-def encounter_create(request, saga_id):
-    """A new encounter in a d6 saga; its table opens next."""
-    get_membership(request.user, saga_id)
-    try:
-        name = plain_text(request.POST.get("name", ""), "The encounter's name", MAX_NAME)
-        encounter = services.create_encounter(request.user, saga_id, name)
-    except CombatError as error:
-        return answers.refused_on_page(request, error, reverse("saga_detail", args=[saga_id]))
-    return redirect("d6_table", encounter_id=encounter.pk)
-
-
-@login_required
 @require_GET
 def table(request, encounter_id):
     """The d6 table: the storyguide's controls, or a player's view of the same fight and chase."""
@@ -90,27 +71,6 @@ def table(request, encounter_id):
         plain_http=audience == STORYGUIDE and not secure_context(request),
     )
     return render(request, "d6table/table.html", context)
-
-
-# --- set-up ------------------------------------------------------------------------------------
-
-
-@table_command()
-def add_combatants(request, encounter):
-    combat_services.add_combatants(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        record_ids(request.POST.getlist("characters")),
-        chosen_side(request.POST.get("side", ""), request.POST.get("third_side", "")),
-    )
-    return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
-
-
-@table_command()
-def remove_combatant(request, encounter, combatant_id):
-    combat_services.remove_combatant(request.user, encounter.pk, posted_version(request), combatant_id)
-    return HttpResponseClientRedirect(reverse("d6_table", args=[encounter.pk]))
 
 
 # --- the fight ---------------------------------------------------------------------------------

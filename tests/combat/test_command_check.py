@@ -88,10 +88,10 @@ def test_what_is_kept_still_sends_another_systems_command_away(client, table):
     login(client, table.storyguide)
     assert post(client, "correct", table.encounter, correction(table)).status_code == 200
     version = table.v
-    d6_command = {"expected_version": version, "characters": [table.boris_character.pk]}
-    refused = post(client, "d6_add_combatants", table.encounter, d6_command)
+    d6_command = {"expected_version": version}
+    refused = post(client, "d6_start_fight", table.encounter, d6_command)
     assert refused.status_code == 422 and b"not open to you" in refused.content
-    assert post(client, "d6_add_combatants", table.encounter, d6_command, htmx=False).status_code == 404
+    assert post(client, "d6_start_fight", table.encounter, d6_command, htmx=False).status_code == 404
     assert table.v == version
 
 

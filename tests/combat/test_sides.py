@@ -37,10 +37,8 @@ def test_a_side_left_out_is_refused_in_plain_words(choice, name, message):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("make_table", "url_name"), [(Table, "add_combatants"), (D6Table, "d6_add_combatants")]
-)
-def test_both_set_up_panels_offer_the_choice_and_take_a_named_third_side(make_table, url_name):
+@pytest.mark.parametrize("make_table", [Table, D6Table])
+def test_both_set_up_panels_offer_the_choice_and_take_a_named_third_side(make_table):
     table = make_table()
     wolf = Character.objects.create(saga=table.saga, name="Wolf", is_npc=True)
     client = Client()
@@ -49,7 +47,7 @@ def test_both_set_up_panels_offer_the_choice_and_take_a_named_third_side(make_ta
     for value in ("Players", "Opponents", "third"):
         assert f'name="side" value="{value}"' in page
     assert 'name="third_side"' in page
-    url = reverse(url_name, args=[table.encounter.pk])
+    url = reverse("add_combatants", args=[table.encounter.pk])
     refused = client.post(
         url, {"expected_version": table.v, "characters": [wolf.pk], "side": THIRD}, HTTP_HX_REQUEST="true"
     )

@@ -55,7 +55,7 @@ def test_the_core_names_no_rule_system():
 
 def test_a_saga_finds_its_system_by_key_and_an_unknown_key_is_refused():
     assert systems.get("arsmagica").label == "Ars Magica 3rd edition"
-    assert systems.get("d6fatigue").create_url_name == "d6_encounter_create"
+    assert systems.get("d6fatigue").label == "d6 fatigue track"
     with pytest.raises(systems.UnknownSystem):
         systems.get("gurps")
     assert ("coinduel", "Coin duel") in systems.choices()  # the test settings add the toy system

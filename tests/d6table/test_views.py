@@ -173,38 +173,6 @@ def test_the_chase_from_the_storyguides_form_to_the_players_choice(client, table
     assert chase.stretches[-1]["name"] == "The river"
 
 
-def test_a_d6_saga_creates_its_encounters_here(client, table):
-    login(client, table.storyguide)
-    response = client.post(reverse("d6_encounter_create", args=[table.saga.pk]), {"name": "Night market"})
-    encounter = table.saga.encounters.get(name="Night market")
-    assert response["Location"] == reverse("d6_table", args=[encounter.pk])
-    login(client, table.alice)
-    response = client.post(reverse("d6_encounter_create", args=[table.saga.pk]), {"name": "Mine"})
-    assert response.status_code == 403
-    assert not table.saga.encounters.filter(name="Mine").exists()
-
-
-def test_the_saga_page_form_posts_to_the_d6_table(client, table):
-    page = login(client, table.storyguide).get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
-    assert reverse("d6_encounter_create", args=[table.saga.pk]) in page
-
-
-def test_the_storyguide_adds_characters(client, table):
-    from campaign.models import Character
-
-    extra = Character.objects.create(
-        saga=table.saga, name="Watchman", is_npc=True, sheet={"attributes": {"stamina": 1}}
-    )
-    login(client, table.storyguide)
-    response = client.post(
-        url("d6_add_combatants", table),
-        {"expected_version": table.v, "characters": [extra.pk], "side": "Watch"},
-    )
-    assert response.status_code == 200
-    assert response["HX-Redirect"] == url("d6_table", table)
-    assert table.encounter.combatants.filter(character=extra, side="Watch").exists()
-
-
 def test_history_shows_d6_events(client, table, dice):
     login(client, table.storyguide)
     client.post(url("d6_start_chase", table), chase_form(table))

@@ -95,7 +95,7 @@ def test_a_nul_in_a_name_is_refused_beside_its_field(world):
 
 
 def test_a_control_character_in_an_encounter_name_is_refused(world):
-    url = f"/sagas/{world.d6_saga.pk}/encounters/new-d6/"
+    url = f"/sagas/{world.d6_saga.pk}/encounters/new/"
     before = Encounter.objects.count()
     response = client_for(world.storyguide).post(url, {"name": "Ambush\x1b[31m"}, follow=True)
     assert "cannot hold control characters" in response.content.decode()
