@@ -97,12 +97,13 @@ class Person:
         """A new tab in the same context: same session cookie, its own page load and socket."""
         page = self.context.new_page()
         page.on("pageerror", lambda error: self.page_errors.append(f"{page.url}: {error}"))
-        page.on("console", lambda message: self._csp_violation(page, message))
+        page.on("console", lambda message: self._console_error(page, message))
         return page
 
-    def _csp_violation(self, page: Page, message) -> None:
-        """Chromium reports what the Content-Security-Policy blocked as a console error: a page error here."""
-        if message.type == "error" and "Content Security Policy" in message.text:
+    def _console_error(self, page: Page, message) -> None:
+        """Every console error is a page error here: what the Content-Security-Policy blocked, an htmx
+        target that is missing (htmx logs it as an error), a script's console.error."""
+        if message.type == "error":
             self.page_errors.append(f"{page.url}: {message.text}")
 
     # Getting in
