@@ -102,7 +102,7 @@ class Visit:
     # Answered by this process (DEBUG off, as in production) instead of the server, whose DEBUG shows Django's
     # technical 404 page: the page a real visitor gets.
     as_in_production: bool = False
-    # The status the steps end on, where it is an error by design (the lockout's 429): the console's one error.
+    # The status the steps end on, where it is an error by design (the lockout's 429): the one console error.
     ends_on: int | None = None
 
 
