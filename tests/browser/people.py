@@ -102,9 +102,18 @@ class Person:
 
     def _console_error(self, page: Page, message) -> None:
         """Every console error is a page error here: what the Content-Security-Policy blocked, an htmx
-        target that is missing (htmx logs it as an error), a script's console.error."""
-        if message.type == "error":
-            self.page_errors.append(f"{page.url}: {message.text}")
+        target that is missing (htmx logs it as an error), a failed load, a script's console.error. But one:
+        htmx logs a request that hx-sync="this:replace" cancelled for a newer one (a player's declarations
+        panel, when two changes of phase cross) as "htmx:afterRequest" then "htmx:sendAbort"."""
+        if message.type != "error":
+            return
+        error = f"{page.url}: {message.text}"
+        if message.text.startswith("htmx:sendAbort, ") and self.page_errors[-1:] == [
+            error.replace("htmx:sendAbort, ", "htmx:afterRequest, ")
+        ]:
+            self.page_errors.pop()
+            return
+        self.page_errors.append(error)
 
     # Getting in
 
