@@ -8,7 +8,6 @@ The ways a real table hit it: starting a round with no combatants, adding combat
 not dice (d6).
 """
 
-import re
 import secrets
 
 import pytest
@@ -22,7 +21,7 @@ from d6 import services as d6_services
 from d6.models import Fight, Fighter
 
 from .encounter_page import declare, load_demo_table, phase_is
-from .people import PHONE, Person, Table, outside_the_event_loop
+from .people import PHONE, REFUSED, Person, Table, outside_the_event_loop
 from .server import DaphneServer, database_url
 from .test_d6_players_act import demo_encounter
 
@@ -62,11 +61,6 @@ def _base_env() -> dict[str, str]:
     return {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
 
 
-# The one console error these tests cause on purpose: Chromium logs each refusal's answer (a 409 or 422,
-# which htmx swaps into its slot) as a failed load.
-REFUSED = re.compile(r"Failed to load resource: the server responded with a status of (409|422) ")
-
-
 @pytest.fixture(params=["DEBUG true", "DEBUG false"])
 def people(request, chromium, transactional_db, settings):
     """The people at the table, on a server with DEBUG as the parameter says; JS errors fail the test."""
@@ -78,10 +72,11 @@ def people(request, chromium, transactional_db, settings):
         server = request.getfixturevalue("production_daphne")
         settings.SECRET_KEY = PRODUCTION_KEY  # the sessions made here must be the server's
     table = Table(chromium, server.url)
+    table.allow(REFUSED)  # each test is refused on purpose
     table.debug = debug
     log_start = server.log_size()
     yield table
-    errors = [error for error in table.page_errors() if not REFUSED.search(error)]
+    errors = table.page_errors()
     table.close()
     if errors:
         pytest.fail(
