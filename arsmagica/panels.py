@@ -131,8 +131,8 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     the acting order, the engagements or the other cards); whether who has declared, or who can act, may
     have changed (`declared_changed`: the "Declarations" panel is pushed only then); and for the
     storyguide the entries of "Declare for NPCs" that the frame's declarations, the declarations its
-    command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when the panel is not
-    pushed whole."""
+    command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when the panel shows
+    its entries (declarations open) and is not pushed whole."""
     flags = frame_flags(events, replay=replay)
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
@@ -148,7 +148,9 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     }
     flags["declared_changed"] = changed is None or bool(declared or relevelled)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
-    if context["is_storyguide"] and not flags["declare_changed"] and (declared or relevelled):
+    # Only while the panel shows its entries: closed, it says so instead and has none to swap into.
+    showing = context["is_storyguide"] and context["refusal"] is None
+    if showing and not flags["declare_changed"] and (declared or relevelled):
         flags["declared_entries"] = context["entries_of"](declared | relevelled)
     return flags
 

@@ -65,6 +65,16 @@ SPLIT_WORDS = """() => {
 }"""
 
 
+# Console errors that are no fault: htmx logs "htmx:afterRequest" before the error that says what went wrong
+# (sendError, timeout), which is reported; and a request that hx-sync="this:replace" cancelled, by design.
+EXPECTED = (re.compile(r"^htmx:afterRequest\b"), re.compile(r"^htmx:sendAbort\b"))
+# ... and ones a test causes on purpose, which it allows (Person.allow): Chromium's line for a refusal's
+# answer (a 409 or 422, which htmx swaps into its slot); what a page logs when the test cuts the network or
+# stops the server (a failed load, htmx's send error, a websocket that cannot connect and its error event).
+REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (409|422) ")
+CUT_OFF = re.compile(r"net::ERR_|^htmx:sendError\b|^WebSocket connection to .* failed|^\[object Event\]$")
+
+
 def wait_until(page: Page, condition, what: str, timeout: float | None = None) -> None:
     """Poll `condition()` while the page's events (routes, sockets) go on being handled."""
     deadline = time.monotonic() + (TIMEOUT_MS if timeout is None else timeout) / 1000
@@ -91,19 +101,28 @@ class Person:
         self.context.set_default_navigation_timeout(TIMEOUT_MS)
         self.context.add_init_script(LIVE_PROBE)
         self.page_errors: list[str] = []
+        self.allowed: list[re.Pattern] = []
         self.page = self.new_tab()
 
     def new_tab(self) -> Page:
         """A new tab in the same context: same session cookie, its own page load and socket."""
         page = self.context.new_page()
         page.on("pageerror", lambda error: self.page_errors.append(f"{page.url}: {error}"))
-        page.on("console", lambda message: self._csp_violation(page, message))
+        page.on("console", lambda message: self._console_error(page, message))
         return page
 
-    def _csp_violation(self, page: Page, message) -> None:
-        """Chromium reports what the Content-Security-Policy blocked as a console error: a page error here."""
-        if message.type == "error" and "Content Security Policy" in message.text:
-            self.page_errors.append(f"{page.url}: {message.text}")
+    def _console_error(self, page: Page, message) -> None:
+        """Every console error is a page error here (what the Content-Security-Policy blocked, an htmx target
+        that is missing, a failed load, a script's console.error) but what the test allows (`allow`) and
+        what htmx logs for a request that hx-sync="this:replace" cancelled for a newer one (a player's
+        declarations panel, when two changes of phase cross)."""
+        if message.type != "error" or any(p.search(message.text) for p in (*EXPECTED, *self.allowed)):
+            return
+        self.page_errors.append(f"{page.url}: {message.text}")
+
+    def allow(self, *patterns: re.Pattern) -> None:
+        """Let the console errors these match through: ones the test causes on purpose (REFUSED, CUT_OFF)."""
+        self.allowed.extend(patterns)
 
     # Getting in
 
@@ -209,11 +228,17 @@ class Table:
         self.browser = browser
         self.base_url = base_url
         self.people: list[Person] = []
+        self.allowed: list[re.Pattern] = []
 
     def person(self, name: str, viewport: dict | None = None) -> Person:
         person = Person(name, self.browser, self.base_url, viewport or DESKTOP)
+        person.allow(*self.allowed)
         self.people.append(person)
         return person
+
+    def allow(self, *patterns: re.Pattern) -> None:
+        """Let the console errors these match through for everyone made from now on (Person.allow)."""
+        self.allowed.extend(patterns)
 
     def screenshot_all(self, folder: Path) -> list[Path]:
         folder.mkdir(parents=True, exist_ok=True)

@@ -102,15 +102,18 @@ class Visit:
     # Answered by this process (DEBUG off, as in production) instead of the server, whose DEBUG shows Django's
     # technical 404 page: the page a real visitor gets.
     as_in_production: bool = False
+    # The status the steps end on, where it is an error by design (the lockout's 429): the one console error.
+    ends_on: int | None = None
 
 
 PAGES = [
     Visit("front", "guest", "/"),
     Visit("login", "guest", "/accounts/login/"),
     Visit("login-failed", "guest", "/accounts/login/", _wrong_password),
-    Visit("locked-out", "guest", "/accounts/login/", _locked_out),
+    Visit("locked-out", "guest", "/accounts/login/", _locked_out, ends_on=429),
     Visit("signup", "guest", "/accounts/signup/"),
     Visit("signup-errors", "guest", "/accounts/signup/", _signup_mismatch),
+    Visit("offline", "guest", "/offline/"),
     Visit("home", "storyguide", "/"),
     Visit("sagas", "storyguide", "/sagas/"),
     Visit("sagas", "player", "/sagas/"),
@@ -228,6 +231,7 @@ class Seats:
         self.browser, self.base_url, self.blocker = browser, base_url, blocker
         self.users, self.cookies = seeded["users"], seeded["cookies"]
         self.contexts: dict[tuple, BrowserContext] = {}
+        self.errors: list[str] = []  # every page's errors and console errors, as "url: text"
 
     def page(self, who: str, size: str, theme: str) -> Page:
         key = (who, size, theme)
@@ -246,7 +250,13 @@ class Seats:
                 )
             self.contexts[key] = context
         context = self.contexts[key]
-        return context.pages[0] if context.pages else context.new_page()
+        if context.pages:
+            return context.pages[0]
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on("console", lambda message: message.type == "error" and self.errors.append(
+            f"{page.url}: {message.text}"))
+        return page
 
     def close(self) -> None:
         for context in self.contexts.values():
@@ -282,8 +292,7 @@ SETTLED = "document.readyState === 'complete' && !document.querySelector('.htmx-
 
 def _open(seats: Seats, ids: dict, visit: Visit, size: str, theme: str) -> Page:
     page = seats.page(visit.who, size, theme)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    seats.errors.clear()
     path = visit.path.format(**ids)
     if visit.as_in_production:
         with seats.blocker.unblock():
@@ -294,8 +303,16 @@ def _open(seats: Seats, ids: dict, visit: Visit, size: str, theme: str) -> Page:
         visit.then(page)
     wait_until_true(page, SETTLED)
     assert page.evaluate("document.documentElement.dataset.theme") == theme
-    assert not errors, errors
+    assert not _unexpected(seats.errors, visit), seats.errors
     return page
+
+
+def _unexpected(errors: list[str], visit: Visit) -> list[str]:
+    """The console's errors but the one an error page's own status gives ("Failed to load resource: the
+    server responded with a status of 404"), or the status its steps end on: that page is the case checked."""
+    statuses = {status for status in (visit.status, visit.ends_on) if status and status != 200}
+    expected = tuple(f"the server responded with a status of {status} " for status in statuses)
+    return [error for error in errors if not any(words in error for words in expected)]
 
 
 def _answer_as_in_production(page: Page, user, path: str) -> None:
@@ -361,8 +378,19 @@ def test_every_page_passes_axe_in_both_themes_fits_a_phone_and_has_44px_targets(
         problems.append(_serious_violations(page, size, "dark"))
     finally:
         _switch_theme(page, "light")
+    problems.extend(_unexpected(seats.errors, visit))  # the switch to dark and back logged no error
     problems = [p for p in problems if p]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("visit", PAGES, ids=_case_id)
+def test_every_page_opened_in_the_dark_theme_logs_no_console_error(seated, visit):
+    """No Content-Security-Policy violation, missing htmx target or script error on a page loaded dark
+    (theme.js draws it dark from the start), for the storyguide, a player and a guest (`_open` checks)."""
+    seats, ids = seated
+    page = _open(seats, ids, visit, "phone", "dark")
+    page.wait_for_timeout(100)  # a live frame's swap after the page settled
+    assert not _unexpected(seats.errors, visit), seats.errors
 
 
 WIDE_ELEMENTS = """() => [...document.querySelectorAll('body *')]

@@ -108,8 +108,8 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
     connected = [guide, boris_player, anselm_player]
     melee = list(Event.objects.filter(encounter=encounter, phase="melee").exclude(storyguide_only=True))
     assert any(event.kind == Kind.ATTACK for event in melee), "three engaged pairs made no attack"
-    players, characters = player_ids(encounter)
-    players_melee = as_players_see(saga, melee, players, characters=characters)  # NPCs' results only
+    ids_of_players, characters = player_ids(encounter)
+    players_melee = as_players_see(saga, melee, ids_of_players, characters=characters)  # NPCs' results only
     for person in connected:
         phase_is(person.page, "second_missile")
         shows_the_log(person.page, melee if person is guide else players_melee)
@@ -135,7 +135,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
             phase_is(person.page, after)
     fatigue = list(Event.objects.filter(encounter=encounter, phase="fatigue").exclude(storyguide_only=True))
     assert any(event.kind == Kind.PHASE_RESOLVED for event in fatigue)
-    players_fatigue = as_players_see(saga, fatigue, players, characters=characters)
+    players_fatigue = as_players_see(saga, fatigue, ids_of_players, characters=characters)
     for person in everyone:
         shows_the_log(person.page, fatigue if person is guide else players_fatigue)
         shows_the_levels(person.page, combatants)

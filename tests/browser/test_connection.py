@@ -13,9 +13,15 @@ from playwright.sync_api import Page, expect
 from arsmagica.models import Declaration
 
 from .encounter_page import load_demo_table, phase_is
-from .people import PHONE
+from .people import CUT_OFF, PHONE
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(autouse=True)
+def cut_off_on_purpose(table):
+    """Each test here cuts the network or the socket: what the pages log for that is allowed."""
+    table.allow(CUT_OFF)
 
 # When the page starts each socket (an attempt) and when one closes, in the page's own clock.
 ATTEMPTS = """

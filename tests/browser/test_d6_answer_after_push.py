@@ -12,7 +12,7 @@ from combat.models import Encounter
 from d6 import services as d6_services
 from d6.models import Fight, Fighter
 
-from .people import outside_the_event_loop, wait_until
+from .people import REFUSED, outside_the_event_loop, wait_until
 from .test_d6_players_act import demo_encounter, no_errors
 
 pytestmark = pytest.mark.browser
@@ -65,6 +65,7 @@ def test_a_player_ends_their_turn_while_the_breather_s_answer_is_still_on_its_wa
 
 def test_a_refusal_after_a_push_shows_in_the_redrawn_form_with_the_choices_back(table, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # load_demo_d6's logins
+    table.allow(REFUSED)  # the roll is refused on purpose
     guide, acting, _, player, page = _player_on_their_turn(table, "Roll, refused")
     panel = page.get_by_test_id(f"your-turn-{acting}")
     form = panel.get_by_test_id("player-roll-form")

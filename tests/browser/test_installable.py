@@ -102,7 +102,11 @@ def test_the_worker_keeps_no_page_command_or_htmx_answer(table):
     page.evaluate(
         """async () => {
           await fetch("/", {headers: {"HX-Request": "true"}});
-          await fetch("/accounts/login/", {method: "POST", body: new FormData()});
+          const login = new FormData();  // a wrong password with the page's CSRF token: a 200
+          login.append("username", "nobody");
+          login.append("password", "not-the-password");
+          const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+          await fetch("/accounts/login/", {method: "POST", body: login, headers: {"X-CSRFToken": token}});
           await fetch("/favicon.ico");
         }"""
     )

@@ -21,7 +21,7 @@ from d6 import services as d6_services
 from d6.models import Fight, Fighter
 
 from .encounter_page import declare, load_demo_table, phase_is
-from .people import PHONE, Person, Table, outside_the_event_loop
+from .people import PHONE, REFUSED, Person, Table, outside_the_event_loop
 from .server import DaphneServer, database_url
 from .test_d6_players_act import demo_encounter
 
@@ -72,6 +72,7 @@ def people(request, chromium, transactional_db, settings):
         server = request.getfixturevalue("production_daphne")
         settings.SECRET_KEY = PRODUCTION_KEY  # the sessions made here must be the server's
     table = Table(chromium, server.url)
+    table.allow(REFUSED)  # each test is refused on purpose
     table.debug = debug
     log_start = server.log_size()
     yield table

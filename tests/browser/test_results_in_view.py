@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from combat.models import Encounter
 
 from .encounter_page import phase_is
-from .people import DESKTOP, PHONE, outside_the_event_loop
+from .people import DESKTOP, PHONE, REFUSED, outside_the_event_loop
 from .test_d6_players_act import demo_encounter
 from .test_storyguide_flow import melee_declared
 
@@ -88,6 +88,7 @@ def test_an_ars_magica_key_shows_its_result_and_the_players_see_the_roll(table, 
 
     # N from the foot of the page, out of step with another tab: the refusal is on screen.
     make_it_stale(encounter)
+    guide.allow(REFUSED)  # the 409 that refuses it
     page.evaluate("document.activeElement.blur()")  # out of the reason's field: a key is a key again
     to_the_foot(page)
     page.keyboard.press("n")

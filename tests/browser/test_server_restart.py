@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from arsmagica.models import Phase
 
 from .encounter_page import RECONNECT_MS, declare, event_seqs, live_text, load_demo_table, phase_is
-from .people import PHONE
+from .people import CUT_OFF, PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +24,7 @@ def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, 
     saga, encounter, combatants = load_demo_table()
     boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
 
+    table.allow(CUT_OFF)  # the pages' sockets and requests fail while the server is down
     guide = table.person("storyguide")
     guide.enter_as(saga.storyguide)
     player = table.person("player1", viewport=PHONE)

@@ -349,3 +349,25 @@ def test_a_correction_that_withdraws_a_declaration_pushes_who_has_declared(
             assert f'data-testid="declared-mark-{corrected.pk}"' not in entry
             npcs_as_before = _element(pushed, "div", "npcs-as-before-slot")
             assert npcs_as_before == _element(fresh, "div", "npcs-as-before-slot")
+
+
+@pytest.mark.parametrize("opened", [False, True], ids=["declarations closed", "declarations open"])
+def test_a_correction_of_levels_pushes_only_what_the_storyguides_page_has(table, opened):
+    """A correction of a level pushes the storyguide's entry of "Declare for NPCs" and the "every NPC" button
+    only while the panel shows them: with declarations closed the panel says so instead, and htmx logged a
+    missing target (#npcs-as-before-slot, #declare-N) for each. Every element a frame swaps in by its id is
+    on the page, as a fresh read renders it."""
+    from combat.live import replay_frame
+
+    if opened:
+        services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    changes = {"body_level": "light_wounds"}
+    services.correct(table.storyguide, table.encounter.pk, table.v, table.bandits[0].pk, changes, "Clubbed")
+    encounter = table.refresh()
+    corrected = encounter.events.order_by("-seq").first()
+    pushed = render_frame(encounter, [corrected], STORYGUIDE, corrected.seq, corrected.seq)
+    fresh = replay_frame(encounter.pk, STORYGUIDE, 0)[0]
+    targets = re.findall(r'id="([^"]+)"[^>]*hx-swap-oob="true"', pushed)
+    assert f"combatant-{table.bandits[0].pk}" in targets
+    assert ("npcs-as-before-slot" in targets) is opened
+    assert [target for target in targets if f'id="{target}"' not in fresh] == []
