@@ -80,6 +80,13 @@ def loaded_again(page: Page) -> bool:
         return False
 
 
+def card_mark(page: Page, combatant: Combatant) -> str:
+    """What the storyguide reads after a combatant card's name: the presence mark drawn by the stylesheet."""
+    return page.get_by_test_id(f"combatant-{combatant.pk}").locator(".name").evaluate(
+        "(name) => getComputedStyle(name, '::after').content"
+    )
+
+
 def add_to_the_fight(guide: Person, names: list[str], side: str) -> None:
     """The storyguide ticks characters under "Add to the fight", picks their side and adds them; the page
     loads again with them among the combatants."""
@@ -147,6 +154,9 @@ def test_a_new_group_plays_its_first_evening_from_the_invite_to_the_recap(table)
     fighters = {c.character.name: c for c in Combatant.objects.select_related("character")}
     aelia, brennus, cassia = (fighters[character] for _, character, _ in PLAYERS)
     captain, wolf = fighters["Bandit captain"], fighters["Wolf"]
+    for fighter in (aelia, brennus, cassia):  # still on the saga page: not here yet, not "gone"
+        expect(page.get_by_test_id(f"combatant-{fighter.pk}")).to_have_class(re.compile(r"\bowner-absent\b"))
+        assert card_mark(page, fighter) == '" (not here)"'
 
     # 5. Each player taps the encounter on the saga page and sees their own character's card, and no controls.
     for player, (_, character, _) in zip(players, PLAYERS, strict=True):
@@ -156,6 +166,9 @@ def test_a_new_group_plays_its_first_evening_from_the_invite_to_the_recap(table)
         expect(player.page.get_by_test_id("sg-controls")).to_have_count(0)
         expect(player.page.get_by_test_id(f"combatant-{fighters[character].pk}")).to_be_visible()
         player.mark_page()
+    for fighter in (aelia, brennus, cassia):  # here now: their cards are marked no more
+        expect(page.get_by_test_id(f"combatant-{fighter.pk}")).not_to_have_class(re.compile(r"\bowner-"))
+        assert card_mark(page, fighter) == "none"
     everyone = [guide, *players]
 
     # 6. Round 1: declarations open; each player declares from their phone, the storyguide for the NPCs.
