@@ -14,7 +14,7 @@ from combat.models import Combatant
 
 from .encounter_page import declare, phase_is, shows_the_levels
 from .people import PHONE, Person, wait_until
-from .test_accounts import sign_up
+from .test_accounts import a_new_storyguide, sign_up, start_saga
 
 pytestmark = pytest.mark.browser
 
@@ -104,16 +104,9 @@ def add_to_the_fight(guide: Person, names: list[str], side: str) -> None:
 
 def test_a_new_group_plays_its_first_evening_from_the_invite_to_the_recap(table):
     # 1. The storyguide signs up, makes the saga, and copies its invite link.
-    guide = table.person("storyguide")
-    page = guide.goto("/")
-    page.get_by_role("link", name="Sign up").first.click()
-    sign_up(page, "tiberius")
-    expect(page.get_by_text("Welcome, tiberius.")).to_be_visible()
+    guide, page = a_new_storyguide(table)
     page.get_by_role("link", name="Start a saga").first.click()
-    page.get_by_label("Saga name").fill(SAGA)
-    page.get_by_label("Rule system").select_option("arsmagica")
-    page.get_by_role("button", name="Create the saga").click()
-    expect(page.get_by_role("heading", name=SAGA, level=1)).to_be_visible()
+    start_saga(page, SAGA)
     expect(page.get_by_text("you are the storyguide")).to_be_visible()
     expect(page.get_by_test_id("first-step")).to_have_count(0)  # a player's step, not the storyguide's
     invite_url = page.locator("#invite-url").input_value()
