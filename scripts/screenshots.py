@@ -5,13 +5,14 @@ Against a running server (`make run`, which loads both demo sagas), save full-pa
 `<size>-<theme>-<who>-<page>.png` for each size (390x844, 1280x800), each theme (light, dark: the browser's
 prefers-color-scheme, which the page follows) and each person:
 - guest: the front page, log in (and a failed login), sign up (and its errors);
-- storyguide: home, sagas, a new saga's errors, the saga page, a character sheet and its form, the encounter's
-  control panel (live, then offline: its socket cut), the history, the printable record, the replay, the
-  encounter's and the saga's charts, the "manage" pages (rename, delete) of the saga, a character and the
-  encounter, the d6 saga, its attributes form, the d6 table, and a page that does not exist;
-- player: sagas, the saga page, their own character and its form, their encounter page (live, then offline),
-  the history, the record, the replay and the charts, the evening's recap, the d6 saga, the d6 table and
-  their d6 character;
+- storyguide: home, sagas, a new saga's form and its errors, the saga page, a new character's and a new NPC's
+  sheet form, a character sheet and its form, the encounter's control panel (live, then offline: its socket
+  cut), the history, the printable record, the replay, the encounter's and the saga's charts, the "manage"
+  pages (rename, delete) of the saga, a character and the encounter, the d6 saga, its attributes form, the d6
+  table, and a page that does not exist;
+- player: sagas, the saga page, a new character's sheet form, their own character and its form, their
+  encounter page (live, then offline), the history, the record, the replay and the charts, the evening's
+  recap, the d6 saga, the d6 table and their d6 character;
 - newcomer (a demo player not in the d6 saga): the d6 saga's invite page as a guest sees it and the sign-up
   page it leads to, then, logged in, the same invite with its one button;
 - the storyguide also shoots a player's password-link page (before any link is made).
@@ -193,8 +194,9 @@ def guest_tour(shooter: Shooter) -> None:
 def saga_tour(
     shooter: Shooter, saga: str, prefix: str, *, own_character_of: str = "", guide: bool = False
 ) -> str:
-    """The saga page, a character sheet (the player's own) and its form, its first encounter (live and
-    offline), its history and the encounter's record; returns the saga's invite link, when shown."""
+    """The saga page, a new character's sheet form (and a new NPC's, for the storyguide), a character sheet
+    (the player's own) and its form, its first encounter (live and offline), its history and the encounter's
+    record; returns the saga's invite link, when shown."""
     if not shooter.open_saga(saga):
         return ""
     saga_url = shooter.page.url
@@ -205,6 +207,11 @@ def saga_tour(
         shooter.visit(saga_url + "attributes/", f"{prefix}attributes")
     if guide and not prefix and shooter.follow(re.compile(r"password link", re.I), scope="#members"):
         shooter.shoot("reset-link")
+    new_sheets = [("New character", "character-new")] + ([("New NPC", "npc-new")] if guide else [])
+    for link, name in new_sheets:
+        shooter.page.goto(saga_url)
+        if shooter.follow(link):
+            shooter.shoot(f"{prefix}{name}")
     shooter.page.goto(saga_url)
     rows = shooter.page.locator("#characters tbody tr")
     if own_character_of:
@@ -267,8 +274,10 @@ def tour(shooter: Shooter, args: argparse.Namespace, credentials: str, who: str,
     shooter.visit("/", "home")
     shooter.visit("/sagas/", "sagas")
     if not player:
-        shooter.page.goto("/sagas/new/")
-        shooter.submit_unchecked("saga-form-errors")
+        shooter.page.goto("/")
+        if shooter.follow("Start a saga"):
+            shooter.shoot("saga-form")
+            shooter.submit_unchecked("saga-form-errors")
         shooter.visit("/sagas/999999/", "not-found")
     saga_tour(shooter, args.saga, "", own_character_of=username, guide=not player)
     if args.d6_saga:

@@ -10,7 +10,7 @@ from campaign import services
 from campaign.models import Membership, Saga
 
 from .encounter_page import load_demo_table
-from .people import PHONE, outside_the_event_loop
+from .people import PHONE, Person, outside_the_event_loop
 
 pytestmark = pytest.mark.browser
 
@@ -24,13 +24,26 @@ def sign_up(page: Page, username: str) -> None:
     page.get_by_role("button", name="Create my account").click()
 
 
-def test_a_storyguide_signs_up_logs_out_logs_in_and_finds_the_saga_they_started(table):
+def a_new_storyguide(table) -> tuple[Person, Page]:
+    """Someone new on a laptop signs up from the front page as "tiberius"; they and their page, welcomed."""
     guide = table.person("storyguide")
     page = guide.goto("/")
-
     page.get_by_role("link", name="Sign up").first.click()
     sign_up(page, "tiberius")
     expect(page.get_by_text("Welcome, tiberius.")).to_be_visible()
+    return guide, page
+
+
+def start_saga(page: Page, name: str) -> None:
+    """On "Start a saga": name an Ars Magica saga and create it; its page opens, headed by its name."""
+    page.get_by_label("Saga name").fill(name)
+    page.get_by_label("Rule system").select_option("arsmagica")
+    page.get_by_role("button", name="Create the saga").click()
+    expect(page.get_by_role("heading", name=name, level=1)).to_be_visible()
+
+
+def test_a_storyguide_signs_up_logs_out_logs_in_and_finds_the_saga_they_started(table):
+    _, page = a_new_storyguide(table)
 
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in").first).to_be_visible()
@@ -44,10 +57,7 @@ def test_a_storyguide_signs_up_logs_out_logs_in_and_finds_the_saga_they_started(
 
     page.get_by_role("navigation").get_by_role("link", name="My sagas").click()
     page.get_by_role("link", name="Start a saga").click()
-    page.get_by_label("Saga name").fill("The Tribunal of the Rhine")
-    page.get_by_label("Rule system").select_option("arsmagica")
-    page.get_by_role("button", name="Create the saga").click()
-    expect(page.get_by_role("heading", name="The Tribunal of the Rhine", level=1)).to_be_visible()
+    start_saga(page, "The Tribunal of the Rhine")
     expect(page.locator("#invite-url")).to_have_value(re.compile(r"/join/[^/]+/$"))
 
     page.get_by_role("navigation").get_by_role("link", name="My sagas").click()

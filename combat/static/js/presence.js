@@ -3,7 +3,8 @@
  *   and at once when the tab is hidden or shown again (visibilitychange), saying whether it is shown;
  * - drop a region older than the one shown (data-stamp: two Daphnes' pushes can cross);
  * - show "gone since" in the device's own time, and mark what belongs to a gone person (a card, a
- *   declaration waiting: [data-owner]) so the storyguide sees whose turn waits on someone gone.
+ *   declaration waiting: [data-owner]) so the storyguide sees whose turn waits on someone gone; one who
+ *   has not opened the page yet is marked "not here", not "gone".
  */
 (function () {
   "use strict";
@@ -30,10 +31,13 @@
       var at = new Date(time.getAttribute("datetime"));
       if (!isNaN(at)) { time.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); }
     });
-    var gone = {};
-    el.querySelectorAll("[data-person][data-state=gone]").forEach(function (item) { gone[item.dataset.person] = true; });
+    var gone = {}, absent = {};  // gone since a time, or never here: a player still on the saga page
+    el.querySelectorAll("[data-person][data-state=gone]").forEach(function (item) {
+      (item.querySelector("time") ? gone : absent)[item.dataset.person] = true;
+    });
     document.querySelectorAll("[data-owner]").forEach(function (item) {
       item.classList.toggle("owner-gone", Boolean(gone[item.dataset.owner]));
+      item.classList.toggle("owner-absent", Boolean(absent[item.dataset.owner]));
     });
   }
 
