@@ -64,6 +64,11 @@ class Person:
         """`since` as an aware datetime, for the template."""
         return datetime.fromtimestamp(self.since, UTC) if self.since else None
 
+    @property
+    def unseen(self) -> bool:
+        """Gone, but never seen here: not yet come, which is no alarm (drawn muted, not as one who left)."""
+        return self.state == GONE and not self.since
+
 
 def _person_key(place: Place, user_id: int) -> str:
     return f"{place.key}:{user_id}"

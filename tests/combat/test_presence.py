@@ -182,3 +182,16 @@ async def test_someone_who_left_the_saga_is_closed_at_their_next_heartbeat(table
     closed = await comm.receive_output(timeout=TIMEOUT)
     assert closed == {"type": "websocket.close", "code": CLOSE_FORBIDDEN}
     await comm.disconnect()
+
+
+def test_one_not_come_yet_is_drawn_apart_from_one_who_left(table):
+    """Someone never seen at the place reads "not here", muted; someone who left, "gone since", in red."""
+    from django.template.loader import render_to_string
+
+    place = presence.Place("encounter", table.encounter.pk)
+    presence.beat(place, table.alice.pk, "tab-a", True, now=1000.0)
+    people = presence.people(place, place.members(), 1000.0 + EXPIRY)
+    html = render_to_string("combat/_presence.html", {"people": people})
+    unseen = re.search(r'<li class="([^"]*)"[^>]*data-testid="presence-sg"', html).group(1)
+    left = re.search(r'<li class="([^"]*)"[^>]*data-testid="presence-alice"', html).group(1)
+    assert unseen == "presence-gone presence-unseen" and left == "presence-gone"
