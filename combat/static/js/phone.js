@@ -42,7 +42,7 @@
     if (!looked) { looked = true; return; }
     if (!arrived || typingElsewhere(arrived)) { return; }
     var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    arrived.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
+    arrived.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
   }
   function foldOrder() {
     var peek = document.querySelector(".order-peek");
