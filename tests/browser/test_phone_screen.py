@@ -59,18 +59,24 @@ def look(person: Person, name: str) -> None:
     person.page.evaluate("delete document.documentElement.dataset.theme")
 
 
+def seat(table, saga, combatant, path: str, players_page: str) -> tuple[Person, Person]:
+    """The storyguide at `path` on a laptop; `combatant`'s player at `path` + `players_page` on a phone."""
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    player = table.person(combatant.character.owner.username, viewport=PHONE)
+    player.enter_as(combatant.character.owner)
+    guide.goto(path)
+    player.goto(path + players_page)
+    for person in (guide, player):
+        person.wait_until_live()
+    return guide, player
+
+
 def test_an_ars_magica_player_sees_the_game_and_the_declaration_wanted(table, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, combatants = load_demo_table()
-    boris = combatants["Sir Boris"]
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    player = table.person("player1", viewport=PHONE)
-    player.enter_as(boris.character.owner)
-    guide.goto(f"/encounters/{encounter.pk}/")
-    page = player.goto(f"/encounters/{encounter.pk}/play/")
-    for person in (guide, player):
-        person.wait_until_live()
+    guide, player = seat(table, saga, combatants["Sir Boris"], f"/encounters/{encounter.pk}/", "play/")
+    page = player.page
     assert pinned(page) <= QUARTER
     expect(page.get_by_test_id("acting-order")).to_be_hidden()  # folded: a tap opens it
 
@@ -92,14 +98,8 @@ def test_a_d6_runner_is_shown_where_to_run_and_reads_the_track(table, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, chase = load_demo_chase()
     wren = chase.runners.get(role="target").combatant
-    guide = table.person("storyguide")
-    guide.enter_as(saga.storyguide)
-    player = table.person(wren.character.owner.username, viewport=PHONE)
-    player.enter_as(wren.character.owner)
-    guide.goto(f"/encounters/{encounter.pk}/d6/")
-    page = player.goto(f"/encounters/{encounter.pk}/d6/")
-    for person in (guide, player):
-        person.wait_until_live()
+    guide, player = seat(table, saga, wren, f"/encounters/{encounter.pk}/d6/", "")
+    page = player.page
     assert pinned(page) <= QUARTER
     sizes = page.evaluate(TRACK_SIZES)
     assert sizes and min(sizes) >= 14, sizes
