@@ -86,6 +86,7 @@ def test_an_ars_magica_player_sees_the_game_and_the_declaration_wanted(table, se
     guide.page.get_by_test_id("open-declarations").click()
     phase_is(page, "declaring")
     in_view_when_it_arrives(page, "my-declarations")
+    expect(page.get_by_test_id("my-declarations").locator("h2")).to_have_text("Declare for Sir Boris")
     bar = page.get_by_test_id("latest-result")
     expect(bar).to_be_visible()
     expect(bar).to_contain_text("Round 1: declarations are open.")
