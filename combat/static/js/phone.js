@@ -50,7 +50,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () { foldOrder(); soon(); });
-  // After the other listeners (d6table.js shows each part to the person it is for) have had their turn.
+  // After the other listeners (a rule system's script shows each part to the person it is for) have had their turn.
   function soon() { setTimeout(bringIntoView, 0); }
   document.addEventListener("htmx:wsAfterMessage", soon);
   document.addEventListener("htmx:afterSettle", soon);
