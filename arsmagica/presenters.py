@@ -453,8 +453,9 @@ def sheet_line(character) -> str:
     )
 
 
-def my_declarations_words(encounter, storyguide: bool) -> dict:
-    """The words of the declarations panel: its heading, and what it says when there is nothing to fill in."""
+def my_declarations_words(encounter, storyguide: bool, waiting: tuple[str, ...] = ()) -> dict:
+    """The words of the declarations panel: its heading (a player's names the characters still to declare
+    for, `waiting`), and what it says when there is nothing to fill in."""
     if encounter.status == "ended":
         closed = "The encounter is over."
     elif encounter.status == "preparing":
@@ -462,7 +463,9 @@ def my_declarations_words(encounter, storyguide: bool) -> dict:
     else:
         closed = f"Declarations are closed for round {encounter.round_number}; watch the round below."
     return {
-        "heading": "Declare for NPCs" if storyguide else "Your declarations",
+        "heading": "Declare for NPCs"
+        if storyguide
+        else (f"Declare for {', '.join(waiting)}" if waiting else "Your declarations"),
         "nobody": "No NPCs in this fight." if storyguide else "None of your characters is in this fight.",
         "closed": closed,
     }

@@ -83,6 +83,13 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
     entries = declaration_entries(
         encounter, combatants, declarations, storyguide=storyguide, user_id=request.user.pk, previous=previous
     )
+    refusal = can_declare(table_of(encounter))
+    # A player's characters with a form still to send: the panel's heading names them (issue 32, item 4).
+    waiting = (
+        ()
+        if refusal
+        else tuple(e["combatant"].character.name for e in entries if e["form"] and not e["declaration"])
+    )
     return render(
         request,
         "arsmagica/_my_declarations.html",
@@ -91,9 +98,9 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
             "entries": entries,
             "is_storyguide": storyguide,
             "npcs_as_before": storyguide and npcs_to_repeat(combatants, declarations, previous),
-            "refusal": can_declare(table_of(encounter)),
+            "refusal": refusal,
             "npcs_error": str(error) if error else "",
-            **my_declarations_words(encounter, storyguide),
+            **my_declarations_words(encounter, storyguide, waiting),
         },
         status=answers.status_of(error, inline=True) if error else 200,
     )

@@ -313,6 +313,7 @@ class OwnRun:
     prompt: str
     faces_refusal: str | None = None
     at_target_refusal: str | None = None
+    choice: str = ""  # a choice waiting on this runner's player, named in their box's heading
 
     @property
     def typed(self) -> str:
@@ -339,6 +340,15 @@ def _own_runs(chase: Chase, runners: list[Runner]) -> list[OwnRun]:
             )
         )
     return runs
+
+
+def _name_the_choice(chase_context: dict) -> None:
+    """The target's player, offered a terrain change, reads in their box's heading that a choice waits."""
+    if not chase_context["choosing"] or chase_context["chooser_id"] is None:
+        return
+    for own in chase_context["yours"]:
+        if own.runner.role == Runner.Role.TARGET and own.player_id == chase_context["chooser_id"]:
+            own.choice = "choose where to run"
 
 
 def chase_texts(chase: Chase, runners: list[Runner], target: Runner, *, physical_dice: bool) -> dict:
@@ -617,6 +627,7 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
             # A terrain offered and not chosen is a choice only while the encounter lasts.
             "choosing": bool(chase.offered) and chase.ongoing and encounter.status != Encounter.Status.ENDED,
         }
+        _name_the_choice(chase_context)
     chase_ongoing = chase is not None and chase.ongoing
     if chase_ongoing:
         mode = "chase"

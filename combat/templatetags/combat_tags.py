@@ -5,7 +5,7 @@ import json
 from django import template
 from django.utils.html import format_html
 
-from combat import systems
+from combat import announce, systems
 from combat.undo import reason
 
 register = template.Library()
@@ -89,14 +89,39 @@ def encounter_state(encounter):
 
 
 @register.simple_tag
-def event_item(event):
-    """The opening `<li>` of an event's line: its id, its kind as a class, storyguide-only marked."""
+def event_item(event, announce=""):
+    """The opening `<li>` of an event's line: its id, its kind as a class, storyguide-only marked, and the
+    line as a sentence to show in a pop-up and read out (`combat.announce`), when given."""
     marks = " sg-only" if event.storyguide_only else ""
     marks += " undone" if getattr(event, "undone_by", None) else ""
+    said = format_html(' data-announce="{}"', announce) if announce else ""
     return format_html(
-        '<li id="event-{}" class="event event-{}{}" data-seq="{}" data-kind="{}" data-testid="event-{}">',
-        event.seq, event.kind, marks, event.seq, event.kind, event.seq,
+        '<li id="event-{}" class="event event-{}{}" data-seq="{}" data-kind="{}"{} data-testid="event-{}">',
+        event.seq, event.kind, marks, event.seq, event.kind, said, event.seq,
     )
+
+
+@register.tag
+def event_line(parser, token):
+    """`{% event_line event %}…{% endevent_line %}`: the line in its `<li>` (`event_item`), which carries the
+    line read as a sentence."""
+    _, event = token.split_contents()
+    nodelist = parser.parse(("endevent_line",))
+    parser.delete_first_token()
+    return EventLineNode(parser.compile_filter(event), nodelist)
+
+
+class EventLineNode(template.Node):
+    """Renders an event's line once, and its sentence from what was rendered."""
+
+    def __init__(self, event, nodelist):
+        self.event, self.nodelist = event, nodelist
+
+    def render(self, context):
+        """The `<li>`, the line, and its end."""
+        line = self.nodelist.render(context)
+        said = announce.sentence(line)
+        return format_html("{}{}</li>", event_item(self.event.resolve(context), said), line)
 
 
 @register.simple_tag(takes_context=True)

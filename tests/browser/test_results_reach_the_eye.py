@@ -67,8 +67,11 @@ def test_ars_magica_results_are_marked_read_out_and_shown_at_the_top_of_a_phone(
     title = page.title()
     assert not title.startswith("▶")
 
-    # The acting order sits at the top with the round and phase, and stays there when the page scrolls.
+    # The acting order sits at the top with the round and phase, and stays there when the page scrolls; on a
+    # phone it starts folded (issue 32, item 4) and opens on a tap.
     peek = page.get_by_test_id("order-peek")
+    expect(peek.get_by_test_id("acting-order")).to_be_hidden()
+    peek.locator("summary").click()
     expect(peek.get_by_test_id("acting-order")).to_be_visible()
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     wait_until_true(page, "window.scrollY > 200")

@@ -178,6 +178,10 @@ def test_the_declarations_panel_says_why_there_is_nothing_to_fill_in():
         "nobody": "None of your characters is in this fight.",
         "closed": "Declarations are closed for round 2; watch the round below.",
     }
+    waiting = presenters.my_declarations_words(
+        SimpleNamespace(status="running", round_number=2), False, ("Sir Boris",)
+    )
+    assert waiting["heading"] == "Declare for Sir Boris"  # the top of the panel names the choice waiting
     assert (
         presenters.my_declarations_words(SimpleNamespace(status="ended"), True)["closed"]
         == "The encounter is over."

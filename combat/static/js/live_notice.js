@@ -26,7 +26,8 @@
     });
     return most;
   }
-  function words(item) {  // the line as read: without "Round 2 · Melee #14"
+  function words(item) {  // the line as a sentence the server built (combat/announce.py); else its text, unlabelled
+    if (item.dataset.announce) { return item.dataset.announce; }
     var copy = item.cloneNode(true);
     copy.querySelectorAll(".seq").forEach(function (label) { label.remove(); });
     return copy.textContent.replace(/\s+/g, " ").trim();
