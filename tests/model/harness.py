@@ -37,7 +37,6 @@ from combat import systems
 from combat.archive.charts import tell
 from combat.errors import CombatError, InvalidCommand, WrongPhase
 from combat.models import Encounter, Event
-from combat.views import whose
 from tests.fuzz.world import fingerprint
 
 ENDED = Encounter.Status.ENDED
@@ -134,7 +133,6 @@ class TableModel(RuleBasedStateMachine):
         super().__init__()
         self._example = transaction.atomic()
         self._example.__enter__()
-        whose.cache_clear()  # ids come round again once an example is rolled back
         users = get_user_model().objects
         self.storyguide = users.create_user("sg")
         self.player = users.create_user("alice")
