@@ -21,9 +21,11 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter, defaultdict
+from dataclasses import fields, replace
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, Max
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, Phase, settings
@@ -34,7 +36,9 @@ from campaign import services as campaign_services
 from campaign.models import Membership, NpcRolls
 from combat import services as core
 from combat import systems
-from combat.archive.charts import tell
+from combat.archive.charts import Story, saga_stories, tell
+from combat.archive.reading import reader_for
+from combat.archive.summaries import saga_stories_kept
 from combat.errors import CombatError, InvalidCommand, WrongPhase
 from combat.models import Encounter, Event
 from tests.fuzz.world import fingerprint
@@ -86,10 +90,17 @@ def run(machine: type[TableModel]) -> None:
     try:
         run_state_machine_as_test(machine, settings=settings(chosen, max_examples=examples))
     finally:
-        print(f"{machine.__name__}: {RAN['examples']} examples, {RAN['commands']} commands sent")
+        print(f"{machine.__name__}: {ran(RAN)}")
+        TOTAL.update(RAN)
 
 
-RAN: Counter = Counter()  # what the last `run` sent: examples and commands (the soak prints them)
+RAN: Counter = Counter()  # what the last `run` ran: examples, steps (rules run) and commands sent
+TOTAL: Counter = Counter()  # what every `run` of this process ran (tests/model/conftest.py prints it)
+
+
+def ran(counted: Counter) -> str:
+    """What was run, in words."""
+    return f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
 
 
 def npc_dice(value, npcs: set[str], screened: frozenset[str], path: str = "") -> list[str]:
@@ -142,6 +153,9 @@ class TableModel(RuleBasedStateMachine):
         self.system = systems.of(self.saga)
         self.versions: dict[int, int] = {}
         self.steps: list[str] = []
+        self.ran = -1  # the steps run: `check_invariants` runs once before the first and after each
+        self.checked: tuple | None = None  # the log (version, last seq) the invariants last read
+        self.read: tuple[tuple, list] | None = None  # that log's events, read once per step
         self.encounter = self.build()
 
     # --- what a system's machine provides ---------------------------------------------------------
@@ -295,28 +309,53 @@ class TableModel(RuleBasedStateMachine):
 
     # --- invariants -------------------------------------------------------------------------------
 
+    def key(self) -> tuple:
+        """What the encounter's log is at now: its version and last seq (a command changes both)."""
+        return tuple(Encounter.objects.values_list("version", "last_seq").get(pk=self.encounter.pk))
+
     def events(self) -> list[Event]:
-        return list(Event.objects.filter(encounter=self.encounter.pk).order_by("seq"))
+        """The encounter's log, read once while it stays as it is."""
+        key = self.key()
+        if self.read is None or self.read[0] != key:
+            self.read = (key, list(Event.objects.filter(encounter=self.encounter.pk).order_by("seq")))
+        return self.read[1]
+
+    def check_invariants(self, *args, **kwargs) -> None:
+        """Hypothesis checks the invariants before the first step and after each: count the steps run."""
+        self.ran += 1
+        super().check_invariants(*args, **kwargs)
+
+    def changed(self) -> bool:
+        """Whether the log changed since the invariants last read it (a refused command wrote nothing, and
+        the invariants that fold the log need not fold it again)."""
+        key = self.key()
+        if key == self.checked:
+            return False
+        self.checked = key
+        return True
 
     @invariant()
     def the_log_is_gapless_and_the_version_only_grows(self) -> None:
-        for encounter in Encounter.objects.filter(saga=self.saga):
-            seqs = list(encounter.events.order_by("seq").values_list("seq", flat=True))
-            assert seqs == list(range(1, len(seqs) + 1)), f"gaps in the log: {seqs}"
-            assert encounter.last_seq == len(seqs), (encounter.last_seq, len(seqs))
-            assert encounter.version >= self.versions.get(encounter.pk, 0), "the version went back"
-            self.versions[encounter.pk] = encounter.version
+        for pk, version, last_seq, count, top in Encounter.objects.filter(saga=self.saga).annotate(
+            count=Count("events"), top=Max("events__seq")
+        ).values_list("pk", "version", "last_seq", "count", "top"):
+            assert (top or 0) == count == last_seq, f"gaps in the log: {count} events, last {top}, {last_seq}"
+            assert version >= self.versions.get(pk, 0), "the version went back"
+            self.versions[pk] = version
 
     @invariant()
     def the_log_is_the_truth(self) -> None:
+        if not self.changed():
+            return
         encounter = self.row()
         live = self.live_facts(encounter)
         if live is not None:
             replayed = self.system.state_at(self.events()).facts()
             assert replayed == live, f"the replay is not the live table:\n{replayed}\n!=\n{live}"
+        self.tallies_equal_the_fold()
 
-    @invariant()
     def tallies_equal_the_fold(self) -> None:
+        """The charts' numbers are the fold of the log with every undone step left out."""
         events = self.events()
         story = tell(self.system, events)
         counted = {who: counted for who, counted in story.tally.items() if +counted}
@@ -331,28 +370,76 @@ class TableModel(RuleBasedStateMachine):
     # --- once per example -------------------------------------------------------------------------
 
     def teardown(self) -> None:
-        RAN.update(examples=1, commands=len(self.steps))
-        transaction.set_rollback(True)
-        self._example.__exit__(None, None, None)
+        """The example's last checks (the exports and pages, costly, read once at its end), then its
+        rollback."""
+        RAN.update(examples=1, steps=max(self.ran, 0), commands=len(self.steps))
+        try:
+            if self.ran >= 0:
+                self.at_the_end()
+        finally:
+            transaction.set_rollback(True)
+            self._example.__exit__(None, None, None)
 
-    @rule()
-    def a_player_downloads(self) -> None:
-        """The player's exports: answered (no 5xx), and under "results only" no NPC's dice in them."""
+    def at_the_end(self) -> None:
+        """What is checked once the example has played: the player's downloads, each undone step shown as
+        undone, the kept summaries equal to the fold."""
+        bodies = {person: self.downloads(person) for person in ("storyguide", "player")}
+        self.a_player_downloads(bodies["player"])
+        self.undone_is_shown_as_undone(bodies)
+        self.summaries_equal_the_fold()
+
+    def undone_is_shown_as_undone(self, bodies: dict[str, dict[str, bytes]]) -> None:
+        """The storyguide's history.json marks undone exactly the steps an undo took back (by the model's
+        own fold), and each recap strikes through as many lines as its reader's history.json marks."""
+        undone = self.undone(self.events())
+        for person in ("storyguide", "player"):
+            history = json.loads(bodies[person]["saga_history_json"])
+            entries = [e for encounter in history["encounters"] for e in encounter["events"]]
+            marked = [entry for entry in entries if "undone" in entry]
+            if person == "storyguide":
+                seqs = {entry["seq"] for entry in marked}
+                assert seqs == undone, f"history.json marks {sorted(seqs)} undone, the log {sorted(undone)}"
+            recap = bodies[person]["saga_recap"].decode()
+            struck = [line for line in recap.splitlines() if line.startswith("- ") and "~~" in line]
+            assert len(struck) == len(marked), (
+                f"the {person}'s recap strikes {len(struck)} lines, its history.json marks {len(marked)}"
+            )
+
+    def summaries_equal_the_fold(self) -> None:
+        """The saga's charts read a finished encounter's kept summary: for the storyguide and the player it
+        is the story a fold of the log tells now (its timeline marks aside, which the charts never read)."""
+        for person in ("storyguide", "player"):
+            reader = reader_for(self.who(person), self.saga.pk, sheets=False)
+            saga_stories_kept(reader)  # writes the summaries the end did not
+            unmarked = Story().marks
+            kept = {pk: replace(story, marks=unmarked) for pk, story in saga_stories_kept(reader)}
+            folded = {pk: replace(story, marks=unmarked) for pk, story in saga_stories(reader)}
+            assert kept == folded, f"the {person}'s kept summaries are not the fold: " + str(
+                [(f.name, getattr(kept[pk], f.name), getattr(folded.get(pk), f.name, None)) for pk in kept
+                 for f in fields(Story) if getattr(kept[pk], f.name) != getattr(folded.get(pk), f.name, None)]
+            )
+
+    def downloads(self, person: str) -> dict[str, bytes]:
+        """The person's exports of the saga (history.json, archive.json, recap.md), each answered 200."""
         client = Client()
-        client.force_login(self.player)
-        npcs = self.npc_ids()
-        results_only = self.saga.npc_rolls == NpcRolls.RESULTS
+        client.force_login(self.who(person))
+        bodies = {}
         for name in ("saga_history_json", "saga_archive_json", "saga_recap"):
             response = client.get(reverse(name, args=[self.saga.pk]))
-            assert response.status_code == 200, (name, response.status_code)
-            if name.endswith("_json") and results_only:
-                body = b"".join(response.streaming_content) if response.streaming else response.content
-                for encounter in json.loads(body)["encounters"]:
-                    for event in encounter["events"]:
-                        leaks = npc_dice(event["payload"], npcs, self.screened)
-                        assert not leaks, (
-                            f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
-                        )
+            assert response.status_code == 200, (person, name, response.status_code)
+            bodies[name] = b"".join(response.streaming_content) if response.streaming else response.content
+        return bodies
+
+    def a_player_downloads(self, bodies: dict[str, bytes]) -> None:
+        """Under "results only", no NPC's dice in the player's history.json and archive.json."""
+        if self.saga.npc_rolls != NpcRolls.RESULTS:
+            return
+        npcs = self.npc_ids()
+        for name in ("saga_history_json", "saga_archive_json"):
+            for encounter in json.loads(bodies[name])["encounters"]:
+                for event in encounter["events"]:
+                    leaks = npc_dice(event["payload"], npcs, self.screened)
+                    assert not leaks, f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
 
 
 def diff(before: dict, after: dict) -> list:

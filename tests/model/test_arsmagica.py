@@ -27,7 +27,7 @@ from combat.models import Encounter
 from combat.rules.dice import RandomDice
 from tests.combat.test_replay import live_facts
 
-from .harness import TableModel, people, run, seeds
+from .harness import ENDED, TableModel, people, run, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -333,7 +333,7 @@ class ArsMagicaPages(ArsMagicaModel):
         forms = client.get(reverse("my_declarations", args=[self.encounter.pk]))
         assert forms.status_code == 200, forms.status_code
         table = self.table()
-        open_now = rules.can_declare(table) is None and table.status != rules.ENDED
+        open_now = rules.can_declare(table) is None and self.row().status != ENDED
         boris = self.row().combatants.filter(character=self.characters["Sir Boris"]).first()
         if boris is not None and not open_now:
             url = reverse("declare", args=[self.encounter.pk, boris.pk]).encode()
