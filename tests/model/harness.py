@@ -334,6 +334,23 @@ class TableModel(RuleBasedStateMachine):
         self.checked = key
         return True
 
+    def pages_changed(self) -> bool:
+        """Whether the pages may show something else since they were last drawn: the log, or the saga's
+        NPC-rolls setting, changed (a page machine draws them only then)."""
+        key = (self.key(), self.saga.npc_rolls)
+        if key == getattr(self, "drawn", None):
+            return False
+        self.drawn = key
+        return True
+
+    def page(self, person: str) -> bytes:
+        """The encounter's page as the person is sent it (answered 200)."""
+        client = Client()
+        client.force_login(self.who(person))
+        page = client.get(reverse("encounter_page", args=[self.encounter.pk]), follow=True)
+        assert page.status_code == 200, (person, page.status_code)
+        return page.content
+
     @invariant()
     def the_log_is_gapless_and_the_version_only_grows(self) -> None:
         for pk, version, last_seq, count, top in Encounter.objects.filter(saga=self.saga).annotate(
