@@ -37,6 +37,8 @@ from campaign.models import Membership, NpcRolls
 from combat import services as core
 from combat import systems
 from combat.archive.charts import Story, saga_stories, tell
+from combat.archive.export import archive_chunks
+from combat.archive.importer import duplicate_saga, import_saga
 from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
 from combat.errors import CombatError, InvalidCommand, WrongPhase
@@ -301,6 +303,46 @@ class TableModel(RuleBasedStateMachine):
             archive=True,
         )
 
+    @rule()
+    def delete_and_restore(self):
+        """The storyguide downloads the saga's archive, deletes the saga and imports the archive again, in
+        this one process; the machine plays on in the restored saga (issue 29, bug 7), whose replay is the
+        one it had."""
+        data = json.loads("".join(archive_chunks(reader_for(self.storyguide, self.saga.pk))))
+        before = self.replayed()
+        assert campaign_services.delete_saga(self.saga, self.saga.name), "the saga was not deleted"
+        self.restored(import_saga(data, storyguide=self.storyguide))
+        assert self.replayed() == before, "the restored saga does not replay as the deleted one did"
+        self.steps.append("delete and restore")
+
+    @rule()
+    def duplicate(self):
+        """The storyguide duplicates the saga: the copy replays as the saga does, step by step, and the
+        machine plays on in the copy."""
+        before = self.replayed()
+        self.restored(duplicate_saga(self.saga, self.storyguide))
+        assert self.replayed() == before, "the copy does not replay as the saga does"
+        self.steps.append("duplicate")
+
+    def restored(self, saga) -> None:
+        """Play on in this saga (a copy of the one played, with new ids): its encounter and characters."""
+        self.saga = saga
+        self.encounter = saga.encounters.get()
+        self.characters = {character.name: character for character in saga.characters.all()}
+        self.checked = self.read = None
+
+    def replayed(self) -> list:
+        """Each step of the encounter's log folded, with the combatants' ids as the order they joined in
+        (a copy gives them new ids): what a copy must replay the same."""
+        events = self.events()
+        joined = [e.payload["combatant"] for e in events if e.kind == "combatant_added"]
+        order = {str(pk): f"#{index}" for index, pk in enumerate(joined)}
+        states = (self.system.state_at(events[:step]) for step in range(1, len(events) + 1))
+        tally = sorted(
+            (order.get(who, who), dict(counted)) for who, counted in tell(self.system, events).tally.items()
+        )
+        return [renamed(state.facts(), order) for state in states if state is not None] + [tally]
+
     @rule(setting=st.sampled_from([choice.value for choice in NpcRolls]))
     def npc_rolls(self, setting):
         """The storyguide changes how much of an NPC's rolls the players see."""
@@ -353,9 +395,11 @@ class TableModel(RuleBasedStateMachine):
 
     @invariant()
     def the_log_is_gapless_and_the_version_only_grows(self) -> None:
-        for pk, version, last_seq, count, top in Encounter.objects.filter(saga=self.saga).annotate(
-            count=Count("events"), top=Max("events__seq")
-        ).values_list("pk", "version", "last_seq", "count", "top"):
+        for pk, version, last_seq, count, top in (
+            Encounter.objects.filter(saga=self.saga)
+            .annotate(count=Count("events"), top=Max("events__seq"))
+            .values_list("pk", "version", "last_seq", "count", "top")
+        ):
             assert (top or 0) == count == last_seq, f"gaps in the log: {count} events, last {top}, {last_seq}"
             assert version >= self.versions.get(pk, 0), "the version went back"
             self.versions[pk] = version
@@ -432,8 +476,12 @@ class TableModel(RuleBasedStateMachine):
             kept = {pk: replace(story, marks=unmarked) for pk, story in saga_stories_kept(reader)}
             folded = {pk: replace(story, marks=unmarked) for pk, story in saga_stories(reader)}
             assert kept == folded, f"the {person}'s kept summaries are not the fold: " + str(
-                [(f.name, getattr(kept[pk], f.name), getattr(folded.get(pk), f.name, None)) for pk in kept
-                 for f in fields(Story) if getattr(kept[pk], f.name) != getattr(folded.get(pk), f.name, None)]
+                [
+                    (f.name, getattr(kept[pk], f.name), getattr(folded.get(pk), f.name, None))
+                    for pk in kept
+                    for f in fields(Story)
+                    if getattr(kept[pk], f.name) != getattr(folded.get(pk), f.name, None)
+                ]
             )
 
     def downloads(self, person: str) -> dict[str, bytes]:
@@ -459,6 +507,15 @@ class TableModel(RuleBasedStateMachine):
                     assert not leaks, f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
 
 
+def renamed(value, order: dict[str, str]):
+    """A replay's facts with each combatant's id (a string, as a key or a value) put as `order` names it."""
+    if isinstance(value, dict):
+        return {renamed(key, order): renamed(item, order) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [renamed(item, order) for item in value]
+    return order.get(value, value) if isinstance(value, str | int) and not isinstance(value, bool) else value
+
+
 def diff(before: dict, after: dict) -> list:
     """What changed between two fingerprints, briefly."""
     changed = []
@@ -467,4 +524,3 @@ def diff(before: dict, after: dict) -> list:
         changed += [("+", row) for row in sorted(new - old)][:3]
         changed += [("-", row) for row in sorted(old - new)][:3]
     return changed
-
