@@ -43,16 +43,17 @@ from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
 from combat.errors import CombatError, InvalidCommand, WrongPhase
 from combat.models import Encounter, Event
+from tests.archive.test_export_privacy import MARK, MARKED
 from tests.fuzz.world import fingerprint
 
 ENDED = Encounter.Status.ENDED
 REFUSED = object()  # what `TableModel.command` returns for a refused command
 
-# `make test` runs every machine on a fixed budget; `make soak` (scripts/soak.sh) runs the "soak" profile,
-# its seed printed so that a failure replays (docs/reliability.md).
+# `make test` runs every machine on a fixed budget (its `examples`, about 60 s of CPU for all five);
+# `make soak` (scripts/soak.sh) runs the "soak" profile, its seed printed so that a failure replays
+# (docs/reliability.md).
 settings.register_profile(
     "model",
-    max_examples=int(os.environ.get("COVENANT_MODEL_EXAMPLES", "12")),
     stateful_step_count=20,
     deadline=None,
     derandomize=True,
@@ -86,8 +87,12 @@ def run(machine: type[TableModel]) -> None:
     """Run a machine under the profile `COVENANT_MODEL_PROFILE` names ("model" unless said), inside the
     test's database (pytest-django's `db`: each example is a savepoint of it, rolled back). The soak's seed
     is pytest's `--hypothesis-seed` (scripts/soak.sh passes it and prints it)."""
-    chosen = settings.get_profile(os.environ.get("COVENANT_MODEL_PROFILE", "model"))
-    examples = max(1, round(chosen.max_examples * machine.budget))
+    profile = os.environ.get("COVENANT_MODEL_PROFILE", "model")
+    chosen = settings.get_profile(profile)
+    if profile == "soak":
+        examples = max(1, round(chosen.max_examples * machine.budget))
+    else:  # `make test`'s fixed budget, or as many as COVENANT_MODEL_EXAMPLES says
+        examples = int(os.environ.get("COVENANT_MODEL_EXAMPLES", machine.examples))
     RAN.clear()
     try:
         run_state_machine_as_test(machine, settings=settings(chosen, max_examples=examples))
@@ -138,7 +143,8 @@ class TableModel(RuleBasedStateMachine):
     """One saga and one encounter of `system_key`, its commands as rules, the table's invariants."""
 
     system_key = ""
-    budget = 1.0  # this machine's share of the profile's examples (a slow one runs fewer)
+    examples = 30  # how many examples `make test` runs, of up to 20 steps (a coin duel: 0.3 s of CPU)
+    budget = 1.0  # this machine's share of the soak's examples (a slow one runs fewer)
     pages = False  # True: the storyguide's round commands go through their pages (`send`)
     screened: frozenset[str] = frozenset()  # the system's fields of an NPC's roll that are its dice
 
@@ -384,6 +390,30 @@ class TableModel(RuleBasedStateMachine):
             return False
         self.drawn = key
         return True
+
+    def pages_keep_npc_rolls_from_players(self) -> None:
+        """Under "results only", no page the player reads (the encounter, its replay and charts, the saga's
+        history and charts) shows an NPC's dice, scores or totals: each is first set, in the stored log, to
+        a number found nowhere else (tests/archive/test_export_privacy.py's marks)."""
+        campaign_services.set_npc_rolls(self.saga, NpcRolls.RESULTS)
+        self.saga.refresh_from_db()
+        npcs = self.npc_ids()
+        for event in Event.objects.filter(encounter__saga=self.saga):
+            MARK[self.system_key](event.kind, event.payload, npcs)
+            event.save(update_fields=["payload"])
+        client = Client()
+        client.force_login(self.player)
+        for name, pk in (
+            ("encounter_page", self.encounter.pk),
+            ("encounter_replay", self.encounter.pk),
+            ("encounter_charts", self.encounter.pk),
+            ("saga_history", self.saga.pk),
+            ("saga_charts", self.saga.pk),
+        ):
+            page = client.get(reverse(name, args=[pk]), follow=True)
+            assert page.status_code == 200, (name, page.status_code)
+            shown = [part for part, number in MARKED.items() if str(number).encode() in page.content]
+            assert not shown, f"the player's {name} shows an NPC's {shown}"
 
     def page(self, person: str) -> bytes:
         """The encounter's page as the person is sent it (answered 200)."""
