@@ -279,6 +279,14 @@ class TableModel(RuleBasedStateMachine):
         for copy in campaign_services.stamp_npc_copies(self.characters[self.template], count):
             self.characters.setdefault(copy.name, copy)
 
+    @rule(index=st.integers(0, 6), name=st.sampled_from(["Ragnar the Red", "Old Tom"]))
+    def rename_character(self, index, name):
+        """The storyguide renames a character (the machine knows it by its first name still); an open
+        encounter it fights in logs the new name, and the record keeps the names the log gave."""
+        character = sorted(self.characters.items())[index % len(self.characters)][1]
+        campaign_services.rename_character(character, name, self.storyguide)
+        self.steps.append("rename character")
+
     # --- the end, the archive, the saga's setting: every system's --------------------------------------
 
     @rule(person=people)
@@ -334,7 +342,10 @@ class TableModel(RuleBasedStateMachine):
         """Play on in this saga (a copy of the one played, with new ids): its encounter and characters."""
         self.saga = saga
         self.encounter = saga.encounters.get()
-        self.characters = {character.name: character for character in saga.characters.all()}
+        old = sorted(self.characters, key=lambda key: self.characters[key].pk)
+        new = list(saga.characters.order_by("pk"))
+        assert [c.name for c in new] == [self.characters[key].name for key in old], "the characters differ"
+        self.characters = dict(zip(old, new, strict=True))
         self.checked = self.read = None
 
     def replayed(self) -> list:
