@@ -173,8 +173,8 @@ def _json_anew(plan: Plan, ids: Renumbering) -> None:
 
 
 def _payload(system, kind: str, payload: dict, ids: Renumbering) -> dict:
-    """An event's or record's payload with its ids given anew: the core's kinds name a `combatant`, and
-    the one who joined his `character` (combat.names)."""
+    """An event's or record's payload with its ids given anew: the core's kinds name a `combatant`, and a
+    combatant joining names its `character` (in its `levels` too, which the replay finds it by)."""
     if kind in CORE_NAMES:
         return ids.walk(payload, combatant=frozenset({"combatant"}), character=frozenset({"character"}))
     return system.renumbered(kind, payload, ids)

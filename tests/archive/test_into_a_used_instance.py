@@ -18,6 +18,7 @@ from campaign.services import create_saga, stamp_npc_copies
 from combat.archive.importer import import_saga
 from combat.models import Combatant, Encounter, Event
 from combat.services import add_combatants, create_encounter, remove_combatant
+from combat.systems import of as copy_system
 from tests.combat.conftest import Table, make_user
 from tests.test_migrations import p168_declared, play_d6_fight_and_chase
 
@@ -148,6 +149,26 @@ def test_the_removed_combatant_is_named_apart_from_every_row(monkeypatch):
     assert int(gone) == -int(removed)
     added = Event.objects.filter(encounter__saga=copy, kind="combatant_added")
     assert added.filter(payload__combatant=gone).exists()
+
+
+def test_a_copy_names_its_own_characters_where_a_combatant_joined(monkeypatch):
+    """Found by the model of the table (tests/model/): duplicate, then the storyguide records exertion for
+    Sir Boris in the copy; the copy's `combatant_added` still named the original's character, so its
+    replay found nobody to tire and no longer matched the live table."""
+    table = played_ars(monkeypatch)
+    copy = import_saga(json.loads(archive_of(table.saga, table.storyguide)))
+    boris = copy.characters.get(name="Sir Boris")
+    added = Event.objects.get(encounter__saga=copy, kind="combatant_added", payload__name="Sir Boris")
+    assert added.payload["character"] == added.payload["levels"]["character"] == boris.pk
+    encounter = copy.encounters.get()
+    ars.record_exertion(
+        table.storyguide, boris.pk, 1, "a day's march", encounter_id=encounter.pk,
+        expected_version=encounter.version,
+    )
+    combatant = encounter.combatants.get(character=boris)
+    replayed = copy_system(copy).state_at(list(encounter.events.order_by("seq"))).facts()
+    boris.refresh_from_db()
+    assert replayed["fighters"][str(combatant.pk)][0] == boris.sheet["fatigue_level"]
 
 
 def test_the_same_file_twice_makes_two_sagas(client, monkeypatch):

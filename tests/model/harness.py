@@ -21,9 +21,11 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter, defaultdict
+from dataclasses import fields, replace
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, Max
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, Phase, settings
@@ -34,20 +36,24 @@ from campaign import services as campaign_services
 from campaign.models import Membership, NpcRolls
 from combat import services as core
 from combat import systems
-from combat.archive.charts import tell
+from combat.archive.charts import Story, saga_stories, tell
+from combat.archive.export import archive_chunks
+from combat.archive.importer import duplicate_saga, import_saga
+from combat.archive.reading import reader_for
+from combat.archive.summaries import saga_stories_kept
 from combat.errors import CombatError, InvalidCommand, WrongPhase
 from combat.models import Encounter, Event
-from combat.views import whose
+from tests.archive.test_export_privacy import MARK, MARKED
 from tests.fuzz.world import fingerprint
 
 ENDED = Encounter.Status.ENDED
 REFUSED = object()  # what `TableModel.command` returns for a refused command
 
-# `make test` runs every machine on a fixed budget; `make soak` (scripts/soak.sh) runs the "soak" profile,
-# its seed printed so that a failure replays (docs/reliability.md).
+# `make test` runs every machine on a fixed budget (its `examples`, about 60 s of CPU for all five);
+# `make soak` (scripts/soak.sh) runs the "soak" profile, its seed printed so that a failure replays
+# (docs/reliability.md).
 settings.register_profile(
     "model",
-    max_examples=int(os.environ.get("COVENANT_MODEL_EXAMPLES", "12")),
     stateful_step_count=20,
     deadline=None,
     derandomize=True,
@@ -81,16 +87,27 @@ def run(machine: type[TableModel]) -> None:
     """Run a machine under the profile `COVENANT_MODEL_PROFILE` names ("model" unless said), inside the
     test's database (pytest-django's `db`: each example is a savepoint of it, rolled back). The soak's seed
     is pytest's `--hypothesis-seed` (scripts/soak.sh passes it and prints it)."""
-    chosen = settings.get_profile(os.environ.get("COVENANT_MODEL_PROFILE", "model"))
-    examples = max(1, round(chosen.max_examples * machine.budget))
+    profile = os.environ.get("COVENANT_MODEL_PROFILE", "model")
+    chosen = settings.get_profile(profile)
+    if profile == "soak":
+        examples = max(1, round(chosen.max_examples * machine.budget))
+    else:  # `make test`'s fixed budget, or as many as COVENANT_MODEL_EXAMPLES says
+        examples = int(os.environ.get("COVENANT_MODEL_EXAMPLES", machine.examples))
     RAN.clear()
     try:
         run_state_machine_as_test(machine, settings=settings(chosen, max_examples=examples))
     finally:
-        print(f"{machine.__name__}: {RAN['examples']} examples, {RAN['commands']} commands sent")
+        print(f"{machine.__name__}: {ran(RAN)}")
+        TOTAL.update(RAN)
 
 
-RAN: Counter = Counter()  # what the last `run` sent: examples and commands (the soak prints them)
+RAN: Counter = Counter()  # what the last `run` ran: examples, steps (rules run) and commands sent
+TOTAL: Counter = Counter()  # what every `run` of this process ran (tests/model/conftest.py prints it)
+
+
+def ran(counted: Counter) -> str:
+    """What was run, in words."""
+    return f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
 
 
 def npc_dice(value, npcs: set[str], screened: frozenset[str], path: str = "") -> list[str]:
@@ -126,7 +143,8 @@ class TableModel(RuleBasedStateMachine):
     """One saga and one encounter of `system_key`, its commands as rules, the table's invariants."""
 
     system_key = ""
-    budget = 1.0  # this machine's share of the profile's examples (a slow one runs fewer)
+    examples = 30  # how many examples `make test` runs, of up to 20 steps (a coin duel: 0.3 s of CPU)
+    budget = 1.0  # this machine's share of the soak's examples (a slow one runs fewer)
     pages = False  # True: the storyguide's round commands go through their pages (`send`)
     screened: frozenset[str] = frozenset()  # the system's fields of an NPC's roll that are its dice
 
@@ -134,7 +152,6 @@ class TableModel(RuleBasedStateMachine):
         super().__init__()
         self._example = transaction.atomic()
         self._example.__enter__()
-        whose.cache_clear()  # ids come round again once an example is rolled back
         users = get_user_model().objects
         self.storyguide = users.create_user("sg")
         self.player = users.create_user("alice")
@@ -144,6 +161,9 @@ class TableModel(RuleBasedStateMachine):
         self.system = systems.of(self.saga)
         self.versions: dict[int, int] = {}
         self.steps: list[str] = []
+        self.ran = -1  # the steps run: `check_invariants` runs once before the first and after each
+        self.checked: tuple | None = None  # the log (version, last seq) the invariants last read
+        self.read: tuple[tuple, list] | None = None  # that log's events, read once per step
         self.encounter = self.build()
 
     # --- what a system's machine provides ---------------------------------------------------------
@@ -259,6 +279,14 @@ class TableModel(RuleBasedStateMachine):
         for copy in campaign_services.stamp_npc_copies(self.characters[self.template], count):
             self.characters.setdefault(copy.name, copy)
 
+    @rule(index=st.integers(0, 6), name=st.sampled_from(["Ragnar the Red", "Old Tom"]))
+    def rename_character(self, index, name):
+        """The storyguide renames a character (the machine knows it by its first name still); an open
+        encounter it fights in logs the new name, and the record keeps the names the log gave."""
+        character = sorted(self.characters.items())[index % len(self.characters)][1]
+        campaign_services.rename_character(character, name, self.storyguide)
+        self.steps.append("rename character")
+
     # --- the end, the archive, the saga's setting: every system's --------------------------------------
 
     @rule(person=people)
@@ -289,6 +317,49 @@ class TableModel(RuleBasedStateMachine):
             archive=True,
         )
 
+    @rule()
+    def delete_and_restore(self):
+        """The storyguide downloads the saga's archive, deletes the saga and imports the archive again, in
+        this one process; the machine plays on in the restored saga (issue 29, bug 7), whose replay is the
+        one it had."""
+        data = json.loads("".join(archive_chunks(reader_for(self.storyguide, self.saga.pk))))
+        before = self.replayed()
+        assert campaign_services.delete_saga(self.saga, self.saga.name), "the saga was not deleted"
+        self.restored(import_saga(data, storyguide=self.storyguide))
+        assert self.replayed() == before, "the restored saga does not replay as the deleted one did"
+        self.steps.append("delete and restore")
+
+    @rule()
+    def duplicate(self):
+        """The storyguide duplicates the saga: the copy replays as the saga does, step by step, and the
+        machine plays on in the copy."""
+        before = self.replayed()
+        self.restored(duplicate_saga(self.saga, self.storyguide))
+        assert self.replayed() == before, "the copy does not replay as the saga does"
+        self.steps.append("duplicate")
+
+    def restored(self, saga) -> None:
+        """Play on in this saga (a copy of the one played, with new ids): its encounter and characters."""
+        self.saga = saga
+        self.encounter = saga.encounters.get()
+        old = sorted(self.characters, key=lambda key: self.characters[key].pk)
+        new = list(saga.characters.order_by("pk"))
+        assert [c.name for c in new] == [self.characters[key].name for key in old], "the characters differ"
+        self.characters = dict(zip(old, new, strict=True))
+        self.checked = self.read = None
+
+    def replayed(self) -> list:
+        """Each step of the encounter's log folded, with the combatants' ids as the order they joined in
+        (a copy gives them new ids): what a copy must replay the same."""
+        events = self.events()
+        joined = [e.payload["combatant"] for e in events if e.kind == "combatant_added"]
+        order = {str(pk): f"#{index}" for index, pk in enumerate(joined)}
+        states = (self.system.state_at(events[:step]) for step in range(1, len(events) + 1))
+        tally = sorted(
+            (order.get(who, who), dict(counted)) for who, counted in tell(self.system, events).tally.items()
+        )
+        return [renamed(state.facts(), order) for state in states if state is not None] + [tally]
+
     @rule(setting=st.sampled_from([choice.value for choice in NpcRolls]))
     def npc_rolls(self, setting):
         """The storyguide changes how much of an NPC's rolls the players see."""
@@ -297,28 +368,96 @@ class TableModel(RuleBasedStateMachine):
 
     # --- invariants -------------------------------------------------------------------------------
 
+    def key(self) -> tuple:
+        """What the encounter's log is at now: its version and last seq (a command changes both)."""
+        return tuple(Encounter.objects.values_list("version", "last_seq").get(pk=self.encounter.pk))
+
     def events(self) -> list[Event]:
-        return list(Event.objects.filter(encounter=self.encounter.pk).order_by("seq"))
+        """The encounter's log, read once while it stays as it is."""
+        key = self.key()
+        if self.read is None or self.read[0] != key:
+            self.read = (key, list(Event.objects.filter(encounter=self.encounter.pk).order_by("seq")))
+        return self.read[1]
+
+    def check_invariants(self, *args, **kwargs) -> None:
+        """Hypothesis checks the invariants before the first step and after each: count the steps run."""
+        self.ran += 1
+        super().check_invariants(*args, **kwargs)
+
+    def changed(self) -> bool:
+        """Whether the log changed since the invariants last read it (a refused command wrote nothing, and
+        the invariants that fold the log need not fold it again)."""
+        key = self.key()
+        if key == self.checked:
+            return False
+        self.checked = key
+        return True
+
+    def pages_changed(self) -> bool:
+        """Whether the pages may show something else since they were last drawn: the log, or the saga's
+        NPC-rolls setting, changed (a page machine draws them only then)."""
+        key = (self.key(), self.saga.npc_rolls)
+        if key == getattr(self, "drawn", None):
+            return False
+        self.drawn = key
+        return True
+
+    def pages_keep_npc_rolls_from_players(self) -> None:
+        """Under "results only", no page the player reads (the encounter, its replay and charts, the saga's
+        history and charts) shows an NPC's dice, scores or totals: each is first set, in the stored log, to
+        a number found nowhere else (tests/archive/test_export_privacy.py's marks)."""
+        campaign_services.set_npc_rolls(self.saga, NpcRolls.RESULTS)
+        self.saga.refresh_from_db()
+        npcs = self.npc_ids()
+        for event in Event.objects.filter(encounter__saga=self.saga):
+            MARK[self.system_key](event.kind, event.payload, npcs)
+            event.save(update_fields=["payload"])
+        client = Client()
+        client.force_login(self.player)
+        for name, pk in (
+            ("encounter_page", self.encounter.pk),
+            ("encounter_replay", self.encounter.pk),
+            ("encounter_charts", self.encounter.pk),
+            ("saga_history", self.saga.pk),
+            ("saga_charts", self.saga.pk),
+        ):
+            page = client.get(reverse(name, args=[pk]), follow=True)
+            assert page.status_code == 200, (name, page.status_code)
+            shown = [part for part, number in MARKED.items() if str(number).encode() in page.content]
+            assert not shown, f"the player's {name} shows an NPC's {shown}"
+
+    def page(self, person: str) -> bytes:
+        """The encounter's page as the person is sent it (answered 200)."""
+        client = Client()
+        client.force_login(self.who(person))
+        page = client.get(reverse("encounter_page", args=[self.encounter.pk]), follow=True)
+        assert page.status_code == 200, (person, page.status_code)
+        return page.content
 
     @invariant()
     def the_log_is_gapless_and_the_version_only_grows(self) -> None:
-        for encounter in Encounter.objects.filter(saga=self.saga):
-            seqs = list(encounter.events.order_by("seq").values_list("seq", flat=True))
-            assert seqs == list(range(1, len(seqs) + 1)), f"gaps in the log: {seqs}"
-            assert encounter.last_seq == len(seqs), (encounter.last_seq, len(seqs))
-            assert encounter.version >= self.versions.get(encounter.pk, 0), "the version went back"
-            self.versions[encounter.pk] = encounter.version
+        for pk, version, last_seq, count, top in (
+            Encounter.objects.filter(saga=self.saga)
+            .annotate(count=Count("events"), top=Max("events__seq"))
+            .values_list("pk", "version", "last_seq", "count", "top")
+        ):
+            assert (top or 0) == count == last_seq, f"gaps in the log: {count} events, last {top}, {last_seq}"
+            assert version >= self.versions.get(pk, 0), "the version went back"
+            self.versions[pk] = version
 
     @invariant()
     def the_log_is_the_truth(self) -> None:
+        if not self.changed():
+            return
         encounter = self.row()
         live = self.live_facts(encounter)
         if live is not None:
             replayed = self.system.state_at(self.events()).facts()
             assert replayed == live, f"the replay is not the live table:\n{replayed}\n!=\n{live}"
+        self.tallies_equal_the_fold()
 
-    @invariant()
     def tallies_equal_the_fold(self) -> None:
+        """The charts' numbers are the fold of the log with every undone step left out."""
         events = self.events()
         story = tell(self.system, events)
         counted = {who: counted for who, counted in story.tally.items() if +counted}
@@ -333,28 +472,89 @@ class TableModel(RuleBasedStateMachine):
     # --- once per example -------------------------------------------------------------------------
 
     def teardown(self) -> None:
-        RAN.update(examples=1, commands=len(self.steps))
-        transaction.set_rollback(True)
-        self._example.__exit__(None, None, None)
+        """The example's last checks (the exports and pages, costly, read once at its end), then its
+        rollback."""
+        RAN.update(examples=1, steps=max(self.ran, 0), commands=len(self.steps))
+        try:
+            if self.ran >= 0:
+                self.at_the_end()
+        finally:
+            transaction.set_rollback(True)
+            self._example.__exit__(None, None, None)
 
-    @rule()
-    def a_player_downloads(self) -> None:
-        """The player's exports: answered (no 5xx), and under "results only" no NPC's dice in them."""
+    def at_the_end(self) -> None:
+        """What is checked once the example has played: the player's downloads, each undone step shown as
+        undone, the kept summaries equal to the fold."""
+        bodies = {person: self.downloads(person) for person in ("storyguide", "player")}
+        self.a_player_downloads(bodies["player"])
+        self.undone_is_shown_as_undone(bodies)
+        self.summaries_equal_the_fold()
+
+    def undone_is_shown_as_undone(self, bodies: dict[str, dict[str, bytes]]) -> None:
+        """The storyguide's history.json marks undone exactly the steps an undo took back (by the model's
+        own fold), and each recap strikes through as many lines as its reader's history.json marks."""
+        undone = self.undone(self.events())
+        for person in ("storyguide", "player"):
+            history = json.loads(bodies[person]["saga_history_json"])
+            entries = [e for encounter in history["encounters"] for e in encounter["events"]]
+            marked = [entry for entry in entries if "undone" in entry]
+            if person == "storyguide":
+                seqs = {entry["seq"] for entry in marked}
+                assert seqs == undone, f"history.json marks {sorted(seqs)} undone, the log {sorted(undone)}"
+            recap = bodies[person]["saga_recap"].decode()
+            struck = [line for line in recap.splitlines() if line.startswith("- ") and "~~" in line]
+            assert len(struck) == len(marked), (
+                f"the {person}'s recap strikes {len(struck)} lines, its history.json marks {len(marked)}"
+            )
+
+    def summaries_equal_the_fold(self) -> None:
+        """The saga's charts read a finished encounter's kept summary: for the storyguide and the player it
+        is the story a fold of the log tells now (its timeline marks aside, which the charts never read)."""
+        for person in ("storyguide", "player"):
+            reader = reader_for(self.who(person), self.saga.pk, sheets=False)
+            saga_stories_kept(reader)  # writes the summaries the end did not
+            unmarked = Story().marks
+            kept = {pk: replace(story, marks=unmarked) for pk, story in saga_stories_kept(reader)}
+            folded = {pk: replace(story, marks=unmarked) for pk, story in saga_stories(reader)}
+            assert kept == folded, f"the {person}'s kept summaries are not the fold: " + str(
+                [
+                    (f.name, getattr(kept[pk], f.name), getattr(folded.get(pk), f.name, None))
+                    for pk in kept
+                    for f in fields(Story)
+                    if getattr(kept[pk], f.name) != getattr(folded.get(pk), f.name, None)
+                ]
+            )
+
+    def downloads(self, person: str) -> dict[str, bytes]:
+        """The person's exports of the saga (history.json, archive.json, recap.md), each answered 200."""
         client = Client()
-        client.force_login(self.player)
-        npcs = self.npc_ids()
-        results_only = self.saga.npc_rolls == NpcRolls.RESULTS
+        client.force_login(self.who(person))
+        bodies = {}
         for name in ("saga_history_json", "saga_archive_json", "saga_recap"):
             response = client.get(reverse(name, args=[self.saga.pk]))
-            assert response.status_code == 200, (name, response.status_code)
-            if name.endswith("_json") and results_only:
-                body = b"".join(response.streaming_content) if response.streaming else response.content
-                for encounter in json.loads(body)["encounters"]:
-                    for event in encounter["events"]:
-                        leaks = npc_dice(event["payload"], npcs, self.screened)
-                        assert not leaks, (
-                            f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
-                        )
+            assert response.status_code == 200, (person, name, response.status_code)
+            bodies[name] = b"".join(response.streaming_content) if response.streaming else response.content
+        return bodies
+
+    def a_player_downloads(self, bodies: dict[str, bytes]) -> None:
+        """Under "results only", no NPC's dice in the player's history.json and archive.json."""
+        if self.saga.npc_rolls != NpcRolls.RESULTS:
+            return
+        npcs = self.npc_ids()
+        for name in ("saga_history_json", "saga_archive_json"):
+            for encounter in json.loads(bodies[name])["encounters"]:
+                for event in encounter["events"]:
+                    leaks = npc_dice(event["payload"], npcs, self.screened)
+                    assert not leaks, f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
+
+
+def renamed(value, order: dict[str, str]):
+    """A replay's facts with each combatant's id (a string, as a key or a value) put as `order` names it."""
+    if isinstance(value, dict):
+        return {renamed(key, order): renamed(item, order) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [renamed(item, order) for item in value]
+    return order.get(value, value) if isinstance(value, str | int) and not isinstance(value, bool) else value
 
 
 def diff(before: dict, after: dict) -> list:
@@ -365,4 +565,3 @@ def diff(before: dict, after: dict) -> list:
         changed += [("+", row) for row in sorted(new - old)][:3]
         changed += [("-", row) for row in sorted(old - new)][:3]
     return changed
-
