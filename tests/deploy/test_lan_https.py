@@ -22,13 +22,15 @@ from tests.combat.conftest import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MAKE_VARIABLES = ("HOST", "PORT", "BASE_URL", "TLS", "CERT_DIR", "HOST_IP", "MAKEFLAGS")
+MAKE_VARIABLES = ("HOST", "PORT", "BASE_URL", "TLS", "CERT_DIR", "HOST_IP", "MAKEFLAGS", "MAKELEVEL")
 
 
 def make(*args: str) -> subprocess.CompletedProcess:
     """`make ARGS` in the checkout, whatever make variables the shell exports; output captured as text."""
     env = {name: value for name, value in os.environ.items() if name not in MAKE_VARIABLES}
-    return subprocess.run(["make", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True)
+    # --no-print-directory: under `make test` this is a sub-make, which would add "Leaving directory" lines
+    command = ["make", "--no-print-directory", *args]
+    return subprocess.run(command, cwd=BASE_DIR, env=env, capture_output=True, text=True)
 
 
 def free_port() -> int:
