@@ -13,7 +13,9 @@ answered, and under "results only" no NPC's dice in them (a `dice` map or a roll
 A system's machine subclasses `TableModel`: `build` makes its characters and encounter, `live_facts` reads
 the table from the rows (None where the system has no replay), and `undone` says which events an undo took
 back. Each example starts from a clean database: it runs in a savepoint rolled back at its end, so no
-command's `on_commit` push is sent; the frames are rendered here for each audience instead.
+command's `on_commit` push is sent; after an accepted command whose events hold an NPC's roll, under
+"results only", `combat.live.broadcast` is called here instead for those events, its rolls marked, and
+each audience's frame taken from the channel layer (`frames_keep_npc_rolls_from_players`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import json
 import os
 from collections import Counter, defaultdict
 from dataclasses import fields, replace
+from unittest import mock
 
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Max
@@ -34,13 +38,14 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from campaign import services as campaign_services
 from campaign.models import Membership, NpcRolls
+from combat import live, systems
 from combat import services as core
-from combat import systems
 from combat.archive.charts import Story, saga_stories, tell
 from combat.archive.export import archive_chunks
 from combat.archive.importer import duplicate_saga, import_saga
 from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
+from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, WrongPhase
 from combat.models import Encounter, Event
 from tests.archive.test_export_privacy import MARK, MARKED
@@ -164,6 +169,7 @@ class TableModel(RuleBasedStateMachine):
         self.ran = -1  # the steps run: `check_invariants` runs once before the first and after each
         self.checked: tuple | None = None  # the log (version, last seq) the invariants last read
         self.read: tuple[tuple, list] | None = None  # that log's events, read once per step
+        self.marks_sent = Counter()  # NPC rolls marked for the frames, and by audience the frames showing one
         self.encounter = self.build()
 
     # --- what a system's machine provides ---------------------------------------------------------
@@ -197,7 +203,8 @@ class TableModel(RuleBasedStateMachine):
         """Send one command. `refusal`: its precondition's answer (None: it may happen now); `allowed`: the
         sender may send it; `archive`: one of the archive's commands, which an ended encounter still takes.
         Accepted exactly when all allow it (a refusal for bad input aside); refused, nothing is written."""
-        ended = self.row().status == ENDED
+        row = self.row()
+        ended = row.status == ENDED
         expected = refusal is None and allowed and (archive or not ended)
         before = self.snapshot()
         try:
@@ -214,6 +221,7 @@ class TableModel(RuleBasedStateMachine):
         assert refusal is None, f"{name} was accepted though its precondition refuses it: {refusal}"
         assert archive or not ended, f"{name} was accepted on an ended encounter"
         self.steps.append(name)
+        self.frames_keep_npc_rolls_from_players(row.last_seq + 1)
         return result
 
     def send(self, person: str, url_name: str, service):
@@ -426,6 +434,49 @@ class TableModel(RuleBasedStateMachine):
             shown = [part for part, number in MARKED.items() if str(number).encode() in page.content]
             assert not shown, f"the player's {name} shows an NPC's {shown}"
 
+    def frames_keep_npc_rolls_from_players(self, first_seq: int) -> None:
+        """Under "results only", the frame `combat.live.broadcast` sends the players for a command's events
+        shows none of an NPC's dice, scores or totals, each first set, in the events handed to it (the
+        stored log left as it is), to a number found nowhere else; the storyguide's frame is counted
+        when it shows one (`marks_sent`): the example's end sees that the check looked at something."""
+        mark = MARK.get(self.system_key)
+        if mark is None or self.saga.npc_rolls != NpcRolls.RESULTS:
+            return
+        encounter = self.row()
+        events = list(Event.objects.filter(encounter=encounter, seq__gte=first_seq).order_by("seq"))
+        npcs = self.npc_ids()
+        marked = 0
+        for event in events:
+            unmarked = repr(event.payload)
+            mark(event.kind, event.payload, npcs)
+            marked += repr(event.payload) != unmarked
+        if not marked:  # no NPC roll among them: nothing a frame could leak
+            return
+        self.marks_sent["rolls"] += marked
+        sent = self.frames_sent(encounter, events, first_seq)
+        assert set(sent) == {PLAYERS, STORYGUIDE}, f"{self.steps[-1]}'s frames reached only {sorted(sent)}"
+        for audience, html in sent.items():
+            shown = [part for part, number in MARKED.items() if str(number) in html]
+            assert audience != PLAYERS or not shown, (
+                f"the players' frame of {self.steps[-1]} shows an NPC's {shown}"
+            )
+            self.marks_sent[audience] += bool(shown)
+
+    def frames_sent(self, encounter: Encounter, events: list[Event], first_seq: int) -> dict[str, str]:
+        """Each audience's frame of these events, as `combat.live.broadcast` hands it to the channel layer
+        (the saga page's push left out)."""
+        groups = {Encounter.group_name(encounter.pk, who): who for who in (PLAYERS, STORYGUIDE)}
+        sent = {}
+
+        async def group_send(group, message):
+            sent[groups[group]] = message["html"]
+
+        with mock.patch.object(get_channel_layer(), "group_send", side_effect=group_send):
+            live.broadcast(
+                encounter.pk, first_seq, encounter.last_seq, saga=False, encounter=encounter, events=events
+            )
+        return sent
+
     def page(self, person: str) -> bytes:
         """The encounter's page as the person is sent it (answered 200)."""
         client = Client()
@@ -483,10 +534,14 @@ class TableModel(RuleBasedStateMachine):
             self._example.__exit__(None, None, None)
 
     def at_the_end(self) -> None:
-        """What is checked once the example has played: the player's downloads, each undone step shown as
-        undone, the kept summaries equal to the fold."""
+        """What is checked once the example has played: the player's downloads, the storyguide's frames
+        shown a marked NPC roll where one was marked for them, each undone step shown as undone, the kept
+        summaries equal to the fold."""
         bodies = {person: self.downloads(person) for person in ("storyguide", "player")}
         self.a_player_downloads(bodies["player"])
+        assert self.marks_sent[STORYGUIDE] or not self.marks_sent["rolls"], (
+            f"{self.marks_sent['rolls']} NPC rolls marked for the frames, no storyguide's frame shows one"
+        )
         self.undone_is_shown_as_undone(bodies)
         self.summaries_equal_the_fold()
 
