@@ -165,7 +165,7 @@ def declare(request, encounter_id, combatant_id):
     else:
         status = 422
     encounter.refresh_from_db()
-    return render(
+    answer = render(
         request,
         "arsmagica/_declaration_form.html",
         {
@@ -182,6 +182,15 @@ def declare(request, encounter_id, combatant_id):
         },
         status=status,
     )
+    return _declared(answer, saved, storyguide)
+
+
+def _declared(answer, saved, storyguide: bool):
+    """A player's saved declaration has their panel fetch itself again (`covenant:declared`): its heading
+    names the characters still to declare for, one fewer now."""
+    if saved is not None and not storyguide:
+        answer["HX-Trigger"] = "covenant:declared"
+    return answer
 
 
 @login_required
@@ -209,12 +218,13 @@ def declare_as_before(request, encounter_id, combatant_id):
         form.refuse(str(error))
     entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True, "open": True}
     entry["previous"] = last_round_declaration(encounter, combatant.pk)
-    return render(
+    answer = render(
         request,
         "arsmagica/_declaration_form.html",
         {"encounter": encounter, "entry": entry, "saved": saved is not None},
         status=status,
     )
+    return _declared(answer, saved, storyguide)
 
 
 @login_required

@@ -41,6 +41,13 @@ def phase_is(page: Page, phase: str) -> None:
     expect(page.get_by_test_id("encounter-status")).to_have_attribute("data-phase", phase)
 
 
+def acting_order_shown(page: Page) -> None:
+    """Open the acting order where it starts folded (a phone's, issue 32 item 4): a tap on its summary."""
+    peek = page.get_by_test_id("order-peek")
+    if peek.count() and not peek.get_by_test_id("acting-order").is_visible():
+        peek.locator("summary").click()
+
+
 def resolve(guide: Person) -> None:
     """The storyguide rolls the phase, sees its preview, and confirms it."""
     guide.page.get_by_test_id("preview-phase").click()

@@ -18,6 +18,7 @@ from combat.models import Event
 
 from .encounter_page import (
     RECONNECT_MS,
+    acting_order_shown,
     declare,
     event_seqs,
     live_text,
@@ -78,9 +79,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
     guide.page.get_by_test_id("close-declarations").click()
     for person in everyone:
         phase_is(person.page, "first_missile")
-        peek = person.page.get_by_test_id("order-peek")  # on a phone it starts folded: a tap opens it
-        if peek.count() and not peek.get_by_test_id("acting-order").is_visible():
-            peek.locator("summary").click()
+        acting_order_shown(person.page)
         for combatant in combatants.values():
             expect(person.page.get_by_test_id(f"initiative-{combatant.pk}")).to_be_visible()
     movement = Event.objects.get(encounter=encounter, kind=Kind.MOVEMENT)

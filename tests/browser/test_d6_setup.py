@@ -42,6 +42,7 @@ def test_the_storyguide_sets_up_a_d6_encounter_and_each_step_lands_on_the_table(
         form.get_by_test_id(side).check()
         with page.expect_navigation(url=D6_TABLE):  # the answer sends the page to the encounter's: this table
             page.get_by_test_id("add-combatants").click()
+        guide.wait_until_live()  # htmx sends the next form once the scripts run
         expect(page.get_by_test_id("setup").locator(".remove-list")).to_contain_text(character.name)
 
     page.once("dialog", lambda dialog: dialog.accept())  # "Take Watchman Hale out?"

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from arsmagica.presenters import level_labels
 from combat.models import Combatant
 
-from .encounter_page import declare, phase_is, shows_the_levels
+from .encounter_page import acting_order_shown, declare, phase_is, shows_the_levels
 from .people import PHONE, Person, wait_until
 from .test_accounts import a_new_storyguide, sign_up, start_saga
 
@@ -186,6 +186,7 @@ def test_a_new_group_plays_its_first_evening_from_the_invite_to_the_recap(table)
     page.get_by_test_id("close-declarations").click()
     for person in everyone:
         phase_is(person.page, "first_missile")
+        acting_order_shown(person.page)
         for fighter in fighters.values():
             expect(person.page.get_by_test_id(f"initiative-{fighter.pk}")).to_be_visible()
     for after in ("melee", "second_missile", "fatigue", "round_over"):

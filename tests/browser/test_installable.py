@@ -132,6 +132,10 @@ def test_with_hashed_names_the_worker_keeps_each_static_file_it_fetched(chromium
         assert re.search(r"\.[0-9a-f]{12}\.png$", large), large  # a hashed name, not yet kept
         assert large not in page.evaluate(CACHED_URLS)
         assert page.evaluate(f"fetch('{large}').then((response) => response.ok)")
+        for _ in range(50):  # the worker stores it as it answers (waitUntil), a moment later
+            if large in page.evaluate(CACHED_URLS):
+                break
+            page.wait_for_timeout(100)
         assert large in page.evaluate(CACHED_URLS)
         visitor.context.set_offline(True)
         assert page.evaluate(f"fetch('{large}').then((response) => response.status)") == 200

@@ -162,3 +162,28 @@ def test_the_storyguides_frame_after_exertion_says_so(table, django_capture_on_c
     frame = storyguides_frame(table, command, django_capture_on_commit_callbacks)
     assert f'data-testid="declare-form-{bandit.pk}"' not in frame
     assert f'data-testid="cannot-act-{bandit.pk}"' in frame
+
+
+def test_a_players_saved_declaration_has_their_panel_fetch_itself_again(table):
+    """Its heading names the characters still to declare for (issue 32, item 4): one fewer once saved, so
+    the answer asks for the panel again (`covenant:declared`), which listens for it; a refusal does not."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    client = Client()
+    client.force_login(table.alice)
+    prefix = f"c{table.boris.pk}-"
+    data = {
+        prefix + "action": "attack",
+        prefix + "weapon": table.weapon(table.boris),
+        prefix + "engage": [str(table.bandits[0].pk)],
+        prefix + "on_success": "hit",
+        prefix + "missile_phase": "first_missile",
+    }
+    url = reverse("declare", args=[table.encounter.pk, table.boris.pk])
+    with patch.object(get_channel_layer(), "group_send", side_effect=_async(lambda group, message: None)):
+        answer = client.post(url, data, HTTP_HX_REQUEST="true")
+        refused = client.post(url, {prefix + "action": "attack"}, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and answer["HX-Trigger"] == "covenant:declared"
+    assert refused.status_code == 422 and "HX-Trigger" not in refused
+    panel = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    assert 'hx-trigger="covenant:phase from:body, covenant:declared from:body"' in panel
+    assert "<h2>Your declarations</h2>" in panel
