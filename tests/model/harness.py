@@ -170,13 +170,9 @@ class TableModel(RuleBasedStateMachine):
         self.checked: tuple | None = None  # the log (version, last seq) the invariants last read
         self.read: tuple[tuple, list] | None = None  # that log's events, read once per step
         self.marks_sent = Counter()  # NPC rolls marked for the frames, and by audience the frames showing one
-        self.encounter = self.build()
+        self.encounter = self.build()  # each system's machine defines build(): its characters and encounter
 
     # --- what a system's machine provides ---------------------------------------------------------
-
-    def build(self) -> Encounter:
-        """The saga's characters and the encounter the machine plays."""
-        raise NotImplementedError
 
     def live_facts(self, encounter: Encounter) -> dict | None:
         """The table as the live rows hold it, in the replay's `facts()` terms; None: no replay to match."""
