@@ -3,6 +3,7 @@ the saga page, adds characters and takes one out, and each step lands on the d6 
 before the d6 create address moved still creates an encounter from its form."""
 
 import re
+import time
 from io import StringIO
 
 import pytest
@@ -10,6 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from campaign.models import Saga
+from combat.services.setup import create_encounter
 
 from .people import outside_the_event_loop
 
@@ -59,4 +61,34 @@ def test_the_storyguide_sets_up_a_d6_encounter_and_each_step_lands_on_the_table(
     page.get_by_test_id("new-encounter").click()
     expect(page).to_have_url(D6_TABLE)
     expect(page.locator("#encounter-name")).to_contain_text("Smoke over the mill")
+    assert table.page_errors() == []
+
+
+def test_a_box_ticked_before_the_pages_scripts_run_survives_the_first_push(table, settings):
+    """The set-up form ticked while the page is still loading (its scripts not yet run): the replay that
+    answers the socket's first resume redraws the set-up panel, and the tick is still there to be sent."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # load_demo_d6's logins
+    saga = outside_the_event_loop(demo_saga)
+    wren = saga.characters.get(name="Wren")
+    encounter = outside_the_event_loop(
+        lambda: create_encounter(saga.storyguide, saga.pk, "Lanterns at the bridge", saga.rule_system)
+    )
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    page = guide.page  # its first page: no service worker yet, so the route below sees the script's request
+    held = []  # the script's request, answered once the boxes are ticked
+    page.route(re.compile(r"/static/js/keep_input"), lambda route: held.append(route))
+    page.goto(f"/encounters/{encounter.pk}/", wait_until="commit")
+    form = page.get_by_test_id("add-combatants-form")
+    form.get_by_test_id(f"add-character-{wren.pk}").check()
+    form.get_by_test_id("side-players").check()
+    wait = time.monotonic() + 10
+    while not held and time.monotonic() < wait:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    guide.wait_until_live()
+    expect(form.get_by_test_id(f"add-character-{wren.pk}")).to_be_checked()
+    with page.expect_navigation(url=D6_TABLE):
+        page.get_by_test_id("add-combatants").click()
+    expect(page.get_by_test_id("setup").locator(".remove-list")).to_contain_text("Wren")
     assert table.page_errors() == []

@@ -1,5 +1,6 @@
 /* A push never eats what someone is typing (the encounter pages and the saga page):
- * - a field the person changes is marked (data-typed) until its form is sent and accepted;
+ * - a field the person changes is marked (data-typed) until its form is sent and accepted, and so is one
+ *   changed while the page was loading, before this script ran;
  * - a pushed region (an out-of-band outerHTML swap) that has the focus in a field being typed in is held
  *   back, and swapped in once the focus has left the region;
  * - any other pushed region comes in at once, so that every control in it carries the version the page
@@ -43,6 +44,22 @@
   function mark(event) { if (isField(event.target)) { event.target.dataset.typed = "1"; } }
   document.addEventListener("input", mark, true);
   document.addEventListener("change", mark, true);
+  // What was typed or ticked while the page was loading, before this script ran: no event marked it, but
+  // it differs from what the page was drawn with, so the first push (the answer to the resume) keeps it.
+  function changedFromDrawn(field) {
+    if (field.type === "checkbox" || field.type === "radio") { return field.checked !== field.defaultChecked; }
+    if (field.type === "select-one") {  // with no option marked selected, the first one is what was drawn
+      var drawn = Array.prototype.findIndex.call(field.options, function (o) { return o.defaultSelected; });
+      return field.selectedIndex !== Math.max(drawn, 0);
+    }
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    }
+    return field.value !== field.defaultValue;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("input, select, textarea"), function (field) {
+    if (isField(field) && changedFromDrawn(field)) { field.dataset.typed = "1"; }
+  });
 
   function formKey(form) {
     return form.getAttribute("data-testid") || form.getAttribute("hx-post") || form.getAttribute("action") || "";
