@@ -109,6 +109,11 @@ class ArsMagica(RuleSystem):
 
         return event_label(event, in_round=in_round)
 
+    def sentence(self, kind, payload, names, *, storyguide):
+        from .sentences import sentence
+
+        return sentence(kind, payload, names, storyguide=storyguide)
+
     def players_payload(self, event, own, players, npc_rolls):
         from .presenters import players_payload
 

@@ -7,6 +7,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
+from .secure_context import secure_context
+
 
 class HtmxLoginRedirectMiddleware:
     """Answer an anonymous htmx request that would be sent to the login page (or refused) with
@@ -32,3 +34,18 @@ class HtmxLoginRedirectMiddleware:
             return False
         login = resolve_url(settings.LOGIN_URL)
         return urlsplit(response.get("Location", "")).path == login
+
+
+class OpenerPolicyWhereHeededMiddleware:
+    """Leave the Cross-Origin-Opener-Policy header (SecurityMiddleware's) off a page that is no secure
+    context, plain HTTP at a LAN address: a browser ignores it there and says so in the console, on every
+    page the README's way to play with phones serves."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "Cross-Origin-Opener-Policy" in response.headers and not secure_context(request):
+            del response.headers["Cross-Origin-Opener-Policy"]
+        return response

@@ -143,6 +143,11 @@ class RuleSystem(ABC):
         rolls they see)."""
         return event.payload
 
+    def sentence(self, kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """One of the system's events as one sentence built from its payload as its audience sees it (a
+        phone's pop-up, a screen reader's words: `combat.sentences`); "" for a kind it does not say."""
+        return ""
+
     def players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
         """A payload that names characters by id, as the players see it: a saga record's (`SagaRecord`, time
         passing between encounters), or an event's after `players_payload` (the same kinds, on an encounter's

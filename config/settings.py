@@ -54,6 +54,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "campaign.middleware.OpenerPolicyWhereHeededMiddleware",  # around SecurityMiddleware: sees its headers
     "django.middleware.security.SecurityMiddleware",
     "config.static.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

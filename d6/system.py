@@ -87,6 +87,11 @@ class D6Fatigue(RuleSystem):
 
         return event_label(event, in_round=in_round)
 
+    def sentence(self, kind, payload, names, *, storyguide):
+        from .sentences import sentence
+
+        return sentence(kind, payload)
+
     def players_payload(self, event, own, players, npc_rolls):
         from .presenters import players_payload
 

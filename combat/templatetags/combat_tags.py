@@ -5,7 +5,8 @@ import json
 from django import template
 from django.utils.html import format_html
 
-from combat import announce, systems
+from combat import sentences, systems
+from combat.audience import STORYGUIDE
 from combat.undo import reason
 
 register = template.Library()
@@ -91,7 +92,7 @@ def encounter_state(encounter):
 @register.simple_tag
 def event_item(event, announce=""):
     """The opening `<li>` of an event's line: its id, its kind as a class, storyguide-only marked, and the
-    line as a sentence to show in a pop-up and read out (`combat.announce`), when given."""
+    event as a sentence to show in a pop-up and read out (`combat.sentences`), when given."""
     marks = " sg-only" if event.storyguide_only else ""
     marks += " undone" if getattr(event, "undone_by", None) else ""
     said = format_html(' data-announce="{}"', announce) if announce else ""
@@ -104,7 +105,7 @@ def event_item(event, announce=""):
 @register.tag
 def event_line(parser, token):
     """`{% event_line event %}…{% endevent_line %}`: the line in its `<li>` (`event_item`), which carries the
-    line read as a sentence."""
+    event said as a sentence (`combat.sentences`)."""
     _, event = token.split_contents()
     nodelist = parser.parse(("endevent_line",))
     parser.delete_first_token()
@@ -112,16 +113,25 @@ def event_line(parser, token):
 
 
 class EventLineNode(template.Node):
-    """Renders an event's line once, and its sentence from what was rendered."""
+    """Renders an event's line in its `<li>`, with the event's sentence from its fields."""
 
     def __init__(self, event, nodelist):
         self.event, self.nodelist = event, nodelist
 
     def render(self, context):
         """The `<li>`, the line, and its end."""
-        line = self.nodelist.render(context)
-        said = announce.sentence(line)
-        return format_html("{}{}</li>", event_item(self.event.resolve(context), said), line)
+        event = self.event.resolve(context)
+        said = spoken(context, event)
+        return format_html("{}{}</li>", event_item(event, said), self.nodelist.render(context))
+
+
+def spoken(context, event) -> str:
+    """The event as one sentence from its fields, as the page's audience sees them (`combat.sentences`)."""
+    system = context.get("system") or systems.of(event.encounter.saga)
+    storyguide = bool(context.get("is_storyguide")) or context.get("audience") == STORYGUIDE
+    payload = context.get("p")
+    payload = (event.payload if payload is None else payload) or {}
+    return sentences.sentence(system, event.kind, payload, context.get("names") or {}, storyguide=storyguide)
 
 
 @register.simple_tag(takes_context=True)

@@ -2,7 +2,8 @@
 saga: what stays pinned (the round and phase with the folded acting order, the latest result, the level
 strip) takes at most a quarter of the height (211 px); a choice waiting on this player is scrolled into view
 when it arrives and the top box names it; the fatigue track's numbers are at least 14 px; the pop-up reads
-the server's sentence."""
+the server's sentence; a chart's labels are at least 14 px as drawn, the chart scrolling sideways in its
+own box rather than the page."""
 
 import os
 from pathlib import Path
@@ -28,6 +29,9 @@ PINNED_HEIGHTS = """(selectors) => selectors.map((s) => {
 })"""
 TRACK_SIZES = """Array.from(document.querySelectorAll('.track .cell'))
   .map((c) => parseFloat(getComputedStyle(c).fontSize))"""
+# Each chart label's size as drawn: its font size times the chart's scale on the screen.
+CHART_LABELS = """Array.from(document.querySelectorAll('svg.chart text'))
+  .map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
 SHOTS = Path(os.environ.get("COVENANT_LOOKS", "/tmp/covenant-looks"))
 
 
@@ -118,4 +122,18 @@ def test_a_d6_runner_is_shown_where_to_run_and_reads_the_track(table, settings):
     assert pinned(page) <= QUARTER, dict(page.evaluate(PINNED_HEIGHTS, PINNED))
     look(player, "phone-d6-where-to-run")
     assert Encounter.objects.get(pk=encounter.pk).status == "running"
+    assert table.page_errors() == []
+
+
+def test_a_chart_reads_on_a_phone(table, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    saga, encounter, chase = load_demo_chase()
+    wren = chase.runners.get(role="target").combatant
+    player = table.person(wren.character.owner.username, viewport=PHONE)
+    player.enter_as(wren.character.owner)
+    page = player.goto(f"/encounters/{encounter.pk}/charts/")
+    expect(page.locator("svg.chart").first).to_be_visible()
+    sizes = page.evaluate(CHART_LABELS)
+    assert sizes and min(sizes) >= 14, sizes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the chart scrolls, not the page
     assert table.page_errors() == []

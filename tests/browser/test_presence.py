@@ -5,7 +5,9 @@ saga page shows who has it open too.
 Its own Daphne beats every second and lets a person go after 3 s, so the test takes seconds, not half a
 minute (PRESENCE_HEARTBEAT_SECONDS, PRESENCE_EXPIRY_SECONDS)."""
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -16,6 +18,7 @@ from .people import PHONE, outside_the_event_loop
 from .server import DaphneServer, database_url
 
 pytestmark = pytest.mark.browser
+SHOTS = Path(os.environ.get("COVENANT_LOOKS", "/tmp/covenant-looks"))
 
 HIDE = """() => {
   Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
@@ -64,4 +67,24 @@ def test_the_storyguide_sees_a_player_here_then_away_then_gone(table):
     expect(who).to_have_attribute("data-state", "gone")
     expect(who).to_contain_text("gone since")
     card = guide.page.locator(f"#combatants [data-owner='{boris.character.owner_id}']").first
-    expect(card).to_have_class(re.compile(r"\bowner-gone\b"))  # whose turn waits on someone gone
+    expect(card).to_have_class(re.compile(r"\bowner-gone\b"))
+    waits = guide.page.get_by_test_id("presence-waits")
+    expect(waits).to_be_hidden()  # nothing waits on him yet
+
+    # Declarations open: his is still to make, and he is gone. The top of the panel says so at a glance.
+    guide.page.get_by_test_id("open-declarations").click()
+    expect(waits).to_be_visible()
+    gone_first = re.compile(r"^Waiting on someone not here: Sir Boris \(gone\), .*\(not here\)$")
+    expect(waits).to_have_text(gone_first)  # then the players who have not opened the page
+    expect(guide.page.get_by_test_id(f"declared-{boris.pk}")).to_have_class(re.compile(r"\bwaits-on-gone\b"))
+    box = waits.bounding_box()
+    assert box is not None and box["y"] < 800, f"not at a glance: {box}"
+    shoot(guide.page, "presence-waiting-on-gone")
+
+
+def shoot(page, name: str) -> None:
+    """The storyguide's panel in both themes, for docs/looks.md (COVENANT_LOOKS, /tmp/covenant-looks)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        page.screenshot(path=str(SHOTS / f"{name}-{theme}.png"))

@@ -81,3 +81,12 @@ def test_the_https_page_gives_the_commands_and_what_a_phone_shows_first():
     assert 'data-testid="https-plain"' in plain
     assert "make cert HOST_IP=192.168.1.20" in plain and "Your connection is not private" in plain
     assert 'data-testid="https-secure"' in page(table.storyguide, "/https/", LAN, secure=True)
+
+
+@pytest.mark.parametrize(
+    ("host", "secure", "sent"), [(LAN, False, False), (LAN, True, True), ("127.0.0.1:8000", False, True)]
+)
+def test_the_opener_policy_is_sent_only_where_a_browser_heeds_it(host, secure, sent):
+    """On plain HTTP at a LAN address Chromium ignores Cross-Origin-Opener-Policy with a console error."""
+    response = Client().get("/", HTTP_HOST=host, secure=secure)
+    assert ("Cross-Origin-Opener-Policy" in response.headers) is sent

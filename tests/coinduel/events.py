@@ -30,3 +30,11 @@ EVENT_KINDS = (
     EventKind(Kind.FLIP.value, Kind.FLIP.label, Flip, "coinduel/events/coin_flip.html"),
     EventKind(Kind.WON.value, Kind.WON.label, Won, "coinduel/events/coin_duel_won.html"),
 )
+
+# Each kind as one sentence from its fields: a phone's pop-up (`combat.sentences`).
+SENTENCES = {
+    Kind.FLIP: lambda p: (
+        ", ".join(f"{p['names'].get(who, '')} flips {face}" for who, face in p["faces"].items()) + "."
+    ),
+    Kind.WON: lambda p: f"{p['name']} wins the duel.",
+}

@@ -58,6 +58,11 @@ class CoinDuel(RuleSystem):
             return "" if in_round else "Before the first flip"
         return f"Turn {event.round_number}"
 
+    def sentence(self, kind, payload, names, *, storyguide):
+        from .events import SENTENCES
+
+        return SENTENCES[kind](payload) if kind in SENTENCES else ""
+
     def round_heading(self, number: int) -> str:
         return f"Turn {number}" if number else "Before the first flip"
 

@@ -47,3 +47,15 @@ def test_frames_differ_by_audience_and_announce_the_end(table, dice):
     assert 'data-testid="d6-controls"' not in players
     assert 'data-testid="terrain-name-0"' in storyguide  # a new chase can start from the pushed controls
     assert 'data-testid="start-fight"' in storyguide
+
+
+def test_the_fighter_whose_turn_it_is_waits_on_its_player(table, dice):
+    """Issue 32, item 3: the current fighter's card is marked as a move waiting on its owner (presence.js
+    names it at the top when that owner is gone); no other card is."""
+    dice(2, 3, 8, 4, 5, 1, 1, 6)  # Marta first
+    services.start_fight(table.storyguide, table.encounter.pk, table.v)
+    encounter = table.refresh()
+    events = list(encounter.events.order_by("seq"))
+    storyguide = render_frame(encounter, events, "storyguide", 1, events[-1].seq)
+    assert storyguide.count("data-waits=") == 1
+    assert 'data-waits="Marta"' in storyguide

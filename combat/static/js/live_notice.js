@@ -26,12 +26,8 @@
     });
     return most;
   }
-  function words(item) {  // the line as a sentence the server built (combat/announce.py); else its text, unlabelled
-    if (item.dataset.announce) { return item.dataset.announce; }
-    var copy = item.cloneNode(true);
-    copy.querySelectorAll(".seq").forEach(function (label) { label.remove(); });
-    return copy.textContent.replace(/\s+/g, " ").trim();
-  }
+  // The event as a sentence the server built from its fields (combat/sentences.py), never the line's text.
+  function words(item) { return item.dataset.announce || ""; }
   function myNames() {
     var who = me(), names = [];
     if (!who) { return names; }
@@ -86,8 +82,10 @@
     shownSeq = Math.max(shownSeq, newestSeq());
     if (!items.length) { return; }
     highlight(items);
-    announce(items.map(words));
-    showLatest(items);
+    var said = items.filter(function (item) { return words(item); });
+    if (!said.length) { return; }
+    announce(said.map(words));
+    showLatest(said);
   }
 
   // What is wanted from this person now, in a few words; "" when nothing is.

@@ -4,7 +4,9 @@
  * - drop a region older than the one shown (data-stamp: two Daphnes' pushes can cross);
  * - show "gone since" in the device's own time, and mark what belongs to a gone person (a card, a
  *   declaration waiting: [data-owner]) so the storyguide sees whose turn waits on someone gone; one who
- *   has not opened the page yet is marked "not here", not "gone".
+ *   has not opened the page yet is marked "not here", not "gone";
+ * - say at the top, in the region, whose move waits on someone gone or not here: each [data-waits] (a
+ *   declaration still to make, the fighter whose turn it is) of such an owner, by the name it carries.
  */
 (function () {
   "use strict";
@@ -39,6 +41,20 @@
       item.classList.toggle("owner-gone", Boolean(gone[item.dataset.owner]));
       item.classList.toggle("owner-absent", Boolean(absent[item.dataset.owner]));
     });
+    waiting(el, gone, absent);
+  }
+  function waiting(el, gone, absent) {  // whose move waits on someone who is not at the table
+    var names = [];  // the gone first, then those not come yet
+    document.querySelectorAll("[data-owner][data-waits]").forEach(function (item) {
+      var owner = item.dataset.owner, off = Boolean(gone[owner] || absent[owner]);
+      var said = item.dataset.waits + (gone[owner] ? " (gone)" : " (not here)");
+      item.classList.toggle("waits-on-gone", off);
+      if (off && names.indexOf(said) < 0) { names[gone[owner] ? "unshift" : "push"](said); }
+    });
+    var note = el.querySelector(".presence-waits");
+    if (!note) { return; }
+    note.textContent = names.length ? "Waiting on someone not here: " + names.join(", ") : "";
+    note.hidden = names.length === 0;
   }
 
   document.addEventListener("htmx:wsOpen", function (event) {
@@ -52,6 +68,7 @@
     var match = STAMP.exec(event.detail.message), el = region();
     if (match && el && older(match[1], el.dataset.stamp || "0")) { event.preventDefault(); }
   });
+  document.addEventListener("htmx:afterSettle", mark);  // a panel an answer redrew: its marks again
   document.addEventListener("htmx:wsAfterMessage", function () {
     mark();
     if (timer && every() !== period) { schedule(); }  // the region says to beat at another pace
