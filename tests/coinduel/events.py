@@ -1,4 +1,5 @@
-"""The coin duel's event kinds and their payloads."""
+"""The coin duel's event kinds and their payloads, their turns' headings (the log role) and the keys that
+name duellists (the archive role)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,10 @@ EVENT_KINDS = (
     EventKind(Kind.FLIP.value, Kind.FLIP.label, Flip, "coinduel/events/coin_flip.html"),
     EventKind(Kind.WON.value, Kind.WON.label, Won, "coinduel/events/coin_duel_won.html"),
 )
+COMBATANT_KEYS = frozenset({"winner"})
+BY_COMBATANT = frozenset({"faces", "hits", "names"})
+
+
+def round_heading(number: int) -> str:
+    """A turn's heading in the history and the log (0: before the first flip)."""
+    return f"Turn {number}" if number else "Before the first flip"
