@@ -1,5 +1,5 @@
 """Ars Magica's rows in a saga's archive: weapons, then each round's declarations; and the ids its JSON
-names, given anew when an archive is imported (`RuleSystem.renumbered`)."""
+names, given anew when an archive is imported (`combat.systems.Archive`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ COMBATANT = frozenset(
 # Objects keyed by combatant ("12"), or by attacker and defender ("12:14": `on_success` when an object).
 BY_COMBATANT = frozenset({"dice", "names", "botch_dice", "modifiers", "ease_factors", "on_success"})
 WEAPON = "arsmagica.weapon"
+# The keys at the top of a payload that name a combatant besides `combatant` (`combat.systems.Archive`).
+COMBATANT_KEYS = frozenset({"attacker", "defender", "caster"})
 
 
 def archive_rows(saga) -> dict:

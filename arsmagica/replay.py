@@ -22,6 +22,9 @@ from combat.events import CoreKind
 from .events import Kind
 from .rules.table import NEXT_STEP, STEPS
 
+TEMPLATE = "arsmagica/_replay.html"
+UNDO_KINDS = (Kind.PHASE_UNDONE,)
+
 
 @dataclass
 class Fighter:
@@ -72,6 +75,11 @@ class Table:
             if fighter.character is not None and fighter.character == character:
                 return fighter
         return next((f for f in self.fighters.values() if f.character is None and f.name == name), None)
+
+
+def start() -> Table:
+    """The table before an encounter's first event."""
+    return Table()
 
 
 def joining_levels(combatant) -> dict:

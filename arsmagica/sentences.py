@@ -222,7 +222,7 @@ SENTENCES: dict[str, Callable[[dict, dict, bool], str]] = {
 }
 
 
-def sentence(kind: str, p: dict, names: dict, *, storyguide: bool) -> str:
+def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
     """An Ars Magica event as one sentence; "" for a kind without one."""
     said = SENTENCES.get(kind)
-    return said(p, names, storyguide) if said else ""
+    return said(payload, names, storyguide) if said else ""

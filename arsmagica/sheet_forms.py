@@ -1,4 +1,5 @@
-"""The Ars Magica sheet's forms: scores as the sheet shows them, and its weapons (ArM3 p163, p168)."""
+"""The Ars Magica sheet's forms: scores as the sheet shows them, and its weapons (ArM3 p163, p168); the
+sheet role (`combat.systems.Sheet`): the sheet's page, its levels, an NPC's copies."""
 
 from django import forms
 from django.forms import BaseInlineFormSet, inlineformset_factory
@@ -8,7 +9,12 @@ from campaign.models import Character
 from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .models import BodyLevel, FatigueLevel, Weapon
+from .presenters import level_labels as levels
 from .sheet import SCORES, sheet_of, write
+
+TEMPLATE = "arsmagica/_sheet.html"
+FORM_TEMPLATE = "arsmagica/_sheet_form.html"
+LEVEL_HEADINGS = ("Fatigue level", "Body level")
 
 
 class ArsMagicaCharacterForm(CharacterBaseForm):
@@ -104,3 +110,24 @@ def sheet_forms(saga, character: Character, data=None):
     """The sheet form and its weapons."""
     form = ArsMagicaCharacterForm(data, instance=character)
     return form, WeaponFormSet(data, instance=character, prefix="weapons")
+
+
+def sheet_context(character) -> dict:
+    """The sheet page's scores in the sheet's order, the levels in words, the weapons."""
+    sheet = sheet_of(character)
+    return {
+        "scores": [(score.label, getattr(sheet, score.name)) for score in SCORES],
+        "levels": levels(character),
+        "weapons": list(character.weapons.all()),
+    }
+
+
+def copy_rows(original, copies) -> None:
+    """Each stamped copy of an NPC gets the original's weapons."""
+    fields = [f.name for f in Weapon._meta.concrete_fields if f.name not in ("id", "character")]
+    weapons = list(original.weapons.all())
+    Weapon.objects.bulk_create(
+        Weapon(character=copy, **{name: getattr(weapon, name) for name in fields})
+        for copy in copies
+        for weapon in weapons
+    )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import is_storyguide
@@ -35,6 +36,18 @@ command = encounter_command()
 # --- pages -------------------------------------------------------------------------------------
 
 
+def encounter_page(request, encounter: Encounter, audience: str):
+    """The encounter's page (the table role's): the storyguide's control panel, or the player page."""
+    if audience != STORYGUIDE:
+        return redirect("encounter_play", encounter_id=encounter.pk)
+    return control_panel(request, encounter)
+
+
+def saga_panels(saga, user) -> list[str]:
+    """The saga page's time panel, for its storyguide."""
+    return [reverse("saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []
+
+
 def control_panel(request, encounter: Encounter):
     """The storyguide's control panel."""
     context = state_context(encounter, STORYGUIDE)
@@ -53,7 +66,7 @@ def encounter_play(request, encounter_id):
     """The player page: their characters' declarations, then the live round."""
     encounter = encounter_for(request.user, encounter_id)
     if encounter.saga.rule_system != KEY:  # another system's encounter: its own page
-        return systems.of(encounter.saga).encounter_page(request, encounter, PLAYERS)
+        return systems.of(encounter.saga).table.encounter_page(request, encounter, PLAYERS)
     if is_storyguide(request.user, encounter.saga):
         return redirect("encounter_page", encounter_id=encounter.pk)
     context = state_context(encounter, PLAYERS)

@@ -140,7 +140,7 @@ class StampForm(RefusesControlCharacters, forms.Form):
 
 def sheet_forms(saga: Saga, character: Character, data=None):
     """The sheet form and its rows for the saga's rule system."""
-    return systems.of(saga).sheet_forms(saga, character, data)
+    return systems.of(saga).sheet.sheet_forms(saga, character, data)
 
 
 MAX_ARCHIVE_BYTES = 64 * 1024 * 1024

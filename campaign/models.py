@@ -100,7 +100,7 @@ class CharacterQuerySet(models.QuerySet):
 
 
 class Character(models.Model):
-    """A player character or an NPC; its sheet is its saga's rule system's (`RuleSystem.sheet`)."""
+    """A player character or an NPC; its sheet is its saga's rule system's (`system.sheet`)."""
 
     objects = CharacterQuerySet.as_manager()
 

@@ -99,7 +99,7 @@ def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Ch
             copy.stamped_from = npc.stamped_from or npc
             copy.save()
             copies.append(copy)
-        systems.of(npc.saga).copy_rows(npc, copies)
+        systems.of(npc.saga).sheet.copy_rows(npc, copies)
     return copies
 
 

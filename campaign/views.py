@@ -143,8 +143,8 @@ def saga_detail(request, saga_id):
     context = {
         "saga": saga,
         "system": system,
-        "system_links": system.saga_links(saga) if guide else [],
-        "system_panels": system.saga_panels(saga, request.user),
+        "system_links": system.sheet.saga_links(saga) if guide else [],
+        "system_panels": system.table.saga_panels(saga, request.user),
         "membership": membership,
         "is_storyguide": guide,
         "members": saga.memberships.select_related("user").order_by("role", "user__username"),
@@ -271,7 +271,7 @@ def character_detail(request, character_id):
         "is_storyguide": is_storyguide(request.user, character.saga),
     }
     if full:
-        context.update(systems.of(character.saga).sheet_context(character))
+        context.update(systems.of(character.saga).sheet.sheet_context(character))
         if character.is_npc:
             context["stamp_form"] = stamp_form(services.stamp_base_name(character.name))
     return render(request, "campaign/character_detail.html", context)
@@ -300,6 +300,6 @@ def npc_stamp(request, character_id):
         "full": True,
         "is_storyguide": True,
         "stamp_form": form,
-        **systems.of(character.saga).sheet_context(character),
+        **systems.of(character.saga).sheet.sheet_context(character),
     }
     return render(request, "campaign/character_detail.html", context, status=400)

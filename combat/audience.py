@@ -72,8 +72,8 @@ def as_players_see(
     system = systems.of(saga)
     shown = []
     for event in events:
-        event = _with_payload(event, system.players_payload(event, own, players, saga.npc_rolls))
-        event.payload = system.players_record(event, characters, saga.npc_rolls)
+        event = _with_payload(event, system.log.players_payload(event, own, players, saga.npc_rolls))
+        event.payload = system.log.players_record(event, characters, saga.npc_rolls)
         shown.append(event)
     return shown
 

@@ -48,7 +48,7 @@ def _rounds(reader: Reader, encounters: list, events: list) -> list[dict]:
             rounds.append(
                 {
                     "number": event.round_number,
-                    "heading": reader.system.round_heading(event.round_number),
+                    "heading": reader.system.log.round_heading(event.round_number),
                     "events": [],
                 }
             )

@@ -3,7 +3,7 @@ to every member of that audience through the channel layer.
 
 A frame is HTML for htmx out-of-band swaps. Its first element, `#live-seq`, carries the
 range of sequence numbers it covers, so a client can drop what it has already seen. The
-panels after the events are the rule system's (`frame_template`, `state_context`).
+panels after the events are the rule system's (its table role's `FRAME_TEMPLATE` and `state_context`).
 """
 
 from __future__ import annotations
@@ -45,13 +45,13 @@ def render_frame(
     log=None,
 ) -> str:
     """New events (those the audience may see) and every state panel, as one htmx message; `facts`: what
-    the rule system read for this push (`RuleSystem.table_facts`), shared by both audiences; `combatants`:
+    the rule system read for this push (`Table.table_facts`), shared by both audiences; `combatants`:
     the encounter's, as the command left them, where it handed them over; `log`: the encounter's whole
     log up to `last_seq`, where the caller read it (`log_lines`): without it, the events are named as the
     combatants' rows name them now, which is the log's newest name for everyone still in the fight."""
     system = systems.of(encounter.saga)
-    context = system.state_context(encounter, audience, facts)
-    context.update(system.frame_context(events, replay=replay, context=context))
+    context = system.table.state_context(encounter, audience, facts)
+    context.update(system.table.frame_context(events, replay=replay, context=context))
     if log is None:
         for event in events:
             event.names = context.get("names", {})
@@ -106,7 +106,7 @@ def broadcast(
     players' first (the phones), then the storyguide's; then, when the command changed what it shows
     (`saga`), the saga page. A command hands over the encounter and the events it has just written
     (`combat.services.log.EventLog`), and what it read of the encounter as it left it
-    (`RuleSystem.table_facts`); otherwise they are read."""
+    (`Table.table_facts`); otherwise they are read."""
     from . import saga_live
 
     if encounter is None:
@@ -114,10 +114,10 @@ def broadcast(
     if events is None:
         events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
     system = systems.of(encounter.saga)
-    facts = system.table_facts(encounter, read)
+    facts = system.table.table_facts(encounter, read)
     combatants = read.combatants if read is not None else None
     # An undo's frame carries the lines it took back again, marked: the whole log, read once for both.
-    undoing = any(event.kind in system.undo_kinds for event in events)
+    undoing = any(event.kind in system.replay.UNDO_KINDS for event in events)
     log = list(encounter.events.filter(seq__lte=last_seq).order_by("seq")) if undoing else None
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):

@@ -86,7 +86,7 @@ def shown(regions: dict) -> str:
     equal frames. The saga's invite token keeps a new saga that reuses an old id apart."""
     saga, system = regions["saga"], regions["system"]
     characters = [
-        (c.pk, c.name, c.is_npc, c.owner.get_username() if c.owner else "", c.copies, system.levels(c))
+        (c.pk, c.name, c.is_npc, c.owner.get_username() if c.owner else "", c.copies, system.sheet.levels(c))
         for c in (*regions["player_characters"], *regions["all_npcs"], *regions["all_npc_templates"])
     ]
     members = [(m.user_id, m.user.get_username(), m.role) for m in regions["members"]]

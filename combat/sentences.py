@@ -34,4 +34,4 @@ def sentence(system, kind: str, payload: dict, names: Mapping[str, str], *, stor
     said = CORE.get(kind)
     if said is not None:
         return said(payload)
-    return system.sentence(kind, payload, names or {}, storyguide=storyguide)
+    return system.log.sentence(kind, payload, names or {}, storyguide=storyguide)

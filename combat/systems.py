@@ -9,7 +9,9 @@ being set up: the command line resolves encounter files through the registry wit
 from __future__ import annotations
 
 import importlib
-from abc import ABC, abstractmethod
+import importlib.util
+import inspect
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -27,42 +29,89 @@ class UnknownSystem(LookupError):
     """No installed rule system has that key."""
 
 
-class RuleSystem(ABC):
-    """What a rule system provides to the core. One instance per system, registered by dotted path."""
+class Role:
+    """One part of what a rule system provides to the core, played by modules of the system's own package.
 
-    key: str
-    """The name stored in `Saga.rule_system` and in an encounter file's `"rules"` (at most 16 characters)."""
+    A role's class lists its members: each a function or a constant with its default here, or annotated
+    without a value when every system must give it. `RuleSystem` names the modules that play each role,
+    relative to the system's package (`Replay("replay")`: `arsmagica.replay` for Ars Magica); a system
+    whose modules are named otherwise names its own. Each member is the one those modules define under
+    its name (a function with the default's parameters), else the default; a module the system does not
+    have plays no part. The modules are imported the first time the core asks for the role, so a
+    system's `system.py` imports without Django (the command line reads it with no settings)."""
 
-    label: str
-    """The name people read: in the saga form's choice and on the saga page."""
+    def __init__(self, *modules: str):
+        self.modules = modules
 
-    short_name: str = ""
-    """The name in a sentence, "Run Ars Magica and ... combat live" (the label when empty)."""
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
 
-    urls: str = ""
-    """The module of the system's URL patterns: its pages and its commands (one view per command,
-    each a thin call of a service in the system's folder). Included at the site's root."""
+    def __get__(self, system, owner=None):
+        """The role as the system plays it, read from its modules once and kept on the system."""
+        if system is None:
+            return self
+        package = system._package
+        played = type(self)(*self.modules)
+        found: dict[str, Any] = {}
+        for module in filter(None, (_module(f"{package}.{name}") for name in self.modules)):
+            for name in self.members() & vars(module).keys():
+                found.setdefault(name, vars(module)[name])
+                self._check(module.__name__, name, vars(module)[name], found[name])
+        missing = sorted(self.members() - found.keys() - vars(type(self)).keys())
+        if missing:
+            raise TypeError(f"{type(system).__name__}'s {self.name} needs {', '.join(missing)} in {package}")
+        vars(played).update(found)
+        vars(system)[self.name] = played
+        return played
 
-    event_kinds: tuple[EventKind, ...] = ()
-    """Every event kind the system writes (encounter log and saga records), each with its payload type."""
+    @classmethod
+    def members(cls) -> set[str]:
+        """The role's members: its functions and constants, and what it leaves to each system."""
+        return {name for name in (*vars(cls), *inspect.get_annotations(cls)) if not name.startswith("_")}
 
-    # --- sheets --------------------------------------------------------------------------------
+    def _check(self, where: str, name: str, value, first) -> None:
+        """Refuse a member two modules define apart, or a function whose parameters are not the role's."""
+        if value is not first:
+            raise TypeError(f"{where}.{name}: another of the system's {self.name} modules has its own")
+        default = vars(type(self)).get(name)
+        if inspect.isfunction(default) and (
+            not callable(value) or _parameters(value) != _parameters(default)[1:]
+        ):
+            raise TypeError(f"{where}.{name} should take ({', '.join(_parameters(default)[1:])})")
 
-    @abstractmethod
-    def sheet_forms(self, saga, character, data=None) -> tuple[BaseForm, Any]:
-        """The character sheet's form and its rows' formset (weapons, abilities) for this saga."""
 
-    sheet_template: str = ""
+def _module(name: str):
+    """The module of that name, or None when the system has none."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        return None
+
+
+def _parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+class Sheet(Role):
+    """A character's sheet: its form, its page, its levels."""
+
+    sheet_forms: Callable[..., tuple[BaseForm, Any]]
+    """`sheet_forms(saga, character, data=None)`: the character sheet's form and its rows' formset
+    (weapons, abilities) for this saga."""
+
+    TEMPLATE: str = ""
     """The sheet as shown on the character page (context: `character`, `saga`, `sheet`)."""
 
-    sheet_form_template: str = ""
+    FORM_TEMPLATE: str = ""
     """The sheet's fields on the character form (context: `form`, `rows`, `saga`)."""
 
     def sheet_context(self, character) -> dict:
-        """What `sheet_template` needs beyond the character (ordered attributes, say)."""
+        """What `TEMPLATE` needs beyond the character (ordered attributes, say)."""
         return {}
 
-    level_headings: tuple[str, ...] = ()
+    LEVEL_HEADINGS: tuple[str, ...] = ()
     """The headings of `levels`, for the saga's character table."""
 
     def levels(self, character) -> list[tuple[str, str]]:
@@ -77,11 +126,17 @@ class RuleSystem(ABC):
         """Extra links on the storyguide's saga page, as (url, link text, what follows the link)."""
         return []
 
-    # --- encounters ----------------------------------------------------------------------------
 
-    @abstractmethod
-    def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
-        """The encounter's page for this person: the storyguide's controls or a player's view."""
+class Table(Role):
+    """The encounter at the table: its page, the panels every live frame pushes, what set-up may do."""
+
+    encounter_page: Callable[[HttpRequest, Any, str], HttpResponse]
+    """`encounter_page(request, encounter, audience)`: the encounter's page for this person, the
+    storyguide's controls or a player's view."""
+
+    state_context: Callable[..., dict]
+    """`state_context(encounter, audience, facts=None)`: everything the encounter's panels show to an
+    audience, from rows, in a fixed number of queries; `facts` is what `table_facts` read for this push."""
 
     def table_facts(self, encounter, read=None):
         """What both audiences' panels are built from, read once for a push and handed to `state_context`
@@ -90,12 +145,7 @@ class RuleSystem(ABC):
         object, made by its own services, with every combatant of the encounter as `read.combatants`."""
         return None
 
-    @abstractmethod
-    def state_context(self, encounter, audience: str, facts=None) -> dict:
-        """Everything the encounter's panels show to an audience, from rows, in a fixed number of queries;
-        `facts` is what `table_facts` read for this push, if anything."""
-
-    frame_template: str = ""
+    FRAME_TEMPLATE: str = ""
     """The panels pushed in every live frame after the new events (rendered with `state_context`)."""
 
     def frame_context(self, events: list, *, replay: bool, context: dict) -> dict:
@@ -120,18 +170,19 @@ class RuleSystem(ABC):
         """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
         return []
 
-    # --- the log -------------------------------------------------------------------------------
 
-    log_stylesheets: tuple[str, ...] = ()
+class Log(Role):
+    """The log in the system's words: where each event happened, and what players see of it."""
+
+    STYLESHEETS: tuple[str, ...] = ()
     """Static stylesheets the system's log entries need besides the core's combat.css (its dice faces, say):
     linked by every page that shows its log away from its own table page (the history, the replay, the print
     record), so an entry looks there as it does at the table."""
 
     def event_label(self, event, *, in_round: bool = False) -> str:
-        """Where an event happened, in the system's words ("R1 · Melee"); inside a round's heading, less."""
-        if in_round:
-            return ""
-        return f"Round {event.round_number}" if event.round_number else "Setting up"
+        """Where an event happened, in the system's words ("R1 · Melee"); inside a round's heading, less
+        (by default its round's heading, and nothing inside it)."""
+        return "" if in_round else self.round_heading(event.round_number)
 
     def round_heading(self, number: int) -> str:
         """The history's heading for a round number (0: before the first round)."""
@@ -155,7 +206,9 @@ class RuleSystem(ABC):
         they see as far as `npc_rolls` lets them."""
         return record.payload
 
-    # --- the archive ---------------------------------------------------------------------------
+
+class Archive(Role):
+    """The system's part of a saga's archive: its own rows, and the ids its JSON names."""
 
     def archive_rows(self, saga) -> dict[str, Any]:
         """The system's own rows of a saga for its archive, as {"app_label.modelname": queryset}, in the
@@ -163,70 +216,75 @@ class RuleSystem(ABC):
         people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
         return {}
 
-    combatant_keys: frozenset[str] = frozenset()
+    COMBATANT_KEYS: frozenset[str] = frozenset()
     """The payload keys (at the top of a payload) that name a combatant by id, besides the core's
     `combatant`: an import refuses an event naming one its encounter's log never added."""
+
+    BY_COMBATANT: frozenset[str] = frozenset()
+    """Payload keys (at any depth) of objects keyed by combatant id, for the default `renumbered`."""
 
     def renumbered(self, where: str, value: Any, ids) -> Any:
         """JSON the system keeps, with every id in it given anew through `ids` on import
         (`combat.archive.renumbering.Renumbering`: `ids.combatant`, `ids.character`, `ids.id` for a row of
         `archive_rows`, `ids.walk` for keys that name them at any depth). `where` says what it is: an event
         or saga record's kind, "pending", "round_log", "state" (a combatant's), or "label.field" (a JSON
-        field of one of `archive_rows`' models). By default the core's `combatant` and `combatant_keys`."""
-        return ids.walk(value, combatant=frozenset({"combatant"}) | self.combatant_keys)
+        field of one of `archive_rows`' models). By default the core's `combatant`, `COMBATANT_KEYS` and
+        `BY_COMBATANT`."""
+        combatant = frozenset({"combatant"}) | self.COMBATANT_KEYS
+        return ids.walk(value, combatant=combatant, by_combatant=self.BY_COMBATANT)
 
-    # --- the replay ----------------------------------------------------------------------------
+
+class Replay(Role):
+    """The encounter folded from its log alone, step by step, and what the replay, the undo, the charts and
+    the evening's recap read of it."""
 
     def joining_levels(self, combatant) -> dict[str, Any]:
         """What a replay needs of a combatant as it joins (its levels now, as JSON), kept in the
         `levels` of its `combatant_added` event: the log alone then says how each one started."""
         return {}
 
-    def replay_start(self) -> Any:
+    def start(self) -> Any:
         """The replay's table before an encounter's first event, in the system's own type."""
         return None
 
-    def replay_apply(self, table: Any, event) -> Any:
+    def apply(self, table: Any, event) -> Any:
         """The table after one more event: that event kind's effect, applied by the system's own fold
         (a kind it does not know leaves the table as it was). May change `table` in place; returns it."""
         return table
 
     def state_at(self, events: list) -> Any:
         """The table as it stood after the last of `events` (an encounter's log up to a step, as its
-        audience reads it), folded from the log alone: `replay_apply` on `replay_start`, in order."""
-        table = self.replay_start()
+        audience reads it), folded from the log alone: `apply` on `start`, in order."""
+        table = self.start()
         for event in events:
-            table = self.replay_apply(table, event)
+            table = self.apply(table, event)
         return table
 
-    replay_template: str = ""
+    TEMPLATE: str = ""
     """The panels of one replay step, drawn from `replay_context` (none when empty: the log alone)."""
 
     def replay_context(self, table: Any) -> dict:
-        """What `replay_template` shows of the table at a step (levels, order, engagements, positions)."""
+        """What `TEMPLATE` shows of the table at a step (levels, order, engagements, positions)."""
         return {"table": table}
 
-    # --- undo ----------------------------------------------------------------------------------
-
-    undo_kinds: tuple[str, ...] = ()
+    UNDO_KINDS: tuple[str, ...] = ()
     """The event kinds that take back earlier events (each with a `reason` in its payload, shown to
     everyone); none when the system has no undo. `combat.undo` says what each took back."""
 
     def takes_back(self, undo, standing: list) -> list[int]:
-        """The seqs of the events an undo (an event of `undo_kinds`) takes back, among those of its
+        """The seqs of the events an undo (an event of `UNDO_KINDS`) takes back, among those of its
         encounter's log that still stand before it (oldest first: earlier undos' already taken out)."""
         return []
 
-    # --- the charts ----------------------------------------------------------------------------
+    def chart_tracks(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""
+        return ()
 
-    chart_tracks: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
-    """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""
-
-    chart_kinds: tuple[str, ...] | None = None
+    CHART_KINDS: tuple[str, ...] | None = None
     """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
     saga's other entries are never read for them; None reads every kind."""
 
-    chart_unread: tuple[str, ...] = ()
+    CHART_UNREAD: tuple[str, ...] = ()
     """Payload keys of those kinds the saga's charts never read (dotted for a key inside a key:
     `attack_roll.faces`), nor the players' version of a payload needs to be made: removed in the
     database, so a long saga's dice and parts are never sent or decoded for its charts."""
@@ -257,15 +315,62 @@ class RuleSystem(ABC):
         """Whether a combatant came out of the encounter alive, by the replay's table at its end."""
         return True
 
-    # --- outside the table ---------------------------------------------------------------------
 
-    @abstractmethod
-    def resolve_file(self, data: dict) -> dict:
-        """Resolve an encounter file (already read as JSON) as `python -m combat.rules resolve` prints it."""
+class Files(Role):
+    """The system on the command line, without Django: `python -m combat.rules resolve FILE.json`."""
 
-    @abstractmethod
-    def load_demo(self, stdout) -> None:
-        """Make the system's demo saga (idempotent) and write its address and logins to `stdout`."""
+    resolve: Callable[[dict], dict]
+    """`resolve(data)`: an encounter file (already read as JSON) resolved, as the command line prints it."""
+
+
+class RuleSystem:
+    """What a rule system provides to the core: its names, and its roles, each played by modules of its
+    package. One instance per system, registered by dotted path; a system names only what the defaults
+    here do not find (a role's other modules, say)."""
+
+    key: str
+    """The name stored in `Saga.rule_system` and in an encounter file's `"rules"` (at most 16 characters)."""
+
+    label: str
+    """The name people read: in the saga form's choice and on the saga page."""
+
+    short_name: str = ""
+    """The name in a sentence, "Run Ars Magica and ... combat live" (the label when empty)."""
+
+    sheet = Sheet("sheet_forms")
+    """Its character sheet (`Sheet`), from its `sheet_forms`."""
+
+    table = Table("panels", "views", "services")
+    """The encounter at its table (`Table`), from its `panels`, `views` and `services`."""
+
+    log = Log("presenters", "events", "sentences")
+    """Its log's words (`Log`), from its `presenters`, `events` and `sentences`."""
+
+    archive = Archive("archive", "events")
+    """Its part of a saga's archive (`Archive`), from its `archive` and `events`."""
+
+    replay = Replay("replay")
+    """The encounter folded from its log (`Replay`), from its `replay`."""
+
+    files = Files("rules.encounter_file", "rules")
+    """Its encounter files on the command line (`Files`), from its `rules.encounter_file` or `rules`."""
+
+    @property
+    def urls(self) -> str:
+        """The module of the system's URL patterns, its `urls` (its pages and its commands, one view per
+        command, each a thin call of a service in the system's folder), included at the site's root."""
+        name = f"{self._package}.urls"
+        return name if importlib.util.find_spec(name) else ""
+
+    @property
+    def event_kinds(self) -> tuple[EventKind, ...]:
+        """Every event kind the system writes (encounter log and saga records), each with its payload type:
+        its `events` module's EVENT_KINDS."""
+        return getattr(_module(f"{self._package}.events"), "EVENT_KINDS", ())
+
+    @property
+    def _package(self) -> str:
+        return type(self).__module__.rpartition(".")[0]
 
 
 def _configured() -> tuple[str, ...]:

@@ -1,8 +1,8 @@
 """What an undo took back: the one answer every reader of the log asks (the charts and the saga's
 statistics, the replay, the encounter's log, the history and `history.json`, the print view, the recap).
 
-The log is never edited: an undo is an event of its own (a kind the rule system lists in `undo_kinds`),
-and the rule system says which earlier events it takes back (`RuleSystem.takes_back`). An undo takes
+The log is never edited: an undo is an event of its own (a kind of its replay's `UNDO_KINDS`),
+and the rule system says which earlier events it takes back (`Replay.takes_back`). An undo takes
 back only what still stands, so a step confirmed again after its undo, and then undone again, is taken
 back once each time. A taken-back event counts nowhere; wherever it is listed, it is marked undone with
 the undo's reason (`undone_by`, set in memory only).
@@ -23,8 +23,8 @@ def taken_back(system: RuleSystem, events: Iterable) -> dict[int, object]:
     standing: list = []
     undone: dict[int, object] = {}
     for event in events:
-        if event.kind in system.undo_kinds:
-            back = set(system.takes_back(event, standing))
+        if event.kind in system.replay.UNDO_KINDS:
+            back = set(system.replay.takes_back(event, standing))
             if back:
                 undone.update((seq, event) for seq in back)
                 standing = [kept for kept in standing if kept.seq not in back]
@@ -35,10 +35,10 @@ def taken_back(system: RuleSystem, events: Iterable) -> dict[int, object]:
 def undone_in(system: RuleSystem, encounter_ids: Iterable[int]) -> dict[tuple[int, int], object]:
     """What undos took back in those encounters, by (encounter id, seq), read from the whole log (every
     audience's undo is the same): one query, and one more only where an encounter has an undo."""
-    if not system.undo_kinds:
+    if not system.replay.UNDO_KINDS:
         return {}
     events = Event.objects.filter(encounter_id__in=list(encounter_ids))
-    undoing = set(events.filter(kind__in=system.undo_kinds).values_list("encounter_id", flat=True))
+    undoing = set(events.filter(kind__in=system.replay.UNDO_KINDS).values_list("encounter_id", flat=True))
     if not undoing:
         return {}
     rows = (

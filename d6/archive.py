@@ -1,5 +1,5 @@
 """The d6 system's rows in a saga's archive: fights and their fighters, chases and their runners; and the
-ids its JSON names, given anew when an archive is imported (`RuleSystem.renumbered`)."""
+ids its JSON names, given anew when an archive is imported (`combat.systems.Archive`)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ COMBATANT = frozenset(
     }
 )  # fmt: skip
 BY_COMBATANT = frozenset({"distances_before", "distances_after"})
+# The keys at the top of a payload that name a combatant besides `combatant` (`combat.systems.Archive`).
+COMBATANT_KEYS = frozenset({"target", "mover", "chaser", "runner"})
 
 
 def archive_rows(saga) -> dict:

@@ -24,6 +24,7 @@ from .state import table_state
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
+FRAME_TEMPLATE = "d6table/_frame_panels.html"  # the panels every live frame pushes (the table role)
 TINTS = 6  # terrain colours: d6table.css's --terrain-0 .. --terrain-5, each with a light and a dark value
 
 
@@ -531,7 +532,7 @@ def shortcut_keys(mode: str) -> list[tuple[str, str]]:
 
 def players_view(encounter: Encounter, audience: str, combatants: list[Combatant]):
     """How a panel shows an entry's payload to the audience: whole for the storyguide, the players' version
-    (`presenters.players_record`) for the players; a fighter's initiative as one row of the fight's start."""
+    (`presenters.players_entry`) for the players; a fighter's initiative as one row of the fight's start."""
     if audience == STORYGUIDE:
         return lambda payload, kind, combatant=None: payload
     players = {str(c.pk) for c in combatants if not c.character.is_npc}
@@ -540,7 +541,7 @@ def players_view(encounter: Encounter, audience: str, combatants: list[Combatant
     def players_see(payload: dict, kind: str, combatant=None) -> dict:
         if kind == FIGHT_STARTED_ROW:
             return presenters.players_challenge(payload, combatant, players, npc_rolls)
-        return presenters.players_record(kind, payload, players, npc_rolls)
+        return presenters.players_entry(kind, payload, players, npc_rolls)
 
     return players_see
 
@@ -557,8 +558,9 @@ class D6Facts:
     last_entry: Event | None  # the fight's newest roll or turn's end
 
 
-def table_facts(encounter: Encounter) -> D6Facts:
-    """The combatants, the fight and its fighters, the newest chase and its runners, the last roll."""
+def table_facts(encounter: Encounter, read=None) -> D6Facts:
+    """The combatants, the fight and its fighters, the newest chase and its runners, the last roll (read
+    here: the d6 services hand over no `read`)."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
     related = ("combatant__character__saga", "combatant__character__owner")
     combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))

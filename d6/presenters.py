@@ -1,4 +1,5 @@
-"""How d6 log entries read: where each happened, in d6 words (d6 seed)."""
+"""How d6 log entries read: where each happened, in d6 words (d6 seed); the log role
+(`combat.systems.Log`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from combat.audience import behind_the_screen, without
 from . import kinds
 
 TURN_KINDS = (kinds.ROLL, kinds.TURN_ENDED, kinds.VALUE_SET)
+STYLESHEETS = ("css/d6table.css",)  # the dice faces (.d6-faces), a roll's success and fatigue
 
 
 def event_label(event, *, in_round: bool = False) -> str:
@@ -27,6 +29,11 @@ def event_label(event, *, in_round: bool = False) -> str:
     if event.round_number:
         return "" if in_round else f"Round {event.round_number}"
     return "Setting up"
+
+
+def round_heading(number: int) -> str:
+    """The history's heading for a round number: a fight's round, or outside a fight."""
+    return f"Round {number}" if number else "Outside a fight"
 
 
 def _turn_label(event, payload: dict, in_round: bool) -> str:
@@ -126,10 +133,10 @@ SCREENED_WORDS = "(behind the screen)"
 
 def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
     """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed)."""
-    return players_record(event.kind, event.payload, players, npc_rolls)
+    return players_entry(event.kind, event.payload, players, npc_rolls)
 
 
-def players_record(kind: str, payload: dict, players: set[str], npc_rolls: str) -> dict:
+def players_entry(kind: str, payload: dict, players: set[str], npc_rolls: str) -> dict:
     """An entry's payload with each NPC's challenges as much as the saga's `npc_rolls` lets players see;
     `players` holds the player characters' combatant ids (as strings)."""
     if kind in (kinds.ROLL, kinds.FACES_IN):

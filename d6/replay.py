@@ -19,6 +19,8 @@ from combat.events import CoreKind
 
 from . import kinds
 
+TEMPLATE = "d6table/_replay.html"
+
 
 @dataclass
 class Combatant:
@@ -89,6 +91,11 @@ class Table:
         combatant = self.combatants.get(str(who))
         if combatant is not None and fatigue is not None:
             combatant.fatigue = fatigue
+
+
+def start() -> Table:
+    """The table before an encounter's first event."""
+    return Table()
 
 
 def joining_levels(combatant) -> dict:

@@ -202,7 +202,7 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
 }
 
 
-def sentence(kind: str, p: dict) -> str:
+def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
     """A d6 event as one sentence; "" for a kind without one."""
     said = SENTENCES.get(kind)
-    return said(p) if said else ""
+    return said(payload) if said else ""

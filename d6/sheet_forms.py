@@ -1,17 +1,23 @@
-"""The d6 sheet's forms: the saga's attributes, current fatigue, the abilities (d6 seed)."""
+"""The d6 sheet's forms: the saga's attributes, current fatigue, the abilities (d6 seed); the sheet role
+(`combat.systems.Sheet`): the sheet's page, its fatigue, the saga's attributes link."""
 
 import re
 
 from django import forms
 from django.forms import BaseFormSet, formset_factory
+from django.urls import reverse
 
 from campaign.forms import CharacterBaseForm, score_field
 from campaign.models import Character
 from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .rules.fatigue import base_fatigue
-from .services.sheet import attribute_names, stamina_base
-from .sheet import sheet_of, write
+from .services.sheet import attribute_names, attribute_rows, stamina_base
+from .sheet import saga_attributes, sheet_of, write
+
+TEMPLATE = "d6table/_sheet.html"
+FORM_TEMPLATE = "d6table/_sheet_form.html"
+LEVEL_HEADINGS = ("Fatigue",)
 
 CONSISTENCY_MIN, CONSISTENCY_MAX = -10, 10
 FATIGUE_MIN, FATIGUE_MAX = 1, 20
@@ -186,3 +192,25 @@ def sheet_forms(saga, character: Character, data=None):
     names = attribute_names(character)
     form = D6CharacterForm(data, instance=character, attribute_names=names)
     return form, ability_formset(character, names, data)
+
+
+def sheet_context(character) -> dict:
+    """The sheet page's attributes in the saga's order, the fatigue and its base, the abilities."""
+    sheet = sheet_of(character)
+    return {
+        "attribute_rows": attribute_rows(character),
+        "base_fatigue": stamina_base(character),
+        "fatigue": sheet.fatigue,
+        "abilities": sheet.abilities,
+    }
+
+
+def levels(character) -> list[tuple[str, str]]:
+    """The character's fatigue, for the saga's character table."""
+    return [("Fatigue", str(sheet_of(character).fatigue))]
+
+
+def saga_links(saga) -> list[tuple[str, str, str]]:
+    """The saga page's link to the attributes every d6 sheet has."""
+    names = ", ".join(saga_attributes(saga))
+    return [(reverse("saga_d6_attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]

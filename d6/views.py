@@ -57,6 +57,11 @@ def _typed(post, prefix: str = "faces-") -> dict[str, str]:
 # --- pages -------------------------------------------------------------------------------------
 
 
+def encounter_page(request, encounter, audience: str):
+    """The encounter's page (the table role's): the d6 table, for either audience."""
+    return redirect("d6_table", encounter_id=encounter.pk)
+
+
 @login_required
 @require_GET
 def table(request, encounter_id):

@@ -1,6 +1,7 @@
 """The Ars Magica round's commands: each runs in the core's command frame (`combat.services.log`),
 calls the rules engine, saves, and appends its events. The core's set-up commands are here too, so
-an Ars Magica table has one namespace of commands."""
+an Ars Magica table has one namespace of commands; and what set-up asks of the table role
+(`combat.systems.Table`: set-up's refusal, the combatants changed, the rounds played)."""
 
 from combat.services import add_combatants, end_encounter, remove_combatant
 
@@ -14,11 +15,14 @@ from .declarations import (
 )
 from .phases import confirm_phase, end_round, preview_phase, undo_phase
 from .recovery import pass_time, record_exertion, sleep_night
+from .round import combatants_changed, rounds_played
 from .setup import create_encounter
+from .table import setup_refusal
 
 __all__ = [
     "add_combatants",
     "close_declarations",
+    "combatants_changed",
     "confirm_phase",
     "correct",
     "create_encounter",
@@ -32,6 +36,8 @@ __all__ = [
     "preview_phase",
     "record_exertion",
     "remove_combatant",
+    "rounds_played",
+    "setup_refusal",
     "sleep_night",
     "undo_phase",
 ]

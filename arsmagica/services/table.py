@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 
 from arsmagica.models import Declaration, Weapon
-from arsmagica.rules.table import Table
+from arsmagica.rules.table import Table, can_change_combatants
 from combat.models import Combatant, Encounter
 
 from .round import last_confirmed
@@ -38,6 +38,11 @@ def table_of(
         declared=declared,
         undoable=last_confirmed(encounter.round_log or {})[0],
     )
+
+
+def setup_refusal(encounter: Encounter) -> str | None:
+    """Why combatants cannot join or leave now (in the middle of a round), or None."""
+    return can_change_combatants(table_of(encounter))
 
 
 @functools.cache

@@ -10,7 +10,7 @@ register = template.Library()
 @register.filter
 def levels(character):
     """(heading, value) of the character's current levels ("Fatigue level", "Winded")."""
-    return systems.of(character.saga).levels(character)
+    return systems.of(character.saga).sheet.levels(character)
 
 
 @register.simple_tag

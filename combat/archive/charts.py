@@ -2,7 +2,7 @@
 a table beside it for screen readers.
 
 Everything is read from the event log as the reader saw it (a player: the players' version, as the
-replay), folded by the rule system (`RuleSystem.state_at`'s steps) and asked of it: the level tracks
+replay), folded by the rule system (`Replay.state_at`'s steps) and asked of it: the level tracks
 (`chart_tracks`, `chart_levels`), what an event marks on the timeline (`chart_marks`) and adds to the
 saga's numbers (`chart_tally`), and who survived (`survived`); an entry an undo took back marks and
 counts nothing (`combat.undo`). The geometry is made here; the templates only draw it.
@@ -64,32 +64,32 @@ def tell(system: RuleSystem, events: list) -> Story:
     event an undo took back marks and counts nothing (`combat.undo`)."""
     story = Story()
     roster = Roster.of(events)
-    table = system.replay_start()
+    table = system.replay.start()
     undone = taken_back(system, events)
     for index, event in enumerate(events):
-        table = system.replay_apply(table, event)
+        table = system.replay.apply(table, event)
         if event.seq not in undone:
-            for mark, who, words in system.chart_marks(event):
+            for mark, who, words in system.replay.chart_marks(event):
                 story.marks.append(
                     {"step": index + 1, "seq": event.seq, "round": event.round_number, "mark": mark,
                      "who": str(who), "words": words,
                      "name": roster.at(event.encounter_id, event.seq).get(str(who), "")}
                 )  # fmt: skip
-            for who, counter, amount in system.chart_tally(event):
+            for who, counter, amount in system.replay.chart_tally(event):
                 story.tally[str(who)][counter] += amount
         following = events[index + 1] if index + 1 < len(events) else None
         if following is None or following.round_number != event.round_number:
             if event.round_number not in story.levels:
                 story.rounds.append(event.round_number)
-            story.levels[event.round_number] = system.chart_levels(table)
+            story.levels[event.round_number] = system.replay.chart_levels(table)
         if event.kind == CoreKind.ENCOUNTER_ENDED:
             story.ended = True
     story.steps = len(events)
     story.names = roster.at(events[0].encounter_id) if events else {}
-    story.fought = set(system.chart_levels(table)) if events else set()  # at the table at the end
+    story.fought = set(system.replay.chart_levels(table)) if events else set()  # at the table at the end
     story.fought.update(cid for number, levels in story.levels.items() if number for cid in levels)  # or left
     if story.ended:
-        story.survivors = {cid for cid in story.fought if system.survived(table, cid)}
+        story.survivors = {cid for cid in story.fought if system.replay.survived(table, cid)}
     return story
 
 
@@ -273,7 +273,7 @@ def encounter_charts(request, encounter_id):
     story = tell(system, events)
     series = sorted(story.names.items(), key=lambda item: item[1].casefold())
     points = [(f"R{r}" if r else "Start", story.levels[r]) for r in story.rounds]
-    charts = [level_chart(track, points, series, "encounter") for track in system.chart_tracks]
+    charts = [level_chart(track, points, series, "encounter") for track in system.replay.chart_tracks()]
     return render(
         request,
         "combat/charts.html",
@@ -313,13 +313,14 @@ class Without(Func):
 
 
 def saga_events(reader):
-    """The saga's events the charts read (`chart_kinds`) as the reader sees them, light (no model rows),
-    encounter by encounter."""
+    """The saga's events the charts read (`Replay.CHART_KINDS`) as the reader sees them, light (no model
+    rows), encounter by encounter."""
     events = reader.events()
-    if reader.system.chart_kinds is not None:
-        kinds = (*reader.system.chart_kinds, *reader.system.undo_kinds)  # an undo: its steps count nowhere
+    replay = reader.system.replay
+    if replay.CHART_KINDS is not None:
+        kinds = (*replay.CHART_KINDS, *replay.UNDO_KINDS)  # an undo: its steps count nowhere
         events = events.filter(kind__in=[str(kind) for kind in kinds])
-    payload = Without("payload", reader.system.chart_unread) if reader.system.chart_unread else "payload"
+    payload = Without("payload", replay.CHART_UNREAD) if replay.CHART_UNREAD else "payload"
     fields = ("encounter_id", "seq", "kind", "round_number", "phase", payload, "storyguide_only")
     rows = events.values_list(*fields)
     for encounter_id, seq, kind, round_number, phase, payload, hidden in rows.iterator(chunk_size=2000):
@@ -375,7 +376,7 @@ def saga_charts(request, saga_id):
     fought = [(row, name) for row, name in names.items() if row in present or numbers[row]["fought"]]
     series = sorted(fought, key=lambda item: item[1].casefold())
     charts = []
-    for track in reader.system.chart_tracks:
+    for track in reader.system.replay.chart_tracks():
         chart = level_chart(track, points, series, "saga")
         chart["table"] = encounter_table(track[0], track[2], spans, series)
         chart["desc"] += " (each encounter's last level and the worst it reached)"

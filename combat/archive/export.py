@@ -129,7 +129,7 @@ def _encounters(reader: Reader, usernames: dict[int, str]) -> Iterator[str]:
 
 def _system_rows(reader: Reader, usernames: dict[int, str]) -> Iterator[str]:
     """The rule system's own rows by model, in the order they are made (the storyguide's archive only)."""
-    rows = reader.system.archive_rows(reader.saga) if reader.is_storyguide else {}
+    rows = reader.system.archive.archive_rows(reader.saga) if reader.is_storyguide else {}
     yield "{"
     for index, (label, queryset) in enumerate(rows.items()):
         yield ("" if index == 0 else ",\n") + _json(label) + ":"

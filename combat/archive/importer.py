@@ -9,7 +9,7 @@ Every row gets a new id, characters, encounters, combatants and the rule system'
 goes into an instance that has been used, and the same file imported twice makes two sagas: foreign keys are
 given through the old → new mapping (`renumbering.Renumbering`), and so are the ids written inside JSON
 (payloads, `pending`, `round_log`, a combatant's `state`, the system's rows' JSON fields), by the rule system
-(`RuleSystem.renumbered`) and, for its own event kinds, the core.
+(`Archive.renumbered`) and, for its own event kinds, the core.
 """
 
 from __future__ import annotations
@@ -163,12 +163,12 @@ def _json_anew(plan: Plan, ids: Renumbering) -> None:
     system = plan.system
     encounters = Encounter.objects.filter(pk__in=ids.made.get(ENCOUNTER, {}).values())
     for encounter in encounters:
-        encounter.pending = system.renumbered("pending", encounter.pending, ids)
-        encounter.round_log = system.renumbered("round_log", encounter.round_log, ids)
+        encounter.pending = system.archive.renumbered("pending", encounter.pending, ids)
+        encounter.round_log = system.archive.renumbered("round_log", encounter.round_log, ids)
     Encounter.objects.bulk_update(encounters, ["pending", "round_log"], batch_size=BATCH)
     combatants = Combatant.objects.filter(pk__in=ids.made.get(COMBATANT, {}).values())
     for combatant in combatants:
-        combatant.state = system.renumbered("state", combatant.state, ids)
+        combatant.state = system.archive.renumbered("state", combatant.state, ids)
     Combatant.objects.bulk_update(combatants, ["state"], batch_size=BATCH)
 
 
@@ -177,7 +177,7 @@ def _payload(system, kind: str, payload: dict, ids: Renumbering) -> dict:
     combatant joining names its `character` (in its `levels` too, which the replay finds it by)."""
     if kind in CORE_NAMES:
         return ids.walk(payload, combatant=frozenset({"combatant"}), character=frozenset({"character"}))
-    return system.renumbered(kind, payload, ids)
+    return system.archive.renumbered(kind, payload, ids)
 
 
 def _name(each) -> str:
@@ -199,7 +199,7 @@ def _system_rows(model, rows: list[dict], person, ids: Renumbering, system) -> N
         if each.is_relation:
             return None if given is None else ids.id(label_of(each.related_model), given)
         if isinstance(each, models.JSONField):
-            return system.renumbered(f"{label}.{each.name}", given, ids)
+            return system.archive.renumbered(f"{label}.{each.name}", given, ids)
         return given
 
     made = model.objects.bulk_create(

@@ -79,14 +79,15 @@ class Reader:
     def shown(self, event: Event) -> Event:
         """The event with the payload this reader sees (in memory only: the stored event is never edited)."""
         if not self.is_storyguide:
-            event.payload = self.system.players_payload(event, self.own, self.players, self.saga.npc_rolls)
+            shown = self.system.log.players_payload(event, self.own, self.players, self.saga.npc_rolls)
+            event.payload = shown
         return self.shown_record(event)
 
     def shown_record(self, record):
         """A saga record (or an event) with what this reader sees of the characters it names (in memory
         only): the rule system's `players_record` for players."""
         if not self.is_storyguide:
-            record.payload = self.system.players_record(record, self.characters, self.saga.npc_rolls)
+            record.payload = self.system.log.players_record(record, self.characters, self.saga.npc_rolls)
         return record
 
 

@@ -227,7 +227,7 @@ def _named(events: list[dict], path: str, plan: Plan) -> None:
     """Every combatant an encounter's events name (`combatant` and the system's `combatant_keys`) entered
     that encounter's log (a `combatant_added` event): a file naming anyone else is refused there."""
     added = {e["payload"].get("combatant") for e in events if e["kind"] == CoreKind.COMBATANT_ADDED}
-    keys = ("combatant", *sorted(plan.system.combatant_keys))
+    keys = ("combatant", *sorted(plan.system.archive.COMBATANT_KEYS))
     for index, event in enumerate(events):
         for key in keys:
             value = event["payload"].get(key)
@@ -288,7 +288,7 @@ def _link(each, value: Any, path: str, plan: Plan) -> int | None:
 def _system_rows(data: Any, plan: Plan) -> None:
     """The rows of the models the saga's rule system names, in its order; no other model is written."""
     rows = checks.mapping(data, "system_rows")
-    allowed = list(plan.system.archive_rows(None).keys())
+    allowed = list(plan.system.archive.archive_rows(None).keys())
     unknown = sorted(set(rows) - set(allowed))
     if unknown:
         raise Refused(

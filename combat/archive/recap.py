@@ -30,7 +30,7 @@ def _entry(event, reader: Reader, undo=None) -> str:
     if undo is not None:
         said = reason(undo)
         text = f"~~{text}~~ _(undone{': ' + escaped(said) if said else ''})_"
-    where = reader.system.event_label(event, in_round=True)
+    where = reader.system.log.event_label(event, in_round=True)
     return f"- {escaped(where)}: {text}" if where else f"- {text}"
 
 
@@ -38,11 +38,11 @@ def end_levels(encounter_id: int, reader: Reader) -> dict[str, dict[str, int]]:
     """Each combatant's places on the system's level tracks as the encounter ended (or stands, if it is
     still running): its whole log as the reader sees it, folded by the rule system."""
     system = reader.system
-    table = system.replay_start()
+    table = system.replay.start()
     events = reader.events().filter(encounter_id=encounter_id).select_related("actor")
     for event in events.iterator(chunk_size=2000):
-        table = system.replay_apply(table, reader.shown(event))
-    return system.chart_levels(table)
+        table = system.replay.apply(table, reader.shown(event))
+    return system.replay.chart_levels(table)
 
 
 def _standing(encounter, reader: Reader) -> Iterator[str]:
@@ -50,7 +50,7 @@ def _standing(encounter, reader: Reader) -> Iterator[str]:
     fought = [c for c in reader.combatants if c.encounter_id == encounter.pk]
     if not fought:
         return
-    tracks = reader.system.chart_tracks
+    tracks = reader.system.replay.chart_tracks()
     levels = end_levels(encounter.pk, reader)
     yield ""
     yield "**Where they stood at the end**"
@@ -85,7 +85,7 @@ def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
         if event.round_number != round_number:
             round_number = event.round_number
             yield ""
-            yield f"### {escaped(reader.system.round_heading(round_number))}"
+            yield f"### {escaped(reader.system.log.round_heading(round_number))}"
             yield ""
         yield _entry(reader.named(reader.shown(event)), reader, undone.get((event.encounter_id, event.seq)))
     if current is not None:

@@ -4,7 +4,7 @@ An archive's rows (characters, encounters, combatants, the rule system's rows) g
 file goes into an instance that has been used, and the same file twice makes two sagas. `Renumbering`
 holds each model's old id → new id; the importer gives foreign keys through it, and each rule system gives
 the ids written inside its JSON (payloads, `pending`, `round_log`, a combatant's `state`, its rows' JSON
-fields) through it, in `RuleSystem.renumbered`, most of it with `walk` and the keys that name ids there.
+fields) through it, in `Archive.renumbered`, most of it with `walk` and the keys that name ids there.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Step-by-step replay of an encounter: its event log up to a step, folded into the table as it stood
-then by its rule system (`RuleSystem.state_at`), with the step's own result highlighted.
+then by its rule system (`Replay.state_at`), with the step's own result highlighted.
 
 Nothing but the log is read: no snapshot is stored. Each reader replays what they saw: a player folds
 the players' version of the log (no storyguide-only entries, each payload as `players_payload` gives it
@@ -122,7 +122,7 @@ def replay_page(request, encounter_id):
     audience, events = reader_events(encounter, request.user)
     step = step_of(events, request.GET.get("seq"))
     mark(events, undone_in(system, [encounter.pk]))
-    table = system.state_at(events[: step.index])
+    table = system.replay.state_at(events[: step.index])
     same_round = [e for e in events if step.event and e.round_number == step.event.round_number]
     roster = Roster.of(events)
     round_lines = [
@@ -143,11 +143,11 @@ def replay_page(request, encounter_id):
         "step": step,
         "links": links(encounter, step),
         "round_lines": round_lines,
-        "round_heading": system.round_heading(step.event.round_number) if step.event else "",
+        "round_heading": system.log.round_heading(step.event.round_number) if step.event else "",
         "running": encounter.status == Encounter.Status.RUNNING,
         "first_seq": step.seqs[0] if step.seqs else 0,
         "last_seq": step.seqs[-1] if step.seqs else 0,
-        **system.replay_context(table),
+        **system.replay.replay_context(table),
     }
     return render(request, "combat/replay.html", context)
 

@@ -1,7 +1,7 @@
 """A rule system's own rows (weapons, declarations, fights) as archive objects and back, field by field.
 
 Every concrete field is kept under its name: a person as their username, another row as its id, a
-time as ISO 8601, anything else as stored. The system says which rows are its (`RuleSystem.archive_rows`).
+time as ISO 8601, anything else as stored. The system says which rows are its (`Archive.archive_rows`).
 """
 
 from __future__ import annotations

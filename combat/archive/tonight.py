@@ -108,10 +108,10 @@ def _numbers(story, names: dict[str, str], order: list[str]) -> list[str]:
 def _rolls(system, events: list, undone: dict, names: dict[str, str]) -> list[str]:
     """The best and the worst roll the reader can see, with where each was rolled."""
     rolls = [
-        (total, names.get(who, "someone"), what, system.event_label(event))
+        (total, names.get(who, "someone"), what, system.log.event_label(event))
         for event in events
         if event.seq not in undone
-        for who, total, what in system.recap_rolls(event)
+        for who, total, what in system.replay.recap_rolls(event)
     ]
     if not rolls:
         return []
@@ -145,7 +145,7 @@ def _marks(story, names: dict[str, str]) -> list[str]:
 def _undos(system, events: list, undone: dict) -> list[str]:
     """Each undo that took something back, once, with its reason."""
     undos = {id(undo): undo for undo in undone.values()}.values()
-    return [f"The storyguide undid {system.event_label(undo)}{_quoted(reason(undo))}." for undo in undos]
+    return [f"The storyguide undid {system.log.event_label(undo)}{_quoted(reason(undo))}." for undo in undos]
 
 
 def told(reader: Reader, encounter) -> Told:
@@ -166,13 +166,12 @@ def told(reader: Reader, encounter) -> Told:
     sentences += _marks(story, names)
     sentences += _undos(system, events, undone)
     end = story.levels[story.rounds[-1]] if story.rounds else {}
-    standing = []
+    standing, tracks = [], system.replay.chart_tracks()
     for combatant in (c for c in reader.combatants if c.encounter_id == encounter.pk):
         places = end.get(str(combatant.pk), {})
-        tracks = system.chart_tracks
         labels = [labels[places[key]] if key in places else "not in the log" for key, _, labels in tracks]
         standing.append([reader.name_of(combatant), combatant.side, *labels])
-    return Told(encounter.name, sentences, standing, tuple(heading for _, heading, _ in system.chart_tracks))
+    return Told(encounter.name, sentences, standing, tuple(heading for _, heading, _ in tracks))
 
 
 def evening_title(saga, evening: Evening) -> str:
@@ -193,7 +192,7 @@ def evening_lines(reader: Reader, evening: Evening) -> Iterator[str]:
     yield f"# {escaped(evening_title(reader.saga, evening))}"
     yield ""
     yield f"_{escaped(version_words(reader))}_"
-    headings = ["Character", "Side", *(heading for _, heading, _ in reader.system.chart_tracks)]
+    headings = ["Character", "Side", *(heading for _, heading, _ in reader.system.replay.chart_tracks())]
     for encounter in evening.encounters:
         story = told(reader, encounter)
         yield ""

@@ -64,7 +64,7 @@ def encounter_record(request, encounter_id):
             rounds.append(
                 {
                     "number": event.round_number,
-                    "heading": reader.system.round_heading(event.round_number),
+                    "heading": reader.system.log.round_heading(event.round_number),
                     "events": [],
                 }
             )
@@ -79,9 +79,9 @@ def encounter_record(request, encounter_id):
             "system": reader.system,
             "is_storyguide": reader.is_storyguide,
             "rounds": rounds,
-            "headings": reader.system.level_headings,
+            "headings": reader.system.sheet.LEVEL_HEADINGS,
             "standing": [
-                (reader.name_of(c), c, [value for _, value in reader.system.levels(c.character)])
+                (reader.name_of(c), c, [value for _, value in reader.system.sheet.levels(c.character)])
                 for c in fought
             ],
         },

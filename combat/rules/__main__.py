@@ -60,7 +60,7 @@ def resolve_file(data: dict) -> dict:
     if system is None:
         keys = " or ".join(f'"{each.key}"' for each in systems.all_systems())
         raise EncounterFileError("rules", f"expected {keys}, got {rules!r}")
-    return system.resolve_file(data)
+    return system.files.resolve(data)
 
 
 def _output(result: dict) -> str:

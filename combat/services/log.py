@@ -126,7 +126,7 @@ class EventLog:
 
         `read`: what this command read of the encounter, as it left it (its writes made through those
         objects), for the push to render instead of reading it again: the rule system's own object
-        (`RuleSystem.table_facts` takes it), with every combatant as `read.combatants`; None to read."""
+        (`Table.table_facts` takes it), with every combatant as `read.combatants`; None to read."""
         encounter = self.encounter
         last = encounter.last_seq
         for offset, event in enumerate(self.events, start=1):

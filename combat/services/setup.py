@@ -99,10 +99,10 @@ def add_combatants(
                     "side": combatant.side,
                     "npc": character.is_npc,
                     "character": character.pk,
-                    "levels": system.joining_levels(combatant),
+                    "levels": system.replay.joining_levels(combatant),
                 },
             )
-        log.save(*system.combatants_changed(encounter))
+        log.save(*system.table.combatants_changed(encounter))
     return added
 
 
@@ -119,7 +119,7 @@ def remove_combatant(user, encounter_id: int, expected_version: int, combatant_i
         name = combatant.character.name
         cid = str(combatant.pk)
         combatant.delete()
-        fields = systems.of(encounter.saga).combatants_changed(encounter)
+        fields = systems.of(encounter.saga).table.combatants_changed(encounter)
         log = EventLog(encounter, user)
         log.append(CoreKind.COMBATANT_REMOVED, {"combatant": cid, "name": name})
         log.save(*fields)
@@ -133,7 +133,7 @@ def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         log = EventLog(encounter, user)
-        rounds = systems.of(encounter.saga).rounds_played(encounter)
+        rounds = systems.of(encounter.saga).table.rounds_played(encounter)
         log.append(CoreKind.ENCOUNTER_ENDED, {"rounds": rounds})
         encounter.status = Encounter.Status.ENDED
         encounter.pending = {}
@@ -155,7 +155,7 @@ def rename_combatants(user, character: Character, was: str) -> None:
 
 
 def _require_setup_time(encounter: Encounter) -> None:
-    refusal = systems.of(encounter.saga).setup_refusal(encounter)
+    refusal = systems.of(encounter.saga).table.setup_refusal(encounter)
     if refusal:
         raise WrongPhase(refusal)
 

@@ -149,10 +149,10 @@ def undone_note(context, event):
 
 @register.simple_tag(takes_context=True)
 def event_where(context, event, in_round=False):
-    """Where an event happened, in its rule system's words (`RuleSystem.event_label`); the storyguide
+    """Where an event happened, in its rule system's words (`Log.event_label`); the storyguide
     also sees its sequence number; a line an undo took back says so beside it (`undone_note`)."""
     system = context.get("system") or systems.of(event.encounter.saga)
-    label = system.event_label(event, in_round=bool(in_round))
+    label = system.log.event_label(event, in_round=bool(in_round))
     note = undone_note(context, event)
     if context.get("is_storyguide"):
         where = '<span class="seq">{} <span class="seq-no">#{}</span></span>{}'

@@ -1,5 +1,6 @@
 """The d6 table's use cases: each locks the encounter, checks the expected version, calls the
-d6 rules engine (d6.rules), saves rows, logs events and pushes them after commit."""
+d6 rules engine (d6.rules), saves rows, logs events and pushes them after commit; and what set-up asks
+of the table role (`combat.systems.Table`: set-up's refusal, the rounds played)."""
 
 from .chase import (
     choose_at_target,
@@ -10,8 +11,16 @@ from .chase import (
     runner_breather,
     start_chase,
 )
-from .fight import cluster_attack, end_turn, roll, set_challenge_value, start_fight, take_breather
-from .setup import create_encounter, set_attributes
+from .fight import (
+    cluster_attack,
+    end_turn,
+    roll,
+    rounds_played,
+    set_challenge_value,
+    start_fight,
+    take_breather,
+)
+from .setup import create_encounter, set_attributes, setup_refusal
 
 __all__ = [
     "choose_at_target",
@@ -19,11 +28,13 @@ __all__ = [
     "cluster_attack",
     "create_encounter",
     "set_attributes",
+    "setup_refusal",
     "end_turn",
     "enter_faces",
     "exchange",
     "offer_terrain",
     "roll",
+    "rounds_played",
     "runner_breather",
     "set_challenge_value",
     "start_chase",

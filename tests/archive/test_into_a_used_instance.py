@@ -166,7 +166,7 @@ def test_a_copy_names_its_own_characters_where_a_combatant_joined(monkeypatch):
         expected_version=encounter.version,
     )
     combatant = encounter.combatants.get(character=boris)
-    replayed = copy_system(copy).state_at(list(encounter.events.order_by("seq"))).facts()
+    replayed = copy_system(copy).replay.state_at(list(encounter.events.order_by("seq"))).facts()
     boris.refresh_from_db()
     assert replayed["fighters"][str(combatant.pk)][0] == boris.sheet["fatigue_level"]
 

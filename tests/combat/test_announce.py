@@ -169,8 +169,8 @@ def written() -> dict[str, list[dict]]:
 def said_to_players(system, kind: str, payload: dict) -> str:
     """The kind's sentence as a player reads it under "results only", everyone an NPC (the most screened)."""
     row = SimpleNamespace(kind=kind, payload=payload)
-    shown = system.players_payload(row, set(), set(), NpcRolls.RESULTS)
-    shown = system.players_record(SimpleNamespace(kind=kind, payload=shown), set(), NpcRolls.RESULTS)
+    shown = system.log.players_payload(row, set(), set(), NpcRolls.RESULTS)
+    shown = system.log.players_record(SimpleNamespace(kind=kind, payload=shown), set(), NpcRolls.RESULTS)
     return sentences.sentence(system, kind, shown, NAMES, storyguide=False)
 
 

@@ -79,7 +79,7 @@ def test_the_saga_numbers_count_each_characters_attacks_and_survival(table, seed
     cells = re.findall(r"<td\s*>(\d+)</td>", row)
     assert cells[:2] == [str(made), str(landed)]
     assert cells[-1] == "1"  # fought one encounter
-    ended = systems.of(table.saga).state_at(
+    ended = systems.of(table.saga).replay.state_at(
         list(Event.objects.filter(encounter=table.encounter).order_by("seq"))
     )
     alive = ended.fighters[str(table.boris.pk)].body_level != "dead"
@@ -111,14 +111,14 @@ def test_a_players_timeline_keeps_an_npcs_botch_behind_the_screen_as_the_live_fr
     assert [m["mark"] for m in sg.marks] == ["botch"] and sg.tally[bandit]["botches"] == 1
     for setting, seen in ((NpcRolls.RESULTS, False), (NpcRolls.EVERYTHING, True)):
         shown = SimpleNamespace(**{**event.__dict__})
-        shown.payload = system.players_payload(event, set(), {boris}, setting)
+        shown.payload = system.log.players_payload(event, set(), {boris}, setting)
         players = tell(system, [added, shown])
         assert bool(players.marks) == seen and (players.tally[bandit]["botches"] == 1) == seen
 
 
 @pytest.mark.parametrize("who", ["storyguide", "alice"])
 def test_the_saga_charts_read_no_payload_key_they_never_use_and_count_the_same(table, seeded, who):  # noqa: F811
-    """The keys of `chart_unread` are removed in the database (never sent or decoded), and each
+    """The keys of `Replay.CHART_UNREAD` are removed in the database (never sent or decoded), and each
     encounter's story is the same as the whole log's, for the storyguide and for a player."""
     from combat.archive.charts import saga_events, saga_stories
     from combat.archive.reading import reader_for

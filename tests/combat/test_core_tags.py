@@ -29,9 +29,12 @@ def test_an_event_line_opens_with_its_seq_kind_and_privacy():
 
 
 def test_where_an_event_happened_comes_from_its_system_and_the_storyguide_sees_its_number():
-    class System:
+    class Log:
         def event_label(self, event, *, in_round=False):
             return "Melee" if in_round else "R1 · Melee"
+
+    class System:
+        log = Log()
 
     template = Template("{% load combat_tags %}{% event_where event in_round %}")
     event = SimpleNamespace(seq=12)

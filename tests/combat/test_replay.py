@@ -62,7 +62,7 @@ def replayed(encounter, upto: int | None = None) -> dict:
     events = list(Event.objects.filter(encounter=encounter).order_by("seq"))
     if upto is not None:
         events = [e for e in events if e.seq <= upto]
-    return systems.of(encounter.saga).state_at(events).facts()
+    return systems.of(encounter.saga).replay.state_at(events).facts()
 
 
 @pytest.fixture
@@ -186,11 +186,11 @@ def test_old_logs_without_starting_levels_replay_what_they_hold(table, seeded):
     for event in events:
         event.payload = {k: v for k, v in event.payload.items() if k not in ("levels", "start")}
     system = systems.of(table.saga)
-    first = system.state_at(events[:3])
+    first = system.replay.state_at(events[:3])
     assert {f.fatigue_level for f in first.fighters.values()} == {None}
-    context = system.replay_context(first)
+    context = system.replay.replay_context(first)
     assert {row["fatigue"] for row in context["rows"]} == {"not in the log"}
-    last = system.state_at(events).facts()
+    last = system.replay.state_at(events).facts()
     assert last["status"] == "ended"
 
 

@@ -151,7 +151,7 @@ NPC_TARGET_EXCHANGE = {
     ],
 )
 def test_a_player_chasers_step_stays_when_an_npc_targets_margin_is_hidden(npc_rolls, words):
-    shown = presenters.players_record(kinds.EXCHANGE, NPC_TARGET_EXCHANGE, {"2"}, npc_rolls)
+    shown = presenters.players_entry(kinds.EXCHANGE, NPC_TARGET_EXCHANGE, {"2"}, npc_rolls)
     target, tobias = shown["rolls"]
     assert "faces" not in target and ("result" in target) == (npc_rolls == NpcRolls.TOTALS)
     line = presenters.exchange_roll(tobias, shown)

@@ -51,7 +51,7 @@ def live_facts(encounter) -> dict:
 
 def replayed(encounter, upto: int) -> dict:
     events = list(Event.objects.filter(encounter=encounter, seq__lte=upto).order_by("seq"))
-    return systems.of(encounter.saga).state_at(events).facts()
+    return systems.of(encounter.saga).replay.state_at(events).facts()
 
 
 @pytest.fixture

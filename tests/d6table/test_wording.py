@@ -220,7 +220,7 @@ def test_a_pass_choice_and_typed_dice_read_in_the_log():
 
 def test_an_npcs_typed_dice_read_behind_the_screen_for_players():
     typed = {"combatant": "7", "name": "Bandit 1", "rolled": "Running", "exchange": 2, "faces": [3, 9]}
-    shown = presenters.players_record("d6_faces_in", typed, set(), "results")
+    shown = presenters.players_entry("d6_faces_in", typed, set(), "results")
     assert (
         text(presenters.faces_in_line(shown)) == "Bandit 1 rolled Running for exchange 2: (behind the screen)"
     )

@@ -139,7 +139,7 @@ def tally_of(system, events: list, undone: set[int]) -> dict[str, Counter]:
     tally: dict[str, Counter] = defaultdict(Counter)
     for event in events:
         if event.seq not in undone:
-            for who, counter, amount in system.chart_tally(event):
+            for who, counter, amount in system.replay.chart_tally(event):
                 tally[str(who)][counter] += amount
     return {who: counted for who, counted in tally.items() if +counted}
 
@@ -358,7 +358,7 @@ class TableModel(RuleBasedStateMachine):
         events = self.events()
         joined = [e.payload["combatant"] for e in events if e.kind == "combatant_added"]
         order = {str(pk): f"#{index}" for index, pk in enumerate(joined)}
-        states = (self.system.state_at(events[:step]) for step in range(1, len(events) + 1))
+        states = (self.system.replay.state_at(events[:step]) for step in range(1, len(events) + 1))
         tally = sorted(
             (order.get(who, who), dict(counted)) for who, counted in tell(self.system, events).tally.items()
         )
@@ -499,7 +499,7 @@ class TableModel(RuleBasedStateMachine):
         encounter = self.row()
         live = self.live_facts(encounter)
         if live is not None:
-            replayed = self.system.state_at(self.events()).facts()
+            replayed = self.system.replay.state_at(self.events()).facts()
             assert replayed == live, f"the replay is not the live table:\n{replayed}\n!=\n{live}"
         self.tallies_equal_the_fold()
 

@@ -360,7 +360,7 @@ class ArsMagicaPages(ArsMagicaModel):
     def declared_of_able(self) -> tuple[int, int]:
         """Who has declared this round of those who can act (by the levels the replay of the log gives),
         and how many can act: the "N / M" the Declarations panel should show (issue 29, bug 4)."""
-        fighters = self.system.state_at(self.events()).facts()["fighters"]
+        fighters = self.system.replay.state_at(self.events()).facts()["fighters"]
         able = {
             int(pk) for pk, (fatigue, body, *_) in fighters.items()
             if not why_not_acting(FatigueTrack(fatigue), BodyTrack(body))
