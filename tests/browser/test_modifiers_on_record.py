@@ -10,7 +10,7 @@ from arsmagica.events import Kind
 from campaign.models import NpcRolls
 from combat.models import Event
 
-from .encounter_page import phase_is
+from .encounter_page import phase_is, roll_with_the_options_open
 from .people import PHONE
 from .test_storyguide_flow import melee_declared
 
@@ -46,11 +46,7 @@ def test_a_modifier_set_in_the_preview_stays_on_the_line_as_far_as_the_saga_show
 
     # The storyguide rolls Melee, opens the options, gives Sir Boris +3 and Bandit 1 +2, recomputes, confirms.
     phase_is(page, "melee")
-    page.get_by_test_id("preview-phase").click()
-    expect(page.get_by_test_id("phase-preview")).to_contain_text("check before confirming")
-    options = page.get_by_test_id("preview-options")
-    if options.get_attribute("open") is None:
-        options.locator("summary").click()
+    roll_with_the_options_open(page)
     page.get_by_test_id(f"modifier-{boris.pk}").fill("3")
     page.get_by_test_id(f"modifier-{bandit1.pk}").fill("2")
     drawn = page.get_by_test_id("preview-form").locator('[name="expected_version"]').input_value()
