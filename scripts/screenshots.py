@@ -14,7 +14,8 @@ prefers-color-scheme, which the page follows) and each person:
   encounter page (live, then offline), the history, the record, the replay and the charts, the evening's
   recap, the d6 saga, the d6 table and their d6 character;
 - newcomer (a demo player not in the d6 saga): the d6 saga's invite page as a guest sees it and the sign-up
-  page it leads to, then, logged in, the same invite with its one button;
+  page it leads to, then, logged in, the same invite with its one button; at the last size and theme they
+  press it and shoot the saga page with its first step (make your character), which leaves them in the saga;
 - the storyguide also shoots a player's password-link page, before and after making a link (which the saga's
   history then notes), and a guest the page that link opens, to choose a new password (not sent);
 - host (with --host, a superuser's login, as `manage.py createsuperuser` makes one): the admin's index, its
@@ -307,6 +308,10 @@ def tour(shooter: Shooter, args: argparse.Namespace, credentials: str, who: str,
     if who == "newcomer":
         if shared.get("invite"):
             shooter.visit(shared["invite"], "join")
+            if shared.get("last"):  # joining changes the demo: once, when no later shot needs the invite
+                shooter.page.get_by_role("button", name="Join as player").click()
+                shooter.page.wait_for_load_state()
+                shooter.shoot("saga-first-step")
         else:
             shooter.problems.append(f"{shooter.prefix}: no invite link was seen on the d6 saga's page")
         return
@@ -346,6 +351,7 @@ def main(argv: list[str]) -> int:
         browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         for size in sizes:
             for theme in themes:
+                shared["last"] = (size, theme) == (sizes[-1], themes[-1])
                 for who, credentials in people:
                     shooter = Shooter(browser, args.base_url, args.out, size, theme, who)
                     try:
