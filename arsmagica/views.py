@@ -4,6 +4,7 @@ and the round's commands. Thin views over `arsmagica.services`; refusals go thro
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,7 +17,14 @@ from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, NotAllowed
 from combat.inputs import optional_whole_number
 from combat.models import Encounter
-from combat.views import command_encounter, encounter_command, encounter_for, posted_version, visible_log
+from combat.views import (
+    command_encounter,
+    encounter_command,
+    encounter_for,
+    posted_version,
+    visible_log,
+    wants_a_page,
+)
 
 from . import services
 from .forms import CorrectionForm, DeclarationForm
@@ -159,7 +167,7 @@ def declare(request, encounter_id, combatant_id):
     try:
         encounter, storyguide, combatants, combatant = _declarable(request, encounter_id, combatant_id)
     except CombatError as error:
-        return answers.error_fragment(request, error)
+        return _refused(request, encounter_id, error)
     form = DeclarationForm(
         request.POST,
         combatant=combatant,
@@ -177,6 +185,8 @@ def declare(request, encounter_id, combatant_id):
             status = answers.status_of(error, inline=True)
     else:
         status = 422
+    if wants_a_page(request):
+        return _on_the_page(request, encounter.pk, "" if saved else errors_in_words(form))
     encounter.refresh_from_db()
     answer = render(
         request,
@@ -198,6 +208,29 @@ def declare(request, encounter_id, combatant_id):
     return _declared(answer, saved, storyguide)
 
 
+def _on_the_page(request, encounter_id, refusal: str = ""):
+    """A declaration the browser posted itself (clicked before the page's scripts had loaded): the encounter's
+    page, with what refused it, if anything, at its top."""
+    if refusal:
+        messages.error(request, refusal)
+    return redirect("encounter_page", encounter_id=encounter_id)
+
+
+def _refused(request, encounter_id, error: CombatError):
+    """A declaration refused before its form was read: the words in the entry's place, or atop the page."""
+    if wants_a_page(request):
+        return _on_the_page(request, encounter_id, str(error))
+    return answers.error_fragment(request, error)
+
+
+def errors_in_words(form) -> str:
+    """A form's errors as one line: each field's label and its errors, the form's own last."""
+    return "; ".join(
+        f"{form[f].label}: {' '.join(e)}" if f != "__all__" else " ".join(e)
+        for f, e in form.errors.items()
+    )
+
+
 def _declared(answer, saved, storyguide: bool):
     """A player's saved declaration has their panel fetch itself again (`covenant:declared`): its heading
     names the characters still to declare for, one fewer now."""
@@ -213,12 +246,14 @@ def declare_as_before(request, encounter_id, combatant_id):
     try:
         encounter, storyguide, combatants, combatant = _declarable(request, encounter_id, combatant_id)
     except CombatError as error:
-        return answers.error_fragment(request, error)
+        return _refused(request, encounter_id, error)
     status, saved, error = 200, None, None
     try:
         saved = services.declare_as_before(request.user, encounter.pk, combatant.pk, posted_version(request))
     except CombatError as refused:
         error, status = refused, answers.status_of(refused, inline=True)
+    if wants_a_page(request):
+        return _on_the_page(request, encounter.pk, str(error) if error else "")
     encounter.refresh_from_db()
     declaration = (
         saved
@@ -250,12 +285,16 @@ def declare_npcs_as_before(request, encounter_id):
         if not is_storyguide(request.user, encounter.saga):
             raise NotAllowed("Only the storyguide can do that.")
     except CombatError as error:
-        return answers.error_fragment(request, error)
+        return _refused(request, encounter_id, error)
     try:
         services.declare_npcs_as_before(request.user, encounter.pk, posted_version(request))
     except CombatError as error:
+        if wants_a_page(request):
+            return _on_the_page(request, encounter.pk, str(error))
         encounter.refresh_from_db()
         return _my_declarations(request, encounter, error)
+    if wants_a_page(request):
+        return _on_the_page(request, encounter.pk)
     encounter.refresh_from_db()
     return _my_declarations(request, encounter)
 
@@ -337,11 +376,7 @@ def undo_phase(request, encounter):
 def correct(request, encounter):
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        errors = "; ".join(
-            f"{form.fields[f].label or f}: {' '.join(e)}" if f != "__all__" else " ".join(e)
-            for f, e in form.errors.items()
-        )
-        raise InvalidCommand(errors)
+        raise InvalidCommand(errors_in_words(form))
     data = form.cleaned_data
     services.correct(
         request.user,

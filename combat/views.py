@@ -2,7 +2,8 @@
 combatants in and out, the end of an encounter. Thin: every change is a service's.
 
 A command posts here and gets back an empty error slot (or the refusal); the change itself reaches
-every screen, the sender's too, through the websocket push.
+every screen, the sender's too, through the websocket push. A command form posted without htmx (clicked
+while its page was still loading) gets the encounter's page back, a refusal as a message at its top.
 """
 
 from __future__ import annotations
@@ -120,14 +121,33 @@ def encounter_command(*, storyguide_only: bool = True, rule_system: str | None =
                     encounter = checked_encounter(request, encounter_id, rule_system, storyguide_only, True)
                     response = view(request, encounter, *args, **kwargs)
             except CombatError as error:
+                if wants_a_page(request):  # the message on the encounter's page
+                    page = reverse("encounter_page", args=[encounter_id])
+                    return answers.refused_on_page(request, error, page)
                 return answers.error_fragment(request, error)
             finally:
                 kept.done_relying(token)
+            if wants_a_page(request):
+                return sent_plainly(response, encounter_id)
             return response or answers.error_fragment(request)
 
         return wrapper
 
     return decorate
+
+
+def wants_a_page(request) -> bool:
+    """A command form the browser posted itself, not htmx (clicked before the page's scripts had loaded): its
+    answer is the browser's next page, which a browser asks for as HTML."""
+    return not request.htmx and "text/html" in request.headers.get("Accept", "")
+
+
+def sent_plainly(response, encounter_id):
+    """A command's answer to a form sent without htmx (a click before the page's scripts had loaded): the
+    page the view sends htmx to, else the encounter's page, where the change shows; never a bare fragment."""
+    if response is not None and "HX-Redirect" in response:
+        return redirect(response["HX-Redirect"])
+    return redirect("encounter_page", encounter_id=encounter_id)
 
 
 def posted_version(request) -> int:

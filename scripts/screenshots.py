@@ -14,8 +14,12 @@ prefers-color-scheme, which the page follows) and each person:
   encounter page (live, then offline), the history, the record, the replay and the charts, the evening's
   recap, the d6 saga, the d6 table and their d6 character;
 - newcomer (a demo player not in the d6 saga): the d6 saga's invite page as a guest sees it and the sign-up
-  page it leads to, then, logged in, the same invite with its one button;
-- the storyguide also shoots a player's password-link page (before any link is made).
+  page it leads to, then, logged in, the same invite with its one button; at the last size and theme they
+  press it and shoot the saga page with its first step (make your character), which leaves them in the saga;
+- the storyguide also shoots a player's password-link page, before and after making a link (which the saga's
+  history then notes), and a guest the page that link opens, to choose a new password (not sent);
+- host (with --host, a superuser's login, as `manage.py createsuperuser` makes one): the admin's index, its
+  list of events and one event, read-only.
 
     .venv/bin/python scripts/screenshots.py --base-url http://127.0.0.1:8000 --out /tmp/covenant-shots
 
@@ -72,6 +76,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--newcomer",
         default=DEMO_NEWCOMER,
         help="USERNAME:PASSWORD of someone not in the d6 saga ('' for none)",
+    )
+    parser.add_argument(
+        "--host", default="", help="USERNAME:PASSWORD of a superuser, for the admin ('' for none)"
     )
     parser.add_argument("--size", choices=[*SIZES, "all"], default="all")
     parser.add_argument("--theme", choices=[*THEMES, "all"], default="all")
@@ -191,6 +198,37 @@ def guest_tour(shooter: Shooter) -> None:
     shooter.submit_unchecked("signup-errors")
 
 
+def reset_link_made(shooter: Shooter) -> None:
+    """On a player's password-link page: make the link and shoot it shown, then the page it opens for a guest
+    (a context of its own, at the same size and theme), the new password not sent."""
+    shooter.page.get_by_role("button", name=re.compile(r"^Make (a password|another) link$")).click()
+    shooter.page.wait_for_load_state()
+    shooter.shoot("reset-link-made")
+    shown = shooter.page.locator("#reset-url")
+    if not shown.count():
+        shooter.problems.append(f"{shooter.prefix}: no link shown on {shooter.page.url}")
+        return
+    url, page = shown.input_value(), shooter.page
+    guest = shooter.context.browser.new_context(
+        viewport=page.viewport_size, color_scheme=shooter.prefix.split("-")[1]
+    )
+    try:
+        shooter.page = guest.new_page()
+        shooter.visit(url, "reset-password")
+    finally:
+        shooter.page = page
+        guest.close()
+
+
+def host_tour(shooter: Shooter) -> None:
+    """The admin as the host sees it: its index, the list of events, and one event (read-only)."""
+    shooter.visit("/admin/", "admin")
+    if shooter.follow("Events", scope="#content-main"):
+        shooter.shoot("admin-events")
+        if shooter.follow(re.compile(r"."), scope="#result_list tbody th"):
+            shooter.shoot("admin-event")
+
+
 def saga_tour(
     shooter: Shooter, saga: str, prefix: str, *, own_character_of: str = "", guide: bool = False
 ) -> str:
@@ -207,6 +245,7 @@ def saga_tour(
         shooter.visit(saga_url + "attributes/", f"{prefix}attributes")
     if guide and not prefix and shooter.follow(re.compile(r"password link", re.I), scope="#members"):
         shooter.shoot("reset-link")
+        reset_link_made(shooter)
     new_sheets = [("New character", "character-new")] + ([("New NPC", "npc-new")] if guide else [])
     for link, name in new_sheets:
         shooter.page.goto(saga_url)
@@ -263,9 +302,16 @@ def tour(shooter: Shooter, args: argparse.Namespace, credentials: str, who: str,
         if shooter.follow("Join as a new player"):
             shooter.shoot("invite-signup")
     shooter.log_in(credentials)
+    if who == "host":
+        host_tour(shooter)
+        return
     if who == "newcomer":
         if shared.get("invite"):
             shooter.visit(shared["invite"], "join")
+            if shared.get("last"):  # joining changes the demo: once, when no later shot needs the invite
+                shooter.page.get_by_role("button", name="Join as player").click()
+                shooter.page.wait_for_load_state()
+                shooter.shoot("saga-first-step")
         else:
             shooter.problems.append(f"{shooter.prefix}: no invite link was seen on the d6 saga's page")
         return
@@ -296,6 +342,8 @@ def main(argv: list[str]) -> int:
     people = [("guest", ""), ("storyguide", args.storyguide), ("player", args.player)]
     if args.newcomer:
         people.append(("newcomer", args.newcomer))
+    if args.host:
+        people.append(("host", args.host))
     saved: list[Path] = []
     problems: list[str] = []
     shared: dict = {}
@@ -303,6 +351,7 @@ def main(argv: list[str]) -> int:
         browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         for size in sizes:
             for theme in themes:
+                shared["last"] = (size, theme) == (sizes[-1], themes[-1])
                 for who, credentials in people:
                     shooter = Shooter(browser, args.base_url, args.out, size, theme, who)
                     try:

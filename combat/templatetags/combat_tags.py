@@ -3,6 +3,7 @@
 import json
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
 
 from combat import sentences, systems
@@ -174,3 +175,14 @@ def side_choice():
 
     return {"choices": sides.CHOICES, "third": sides.THIRD, "max_length": sides.MAX_SIDE}
 
+
+
+@register.simple_tag(takes_context=True)
+def posts_to(context, name, *args):
+    """A command form's attributes and CSRF field's value: htmx posts it, and a click before htmx has loaded
+    (the page still loading) posts it plainly rather than losing it as a GET; `combat.views.sent_plainly`
+    answers that with the page. `{% posts_to "view" id as post %}<form {{ post.attrs }}>{{ post.token }}`"""
+    url = reverse(name, args=args)
+    token = context.get("csrf_token")  # none in a live frame, drawn with no request: htmx sends the header
+    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token) if token else ""
+    return {"attrs": format_html('method="post" action="{}" hx-post="{}"', url, url), "token": field}

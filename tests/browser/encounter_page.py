@@ -55,6 +55,15 @@ def resolve(guide: Person) -> None:
     guide.page.get_by_test_id("confirm-phase").click()
 
 
+def roll_with_the_options_open(page: Page) -> None:
+    """The storyguide rolls the phase and, under its preview, opens the options (botch dice, modifiers)."""
+    page.get_by_test_id("preview-phase").click()
+    expect(page.get_by_test_id("phase-preview")).to_contain_text("check before confirming")
+    options = page.get_by_test_id("preview-options")
+    if options.get_attribute("open") is None:
+        options.locator("summary").click()
+
+
 def shows_the_log(page: Page, events) -> None:
     """Every given event is in the page's log, with the dice and totals the server recorded as far as the
     page's person sees them (pass a player the players' version, `combat.audience.as_players_see`); the

@@ -20,7 +20,7 @@ from combat.models import Encounter
 from d6 import services as d6_services
 from d6.models import Fight, Fighter
 
-from .encounter_page import declare, load_demo_table, phase_is
+from .encounter_page import declare, load_demo_table, phase_is, roll_with_the_options_open
 from .people import PHONE, REFUSED, Person, Table, outside_the_event_loop
 from .server import DaphneServer, database_url
 from .test_d6_players_act import demo_encounter
@@ -146,11 +146,7 @@ def test_the_storyguides_refused_commands_stay_beside_their_controls(people):
     declare(page, bandit, action="Fight hand to hand", weapon=weapon, engage=boris)
     page.get_by_test_id("close-declarations").click()
     phase_is(page, "melee")
-    page.get_by_test_id("preview-phase").click()
-    expect(page.get_by_test_id("phase-preview")).to_contain_text("check before confirming")
-    options = page.get_by_test_id("preview-options")
-    if options.get_attribute("open") is None:
-        options.locator("summary").click()
+    roll_with_the_options_open(page)
     page.get_by_test_id(f"botch-dice-{boris.pk}").fill("11")
     page.get_by_test_id("recompute-phase").click()
     refused_in_place(page, "recompute-phase", page.locator("#preview-error"), "botch dice go from 0 to")
