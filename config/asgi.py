@@ -1,6 +1,6 @@
-"""ASGI entry point: HTTP through Django (each page or command once it has a slot, config.slots, in a
-thread lent for it, config.threads; static files: ServeStatic's middleware), websockets: Channels; the
-garbage collector set for a long-lived server once all is loaded (config.collector)."""
+"""ASGI entry point: HTTP through Django (each page or command in a thread lent for it, config.threads;
+static files: ServeStatic's middleware), websockets: Channels; the garbage collector set for a long-lived
+server once all is loaded (config.collector)."""
 
 import os
 
@@ -11,10 +11,9 @@ from config.env import BadEnvironment
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 try:
     django.setup(set_prefix=False)  # what django.core.asgi.get_asgi_application does, then its handler
-    from config.slots import RequestSlots
     from config.threads import RequestThreadsHandler
 
-    django_asgi_app = RequestSlots(RequestThreadsHandler())
+    django_asgi_app = RequestThreadsHandler()
     from config.sqlite import hold_open
     from config.static import require_collected_static
 

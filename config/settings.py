@@ -116,12 +116,6 @@ if SQLITE:
     # opening one (the file, the PRAGMAs above, the SQL functions Django adds to each) and closing it
     # was a tenth of a correction's work (docs/performance.md, "... sessions and SQLite connections kept").
     DATABASES["default"]["CONN_MAX_AGE"] = None
-# At most this many page reads, and apart from them COMMAND_SLOTS commands, work in Django at once in one
-# process (config.slots). On SQLite one command at a time by default: the file takes one writer, so a second
-# command only waited in SQLite's busy handler, which sleeps between its tries, and took the interpreter's
-# turns from the first (docs/performance.md, "One command at a time on SQLite").
-REQUEST_SLOTS = env_int("REQUEST_SLOTS", 4, 1, 100)
-COMMAND_SLOTS = env_int("COMMAND_SLOTS", 1 if SQLITE else REQUEST_SLOTS, 1, 100)
 DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 20, 2, 1000)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Daphne runs each request's sync view in a thread of its own (asgiref gives every request its own

@@ -2,9 +2,9 @@
 
 SQLite checkpoints its write-ahead log into the database, and deletes it, whenever the last connection
 to the file closes. The request threads keep their connections (`CONN_MAX_AGE`: config.settings), but a
-thread beyond the idle ones kept ends, and its connection with it (config.threads: more slots than that,
-or a view still running for a client gone): without a connection held open, such a close could be the
-last one, and pay for a checkpoint (about 1 ms).
+thread beyond the idle ones kept ends, and its connection with it (config.threads: more requests at once
+than that, or a view still running for a client gone): without a connection held open, such a close could
+be the last one, and pay for a checkpoint (about 1 ms).
 Checkpoints still run as SQLite schedules them (every 1000 pages written, by default).
 """
 

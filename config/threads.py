@@ -8,6 +8,9 @@ in it for the whole request, and gives it back after: `ThreadSensitiveContext(ex
 own way to run a context in a thread its caller keeps. As under WSGI, a thread serves many requests one
 after another; Django's database connections belong to the thread and are closed at the end of each
 request as before (`CONN_MAX_AGE` 0).
+
+It overrides two of Django's handler methods and relies on asgiref's executor-taking context: what it
+relies on is asserted in tests/test_django_internals.py, which fails by name when an upgrade changes it.
 """
 
 from __future__ import annotations

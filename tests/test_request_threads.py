@@ -180,7 +180,7 @@ def test_the_site_serves_http_through_it(settings):
     settings.DEBUG = True  # else config.asgi wants collectstatic's manifest, which a fresh checkout lacks
     from config.asgi import application
 
-    assert isinstance(application.application_mapping["http"].app, RequestThreadsHandler)  # behind the slots
+    assert isinstance(application.application_mapping["http"], RequestThreadsHandler)
 
 
 # A request's first signal runs a query and notes which SQLite connection it ran on; three requests, one
