@@ -23,12 +23,11 @@ from combat.models import Encounter, SagaRecord
 from combat.services.log import new_command_key
 from combat.views import encounter_command, posted_version
 
-from . import services
+from . import KEY, services
 from .presenters import fatigue_words
 from .services.recovery import MAX_MINUTES, STAMINA_MODES
 from .services.sheets import fatigue_state_of
 from .sheet import sheet_of
-from .system import KEY
 
 storyguide_command = encounter_command()
 

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from campaign.access import is_storyguide
 
-from .. import kept, saga_live, systems
+from .. import kept, layers, saga_live, systems
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import CommandKey, Encounter, Event, SagaRecord
@@ -153,7 +153,7 @@ class EventLog:
                     events=written,
                     read=read,
                 )
-            except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
+            except layers.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
                 logger.warning(
                     "push of encounter %s, events %s..%s not sent (channel layer down: %s); "
                     "clients replay them on reconnect",

@@ -8,7 +8,7 @@ from campaign.models import Saga
 from combat.models import Encounter
 from combat.services import setup
 
-from ..system import KEY
+from .. import KEY
 
 
 def create_encounter(user, saga_id: int, name: str) -> Encounter:

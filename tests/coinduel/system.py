@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from combat.systems import RuleSystem
 
-KEY = "coinduel"
+from . import KEY
 
 
 def panels(encounter, audience: str) -> dict:

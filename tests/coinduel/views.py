@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
+from combat import systems
 from combat.views import encounter_command, posted_version, visible_log
 
-from . import services
-from .system import KEY, panels
+from . import KEY, services
 
 
 def table(request, encounter, audience):
     """The duel: the coins so far, the hits, and the storyguide's Flip button."""
-    context = panels(encounter, audience)
+    context = systems.get(KEY).state_context(encounter, audience)
     context.update(events=visible_log(encounter, audience), ws_url=f"/ws/encounters/{encounter.pk}/")
     return render(request, "coinduel/table.html", context)
 
