@@ -1,5 +1,5 @@
-"""The archive's downloads, the print view and the saga's charts: thin, the reading and writing are the
-package's."""
+"""The archive's downloads, the print view, the saga's charts, and a saga imported or duplicated: thin,
+the reading and writing are the package's."""
 
 from __future__ import annotations
 
@@ -13,18 +13,24 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.access import is_storyguide
+from campaign.access import is_storyguide, require_storyguide
+from campaign.forms import ArchiveImportForm
+from campaign.once import sent_once
+from campaign.views import saga_list_page
 
 from ..access import encounter_for
 from ..services.evenings import regroup
 from ..undo import mark, undone_in
 from . import summaries
 from .charts import TALLIES, bars, encounter_table, level_chart
+from .checks import Refused
 from .downloads import as_download, chosen_encounter, file_name
 from .evenings import MOVES, Evening, evenings, moves
 from .export import archive_bytes
 from .filters import Filters
+from .importer import duplicate_saga, import_saga
 from .reading import reader_for
+from .reading_file import parsed
 from .recap import recap_bytes
 from .streaming import streamed
 from .tonight import PLAYERS_VERSION, evening_lines, evening_title, players_reader, told, version_words
@@ -218,3 +224,38 @@ def saga_charts(request, saga_id):
             "encounters": len(encounter_names),
         },
     )
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_import(request):
+    """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
+    form = ArchiveImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
+        except Refused as refusal:
+            form.add_error("archive", f"Refused, nothing imported: {refusal}")
+        else:
+            messages.success(request, f"“{saga.name}” is imported with all its history.")
+            if saga.unmatched:
+                messages.info(
+                    request,
+                    "Not matched to anyone here, so left out (their characters have no owner): "
+                    + ", ".join(saga.unmatched)
+                    + ". Invite them, then give them their characters.",
+                )
+            return redirect("saga_detail", saga_id=saga.pk)
+    return saga_list_page(request, import_form=form)
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_duplicate(request, saga_id):
+    """A copy of the saga with all its history, by the archive's export and import; the storyguide's only."""
+    saga = require_storyguide(request.user, saga_id)
+    copy = duplicate_saga(saga, request.user)
+    messages.success(request, f"“{copy.name}” is a copy of “{saga.name}” with all its history.")
+    return redirect("saga_detail", saga_id=copy.pk)
