@@ -153,3 +153,14 @@ def test_the_check_sees_what_it_must(tmp_path):
     assert circles(edges) == [["arsmagica.panels", "arsmagica.services.guard", "arsmagica.system"]]
     known["campaign.views"] = ROOT / "campaign/views.py"
     assert upward(edges, known) == ["campaign/views.py:2 imports combat.archive"]
+
+
+def test_the_table_answers_what_campaign_asks():
+    """Each of campaign's questions to the table has its answer connected: with none, a saga with history
+    would read as having none, and deleting it would lose that history."""
+    from django.dispatch import Signal
+
+    from campaign import signals
+
+    asked = [value for value in vars(signals).values() if isinstance(value, Signal)]
+    assert len(asked) == 4 and all(signal.has_listeners() for signal in asked)
