@@ -5,8 +5,9 @@ from __future__ import annotations
 from django import forms
 
 from arsmagica.models import Declaration
+from campaign.inputs import RefusesControlCharacters, WholeNumberField
 from combat.errors import InvalidCommand
-from combat.inputs import MAX_ID, RefusesControlCharacters, WholeNumberField
+from combat.inputs import MAX_ID
 from combat.models import Combatant
 
 from .models import BodyLevel, FatigueLevel, Range, Weapon

@@ -40,9 +40,8 @@ from .rules.table import (
 )
 from .services.corrections import LEVELS
 from .services.dice import PURPOSE_LABELS
-from .services.round import last_confirmed
 from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
-from .services.table import TableRead, combatants_of, declarations_in, table_of
+from .services.table import TableRead, combatants_of, declarations_in, last_confirmed, table_of
 from .sheet import carried, sheet_of
 
 FRAME_TEMPLATE = "arsmagica/_frame_panels.html"  # the panels every live frame pushes (the table role)

@@ -16,19 +16,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import get_membership, is_storyguide
 from campaign.models import Character
+from campaign.once import fresh_key
 from combat import answers
 from combat.errors import CombatError
 from combat.inputs import plain_text, record_ids, whole_number
 from combat.models import Encounter, SagaRecord
-from combat.services.log import new_command_key
 from combat.views import encounter_command, posted_version
 
-from . import services
+from . import KEY, services
 from .presenters import fatigue_words
 from .services.recovery import MAX_MINUTES, STAMINA_MODES
 from .services.sheets import fatigue_state_of
 from .sheet import sheet_of
-from .system import KEY
 
 storyguide_command = encounter_command()
 
@@ -149,7 +148,7 @@ def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200)
             "stamina_choices": STAMINA_CHOICES,
             "error": error,
             "done": done,
-            "command_key": new_command_key(),
+            "command_key": fresh_key(),
             "latest": SagaRecord.objects.filter(saga=saga).order_by("-created_at", "-id").first(),
         },
         status=status,

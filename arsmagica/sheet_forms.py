@@ -5,8 +5,8 @@ from django import forms
 from django.forms import BaseInlineFormSet, inlineformset_factory
 
 from campaign.forms import CharacterBaseForm, score_field
+from campaign.inputs import RefusesControlCharacters, WholeNumberField
 from campaign.models import Character
-from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .models import BodyLevel, FatigueLevel, Weapon
 from .presenters import level_labels as levels

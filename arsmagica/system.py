@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from combat.systems import RuleSystem
 
-KEY = "arsmagica"
+from . import KEY
 
 
 class ArsMagica(RuleSystem):

@@ -13,20 +13,14 @@ from django.views.decorators.http import require_GET, require_POST
 from campaign.access import is_storyguide
 from campaign.secure_context import secure_context
 from combat import answers, systems
+from combat.access import encounter_for
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, NotAllowed
 from combat.inputs import optional_whole_number
 from combat.models import Encounter
-from combat.views import (
-    command_encounter,
-    encounter_command,
-    encounter_for,
-    posted_version,
-    visible_log,
-    wants_a_page,
-)
+from combat.views import command_encounter, encounter_command, posted_version, visible_log, wants_a_page
 
-from . import services
+from . import KEY, services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
 from .panels import declaration_entries, npcs_to_repeat, state_context
@@ -36,7 +30,6 @@ from .rules.table import can_declare
 from .services.declarations import last_round_declaration
 from .services.dice import PURPOSE_LABELS, parse_faces
 from .services.table import combatants_of, declarations_in, table_of
-from .system import KEY
 
 command = encounter_command()
 

@@ -4,8 +4,8 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 
-from combat import systems
-from combat.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
+from campaign import systems
+from campaign.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
 
 from .models import Character, NpcRolls, Saga
 from .services import MAX_STAMPED_COPIES

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from . import systems
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
@@ -13,8 +15,6 @@ def new_invite_token() -> str:
 
 def default_rule_system() -> str:
     """The first installed rule system."""
-    from combat import systems
-
     return systems.all_systems()[0].key
 
 
@@ -66,8 +66,6 @@ class Saga(models.Model):
     @property
     def rule_system_label(self) -> str:
         """The saga's rule system as people read it."""
-        from combat import systems
-
         try:
             return systems.of(self).label
         except systems.UnknownSystem:
@@ -159,3 +157,28 @@ class ResetLink(models.Model):
 
     def __str__(self) -> str:
         return f"password link for {self.user} ({self.saga})"
+
+
+class CommandKey(models.Model):
+    """A command drawn once on a page applies once: its key is claimed by the first post that carries it.
+
+    For commands that have no encounter version to check: the saga page's time passing (keyed to the
+    saga), and the plain forms (keyed to the user who sent them, with the page the first post led to,
+    so a repeat is answered with the same page: campaign.once). Its table keeps the name it had when the
+    model was the table core's."""
+
+    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    key = models.CharField(max_length=40, unique=True)
+    result = models.CharField(
+        max_length=200, blank=True, help_text="Where a plain form's first post led: a repeat goes there too."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "combat_commandkey"
+
+    def __str__(self) -> str:
+        return self.key

@@ -2,7 +2,7 @@
 that carries it claims it with the page it led to, and a repeat (a double submit, a resend after a lost
 response, twenty at once) is answered with that same page and changes nothing.
 
-The key is the user's (combat.models.CommandKey with no saga), so it outlives what the form changed:
+The key is the user's (campaign.models.CommandKey with no saga), so it outlives what the form changed:
 a repeated "delete the saga" still finds where the first one led. A post without a well-formed key
 (a script, not a page) applies as sent, as an API's optional idempotency key does.
 """
@@ -10,6 +10,7 @@ a repeated "delete the saga" still finds where the first one led. A post without
 from __future__ import annotations
 
 import functools
+import uuid
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
@@ -18,8 +19,7 @@ from django.http.response import HttpResponseRedirectBase
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
-from combat.models import CommandKey
-from combat.services.log import new_command_key
+from .models import CommandKey
 
 FIELD = "command_key"
 REPEATED = "That was sent already: here is what it did, and nothing was done twice."
@@ -30,8 +30,8 @@ def well_formed(key) -> bool:
 
 
 def fresh_key() -> str:
-    """A key for a form drawn now."""
-    return new_command_key()
+    """A key for a form drawn now (or a page's command that carries no version)."""
+    return uuid.uuid4().hex
 
 
 def sent_once(view):

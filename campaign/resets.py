@@ -20,9 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from combat.events import CoreKind
-from combat.services.log import record_for_saga
-
+from . import signals
 from .models import ResetLink, Saga
 
 SALT = "campaign.resets"
@@ -73,7 +71,7 @@ def make(saga: Saga, storyguide, player) -> tuple[ResetLink, str]:
             created_at=now,
             expires_at=now + timedelta(hours=settings.RESET_LINK_HOURS),
         )
-        record_for_saga(saga, CoreKind.RESET_LINK_MADE, {"player": player.get_username()}, actor=storyguide)
+        signals.reset_link_made.send(ResetLink, saga=saga, storyguide=storyguide, player=player)
     return link, signing.dumps([link.pk, nonce], salt=SALT)
 
 

@@ -5,8 +5,7 @@ import re
 from django.db import transaction
 from django.forms import BaseInlineFormSet
 
-from combat import systems
-
+from . import signals, systems
 from .models import Character, Membership, NpcRolls, Saga, new_invite_token
 
 MAX_STAMPED_COPIES = 50
@@ -110,38 +109,15 @@ class Kept(ValueError):
 
 
 def saga_has_history(saga: Saga) -> bool:
-    """Something happened in the saga: a fight went past its set-up, or time passed in its records."""
-    from combat.models import Event, SagaRecord
-    from combat.services.setup import SETUP_KINDS
-
-    return (
-        SagaRecord.objects.filter(saga=saga).exists()
-        or Event.objects.filter(encounter__saga=saga).exclude(kind__in=SETUP_KINDS).exists()
-    )
+    """Something happened in the saga: a fight went past its set-up, or time passed in its records (the
+    table answers, `campaign.signals.saga_history`)."""
+    return any(answer for _, answer in signals.saga_history.send(Saga, saga=saga))
 
 
 def character_in_history(character: Character) -> bool:
-    """The character is in an encounter (its log names them) or in the saga's records of time passing."""
-    from combat.models import SagaRecord
-
-    if character.combatants.exists():
-        return True
-    return any(
-        _names(record, character.pk)
-        for record in SagaRecord.objects.filter(saga_id=character.saga_id).values_list("payload", flat=True)
-    )
-
-
-def _names(payload, pk: int) -> bool:
-    """Does a record's payload name the character by id (as "character" or a characters row's "id")?"""
-    if isinstance(payload, dict):
-        return any(
-            (key in ("character", "id") and value == pk) or _names(value, pk)
-            for key, value in payload.items()
-        )
-    if isinstance(payload, list):
-        return any(_names(item, pk) for item in payload)
-    return False
+    """The character is in an encounter (its log names them) or in the saga's records of time passing (the
+    table answers, `campaign.signals.character_history`)."""
+    return any(answer for _, answer in signals.character_history.send(Character, character=character))
 
 
 @transaction.atomic
@@ -153,13 +129,11 @@ def rename_saga(saga: Saga, name: str) -> None:
 @transaction.atomic
 def rename_character(character: Character, name: str, user=None) -> None:
     """A new name for a character, NPC or template; each open encounter it fights in logs the new name
-    (`combat.names`), and the log keeps the names its events were written with."""
-    from combat.services import rename_combatants
-
+    (`campaign.signals.character_renamed`), and the log keeps the names its events were written with."""
     was, character.name = character.name, name
     character.save(update_fields=["name"])
     if was != name:
-        rename_combatants(user, character, was)
+        signals.character_renamed.send(Character, character=character, was=was, user=user)
 
 
 @transaction.atomic

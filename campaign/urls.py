@@ -46,9 +46,7 @@ urlpatterns = [
     ),
     path("sagas/", views.saga_list, name="saga_list"),
     path("sagas/new/", views.saga_create, name="saga_create"),
-    path("sagas/import/", views.saga_import, name="saga_import"),
     path("sagas/<id:saga_id>/", views.saga_detail, name="saga_detail"),
-    path("sagas/<id:saga_id>/duplicate/", views.saga_duplicate, name="saga_duplicate"),
     path("sagas/<id:saga_id>/npc-rolls/", views.saga_npc_rolls, name="saga_npc_rolls"),
     path("sagas/<id:saga_id>/invite/", views.invite_regenerate, name="invite_regenerate"),
     path("sagas/<id:saga_id>/characters/new/", views.character_create, name="character_create"),
@@ -67,8 +65,4 @@ urlpatterns = [
     path("characters/<id:character_id>/manage/", manage.character_manage, name="character_manage"),
     path("characters/<id:character_id>/rename/", manage.character_rename, name="character_rename"),
     path("characters/<id:character_id>/delete/", manage.character_delete, name="character_delete"),
-    path("encounters/<id:encounter_id>/manage/", manage.encounter_manage, name="encounter_manage"),
-    path("encounters/<id:encounter_id>/rename/", manage.encounter_rename, name="encounter_rename"),
-    path("encounters/<id:encounter_id>/delete/", manage.encounter_delete, name="encounter_delete"),
-    path("encounters/<id:encounter_id>/restore/", manage.encounter_restore, name="encounter_restore"),
 ]

@@ -11,10 +11,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from combat import systems
-from combat.archive.checks import Refused
-from combat.archive.importer import duplicate_saga, import_saga
-from combat.archive.reading_file import parsed
+from campaign import systems
 
 from . import services
 from .access import (
@@ -61,10 +58,10 @@ def signup(request):
 @require_safe
 def saga_list(request):
     """My sagas: those I run as storyguide and those I play in."""
-    return _saga_list_page(request)
+    return saga_list_page(request)
 
 
-def _saga_list_page(request, import_form=None):
+def saga_list_page(request, import_form=None):
     """The sagas page, with the archive upload's form (its errors when a file was refused: status 400)."""
     memberships = (
         Membership.objects.filter(user=request.user).select_related("saga", "saga__storyguide").order_by(
@@ -83,41 +80,6 @@ def _saga_list_page(request, import_form=None):
         },
         status=400 if import_form is not None else 200,
     )
-
-
-@login_required
-@require_POST
-@sent_once
-def saga_import(request):
-    """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
-    form = ArchiveImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        try:
-            saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
-        except Refused as refusal:
-            form.add_error("archive", f"Refused, nothing imported: {refusal}")
-        else:
-            messages.success(request, f"“{saga.name}” is imported with all its history.")
-            if saga.unmatched:
-                messages.info(
-                    request,
-                    "Not matched to anyone here, so left out (their characters have no owner): "
-                    + ", ".join(saga.unmatched)
-                    + ". Invite them, then give them their characters.",
-                )
-            return redirect("saga_detail", saga_id=saga.pk)
-    return _saga_list_page(request, import_form=form)
-
-
-@login_required
-@require_POST
-@sent_once
-def saga_duplicate(request, saga_id):
-    """A copy of the saga with all its history, by the archive's export and import; the storyguide's only."""
-    saga = require_storyguide(request.user, saga_id)
-    copy = duplicate_saga(saga, request.user)
-    messages.success(request, f"“{copy.name}” is a copy of “{saga.name}” with all its history.")
-    return redirect("saga_detail", saga_id=copy.pk)
 
 
 @login_required

@@ -7,12 +7,8 @@ class CombatConfig(AppConfig):
     name = "combat"
 
     def ready(self) -> None:
-        from django.urls import register_converter
+        from . import history_kept, kept, saga_live
 
-        from . import kept, saga_live
-        from .inputs import InviteTokenConverter, RecordIdConverter
-
-        register_converter(RecordIdConverter, "id")
-        register_converter(InviteTokenConverter, "invite")
         saga_live.connect_signals()
         kept.connect_signals()
+        history_kept.connect_signals()

@@ -18,7 +18,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import answers, live, presence, saga_live
+from . import answers, layers, live, presence, saga_live
 from .audience import audience_for
 from .models import Encounter
 from .rules.limits import nesting
@@ -136,7 +136,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.accepted = self.closed = False
         try:
             await super().__call__(scope, receive, send)
-        except live.LAYER_ERRORS as error:
+        except layers.LAYER_ERRORS as error:
             if not hasattr(self, "base_send"):  # the layer failed to give this socket its channel
                 self.base_send = send
             await self.layer_down(error)
@@ -177,7 +177,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         whose other tasks on Redis may be slow to cancel) and say no."""
         try:
             await self.channel_layer.group_add(group, self.channel_name)
-        except live.LAYER_ERRORS as error:
+        except layers.LAYER_ERRORS as error:
             self.group = None
             await self.layer_down(error)
             return False
@@ -192,11 +192,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "beating", False):  # this tab counts no more for who is here
-            with contextlib.suppress(*live.LAYER_ERRORS):
+            with contextlib.suppress(*layers.LAYER_ERRORS):
                 await self.heartbeat(None)
         if getattr(self, "group", None):
             # With Redis down the membership cannot be dropped now; it expires with the group (a day).
-            with contextlib.suppress(*live.LAYER_ERRORS):
+            with contextlib.suppress(*layers.LAYER_ERRORS):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def read(self, text_data: str | None, bytes_data: bytes | None) -> int | None:
@@ -230,7 +230,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.beating = visible is not None
         if push:
             for group in presence.groups(self.place):
-                await self.channel_layer.group_send(group, live.layer_message(presence.FRAME_TYPE, html))
+                await self.channel_layer.group_send(group, layers.layer_message(presence.FRAME_TYPE, html))
         elif visible is not None and not getattr(self, "presence_sent", False):
             await self.send(text_data=html)
         self.presence_sent = True

@@ -38,7 +38,8 @@ class EventKind:
 
 class CoreKind(models.TextChoices):
     """The kinds every encounter writes, whatever its rule system; and the one saga record the core writes
-    itself (campaign.resets: a storyguide made a password link, the link itself never stored)."""
+    itself (campaign.resets, through combat.history_kept: a storyguide made a password link, the link
+    itself never stored)."""
 
     ENCOUNTER_CREATED = "encounter_created", "Encounter created"
     COMBATANT_ADDED = "combatant_added", "Combatant added"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from campaign.inputs import RefusesControlCharacters
 from campaign.models import Character
-
-from .inputs import RefusesControlCharacters
 
 
 class AddCombatantsForm(RefusesControlCharacters, forms.Form):

@@ -1,20 +1,17 @@
-"""Input at the edge: whole numbers in ASCII digits and within bounds, text without control
-characters, record ids that fit the database. Forms and view parsers use these; services get
-values already checked."""
+"""A command's input at the edge: whole numbers in ASCII digits and within bounds, text without control
+characters, record ids that fit the database, each refused with `InvalidCommand`. View parsers use these;
+services get values already checked. The forms' fields and the URLs' converters are campaign.inputs'."""
 
 from __future__ import annotations
 
 import re
 
-from django import forms
-from django.core.exceptions import ValidationError
+from campaign.inputs import CONTROL, WHOLE
 
 from .errors import InvalidCommand
 
 MAX_ID = 2**63 - 1  # a 64-bit primary key: anything longer is no record of ours
-_WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: '٣' and '²' are not numbers here
 _DIGITS = re.compile(r"[+-]?[0-9]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # NUL and the other C0 controls, DEL
 _LINE_BREAK = re.compile(r"[\n\r\t]")
 
 
@@ -23,7 +20,7 @@ def whole_number(text, what: str, low: int, high: int) -> int:
     text = text.strip() if isinstance(text, str) else ""
     if not _DIGITS.fullmatch(text):
         raise InvalidCommand(f"{what} must be a whole number (digits 0 to 9).")
-    number = int(text) if _WHOLE.fullmatch(text) else None  # past nine digits: out of any bound here
+    number = int(text) if WHOLE.fullmatch(text) else None  # past nine digits: out of any bound here
     if number is None or not low <= number <= high:
         shown = text if len(text) <= 12 else f"{text[:12]}…"
         raise InvalidCommand(f"{what} goes from {low} to {high}, not {shown}.")
@@ -53,61 +50,8 @@ def is_digits(token: str, longest: int) -> bool:
 def plain_text(text, what: str, max_length: int) -> str:
     """One line of text: no control characters, at most `max_length` characters, trimmed."""
     text = text if isinstance(text, str) else ""
-    if _CONTROL.search(text) or _LINE_BREAK.search(text):
+    if CONTROL.search(text) or _LINE_BREAK.search(text):
         raise InvalidCommand(f"{what} cannot hold control characters.")
     if len(text) > max_length:
         raise InvalidCommand(f"{what} is at most {max_length} characters.")
     return text.strip()
-
-
-def refuse_control_characters(value: str) -> None:
-    """A validator: text fields take no NUL or other control characters (line breaks are fine)."""
-    if isinstance(value, str) and _CONTROL.search(value):
-        raise ValidationError("Remove the control characters from this text.", code="control")
-
-
-class WholeNumberField(forms.IntegerField):
-    """An integer field that reads ASCII digits only and never more than nine of them."""
-
-    def to_python(self, value):
-        if value in self.empty_values or (isinstance(value, str) and not value.strip()):
-            return None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if not isinstance(value, str) or not _WHOLE.fullmatch(value.strip()):
-            raise ValidationError(self.error_messages["invalid"], code="invalid")
-        return int(value.strip())
-
-
-class RefusesControlCharacters:
-    """A form mixin: every text field of the form refuses control characters."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            if isinstance(field, forms.CharField):
-                field.validators.append(refuse_control_characters)
-
-
-class RecordIdConverter:
-    """A URL id: 1 to 18 ASCII digits, so that no id in a URL overflows a 64-bit column."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value) -> str:
-        return str(int(value))
-
-
-class InviteTokenConverter:
-    """An invite token in a URL: URL-safe characters only, so no NUL or other byte reaches a query."""
-
-    regex = "[A-Za-z0-9_-]{1,64}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value) -> str:
-        return str(value)

@@ -12,8 +12,18 @@ from __future__ import annotations
 import time
 
 from channels.layers import InMemoryChannelLayer
+from redis.exceptions import RedisError
 
 SCAN_EVERY = 1.0  # seconds between two expiry scans
+# What the channel layer raises while its Redis is unreachable (refused, reset, timed out).
+LAYER_ERRORS = (RedisError, OSError)
+
+
+def layer_message(kind: str, html: str, **fields) -> dict:
+    """A message for the channel layer with its HTML as a plain `str`: the in-memory layer deep-copies a
+    message for every socket it reaches, which passes a `str` as it is but copies a template's `SafeString`
+    through pickling's reduce protocol, once for each socket."""
+    return {"type": kind, "html": str.__str__(html), **fields}
 
 
 class InMemoryLayer(InMemoryChannelLayer):

@@ -11,25 +11,16 @@ from __future__ import annotations
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
-from redis.exceptions import RedisError
 
-from . import systems
+from . import saga_live, systems
 from .audience import PLAYERS, STORYGUIDE, as_players_see, player_ids, visible_to
+from .layers import layer_message
 from .models import Encounter, Event
 from .names import Roster
 from .undo import taken_back
 
 FRAME_TYPE = "encounter.frame"
 NAME_TYPE = "encounter.named"
-# What the channel layer raises while its Redis is unreachable (refused, reset, timed out).
-LAYER_ERRORS = (RedisError, OSError)
-
-
-def layer_message(kind: str, html: str, **fields) -> dict:
-    """A message for the channel layer with its HTML as a plain `str`: the in-memory layer deep-copies a
-    message for every socket it reaches, which passes a `str` as it is but copies a template's `SafeString`
-    through pickling's reduce protocol, once for each socket."""
-    return {"type": kind, "html": str.__str__(html), **fields}
 
 
 def render_frame(
@@ -107,8 +98,6 @@ def broadcast(
     (`saga`), the saga page. A command hands over the encounter and the events it has just written
     (`combat.services.log.EventLog`), and what it read of the encounter as it left it
     (`Table.table_facts`); otherwise they are read."""
-    from . import saga_live
-
     if encounter is None:
         encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     if events is None:

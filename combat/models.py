@@ -112,27 +112,6 @@ class Event(models.Model):
         return f"#{self.seq} {self.kind}"
 
 
-class CommandKey(models.Model):
-    """A command drawn once on a page applies once: its key is claimed by the first post that carries it.
-
-    For commands that have no encounter version to check: the saga page's time passing (keyed to the
-    saga), and the plain forms (keyed to the user who sent them, with the page the first post led to,
-    so a repeat is answered with the same page: campaign.once)."""
-
-    saga = models.ForeignKey(Saga, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    key = models.CharField(max_length=40, unique=True)
-    result = models.CharField(
-        max_length=200, blank=True, help_text="Where a plain form's first post led: a repeat goes there too."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return self.key
-
-
 class SagaRecord(models.Model):
     """Something that happened to a saga's characters outside any encounter, as a rule system records
     it (time passing, a night's sleep). Kinds and payloads are declared like the encounter log's."""

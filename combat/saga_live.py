@@ -25,7 +25,7 @@ from campaign.models import Character, Membership, Saga
 
 from . import systems
 from .audience import PLAYERS, STORYGUIDE
-from .live import LAYER_ERRORS, layer_message
+from .layers import LAYER_ERRORS, layer_message
 from .models import Encounter
 
 FRAME_TYPE = "saga.frame"

@@ -15,19 +15,24 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+# The registry is campaign's (below the table); the core and the systems reach it as combat.systems too.
+from campaign.systems import (  # noqa: F401
+    INSTALLED_SYSTEMS,
+    UnknownSystem,
+    all_systems,
+    choices,
+    configured,
+    get,
+    load,
+    of,
+    played,
+)
+
 from .events import CORE_KINDS, EventKind
 
 if TYPE_CHECKING:
     from django.forms import BaseForm
     from django.http import HttpRequest, HttpResponse
-
-# The installed rule systems; settings may name others as RULE_SYSTEMS (the tests add a toy one).
-INSTALLED_SYSTEMS = ("arsmagica.system.ArsMagica", "d6.system.D6Fatigue")
-
-
-class UnknownSystem(LookupError):
-    """No installed rule system has that key."""
-
 
 class Role:
     """One part of what a rule system provides to the core, played by modules of the system's own package.
@@ -51,7 +56,7 @@ class Role:
         if system is None:
             return self
         package = system._package
-        played = type(self)(*self.modules)
+        role = type(self)(*self.modules)
         found: dict[str, Any] = {}
         for module in filter(None, (_module(f"{package}.{name}") for name in self.modules)):
             for name in self.members() & vars(module).keys():
@@ -60,9 +65,9 @@ class Role:
         missing = sorted(self.members() - found.keys() - vars(type(self)).keys())
         if missing:
             raise TypeError(f"{type(system).__name__}'s {self.name} needs {', '.join(missing)} in {package}")
-        vars(played).update(found)
-        vars(system)[self.name] = played
-        return played
+        vars(role).update(found)
+        vars(system)[self.name] = role
+        return role
 
     @classmethod
     def members(cls) -> set[str]:
@@ -373,58 +378,10 @@ class RuleSystem:
         return type(self).__module__.rpartition(".")[0]
 
 
-def _configured() -> tuple[str, ...]:
-    """Settings' RULE_SYSTEMS when Django is set up; the installed list on the bare command line."""
-    from django.conf import settings
-
-    if settings.configured:
-        return tuple(getattr(settings, "RULE_SYSTEMS", INSTALLED_SYSTEMS))
-    return INSTALLED_SYSTEMS
-
-
-@cache
-def _load(paths: tuple[str, ...]) -> dict[str, RuleSystem]:
-    systems = {}
-    for path in paths:
-        module, _, name = path.rpartition(".")
-        system = getattr(importlib.import_module(module), name)()
-        systems[system.key] = system
-    return systems
-
-
-def all_systems() -> list[RuleSystem]:
-    """Every installed system, in the order they are installed."""
-    return list(_load(_configured()).values())
-
-
-def get(key: str) -> RuleSystem:
-    """The system stored as `key`; UnknownSystem when none is installed under it."""
-    try:
-        return _load(_configured())[key]
-    except KeyError:
-        raise UnknownSystem(key) from None
-
-
-def of(saga) -> RuleSystem:
-    """The saga's rule system."""
-    return get(saga.rule_system)
-
-
-def played() -> str:
-    """The installed systems in a sentence: "A", "A and B", "A, B and C"."""
-    names = [system.short_name or system.label for system in all_systems()]
-    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
-
-
-def choices() -> list[tuple[str, str]]:
-    """(key, label) for every installed system: the saga form's choice."""
-    return [(system.key, system.label) for system in all_systems()]
-
-
 @cache
 def _kinds(paths: tuple[str, ...]) -> dict[str, EventKind]:
     kinds = {kind.name: kind for kind in CORE_KINDS}
-    for system in _load(paths).values():
+    for system in load(paths).values():
         for kind in system.event_kinds:
             if kind.name in kinds:
                 raise ValueError(f"event kind {kind.name!r} is declared twice")
@@ -434,7 +391,7 @@ def _kinds(paths: tuple[str, ...]) -> dict[str, EventKind]:
 
 def event_kind(name: str, system: RuleSystem | None = None) -> EventKind | None:
     """The declared kind of that name, the core's or the system's (any system's when None), or None."""
-    kind = _kinds(_configured()).get(name)
+    kind = _kinds(configured()).get(name)
     if kind is None or system is None or kind in CORE_KINDS or kind in system.event_kinds:
         return kind
     return None

@@ -2,16 +2,18 @@
 
 from django.urls import path
 
-from . import history, views
+from . import history, manage, views
 from .archive import charts, replay
 from .archive import views as archive
 
 urlpatterns = [
+    path("sagas/import/", archive.saga_import, name="saga_import"),
+    path("sagas/<id:saga_id>/duplicate/", archive.saga_duplicate, name="saga_duplicate"),
     path("sagas/<id:saga_id>/encounters/new/", views.encounter_create, name="encounter_create"),
     path("sagas/<id:saga_id>/history/", history.history_page, name="saga_history"),
     path("sagas/<id:saga_id>/history.json", history.history_json, name="saga_history_json"),
     path("sagas/<id:saga_id>/archive.json", archive.archive_json, name="saga_archive_json"),
-    path("sagas/<id:saga_id>/charts/", charts.saga_charts, name="saga_charts"),
+    path("sagas/<id:saga_id>/charts/", archive.saga_charts, name="saga_charts"),
     path("sagas/<id:saga_id>/recap.md", archive.recap_markdown, name="saga_recap"),
     path("sagas/<id:saga_id>/evening/", archive.evening_page, name="saga_evening"),
     path("sagas/<id:saga_id>/evening.md", archive.evening_markdown, name="saga_evening_md"),
@@ -28,4 +30,8 @@ urlpatterns = [
         name="remove_combatant",
     ),
     path("encounters/<id:encounter_id>/end/", views.end_encounter, name="end_encounter"),
+    path("encounters/<id:encounter_id>/manage/", manage.encounter_manage, name="encounter_manage"),
+    path("encounters/<id:encounter_id>/rename/", manage.encounter_rename, name="encounter_rename"),
+    path("encounters/<id:encounter_id>/delete/", manage.encounter_delete, name="encounter_delete"),
+    path("encounters/<id:encounter_id>/restore/", manage.encounter_restore, name="encounter_restore"),
 ]

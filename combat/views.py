@@ -14,7 +14,7 @@ import functools
 from django.contrib.auth.decorators import login_required
 from django.db import DEFAULT_DB_ALIAS
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -24,6 +24,7 @@ from campaign.models import Saga
 from campaign.once import sent_once
 
 from . import answers, kept, services, systems
+from .access import encounter_for, may_see
 from .audience import PLAYERS, STORYGUIDE
 from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
 from .inputs import MAX_ID, plain_text, record_ids, whole_number
@@ -32,22 +33,6 @@ from .models import Encounter
 from .sides import chosen_side
 
 MAX_NAME = 120  # an encounter's name, as long as its column
-
-
-def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encounter:
-    """The encounter, for members of its saga (and of that rule system, when named); 404 for anyone else."""
-    encounter = get_object_or_404(Encounter.objects.select_related("saga"), pk=encounter_id)
-    may_see(user, encounter.saga, rule_system)
-    return encounter
-
-
-def may_see(user, saga: Saga, rule_system: str | None = None) -> None:
-    """404 unless the user is the saga's storyguide (no membership row read) or a member of it, and the
-    saga plays that rule system, when named."""
-    if not is_storyguide(user, saga):
-        get_membership(user, saga.pk)
-    if rule_system is not None and saga.rule_system != rule_system:
-        raise Http404("This encounter plays another rule system.")
 
 
 @contextlib.contextmanager

@@ -8,8 +8,8 @@ from django.forms import BaseFormSet, formset_factory
 from django.urls import reverse
 
 from campaign.forms import CharacterBaseForm, score_field
+from campaign.inputs import RefusesControlCharacters, WholeNumberField
 from campaign.models import Character
-from combat.inputs import RefusesControlCharacters, WholeNumberField
 
 from .rules.fatigue import base_fatigue
 from .services.sheet import attribute_names, attribute_rows, stamina_base

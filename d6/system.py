@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from combat.systems import RuleSystem
 
-KEY = "d6fatigue"
+from . import KEY
 
 
 class D6Fatigue(RuleSystem):

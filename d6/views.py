@@ -15,16 +15,16 @@ from django.views.decorators.http import require_GET, require_http_methods
 from campaign.access import is_storyguide, require_storyguide
 from campaign.once import sent_once
 from campaign.secure_context import secure_context
+from combat.access import encounter_for
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import InvalidCommand
 from combat.inputs import MAX_ID, optional_whole_number, plain_text, whole_number
-from combat.views import encounter_command, encounter_for, posted_version, visible_log
+from combat.views import encounter_command, posted_version, visible_log
 
-from . import services
+from . import KEY, services
 from .panels import TERRAIN_ROWS, state_context
 from .sheet import saga_attributes as attribute_names_of
 from .sheet_forms import D6AttributesForm
-from .system import KEY
 
 
 def table_command(storyguide_only: bool = True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from combat.errors import InvalidCommand
 
-from ..system import KEY
+from .. import KEY
 
 
 def require_ars_magica(encounter) -> None:

@@ -20,9 +20,9 @@ from .chosen import with_chosen
 from .declarations import _sentence, begin_round
 from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
-from .round import PHASE_FUNCTION, last_confirmed, pass_quiet_phases, rebuild
+from .round import PHASE_FUNCTION, pass_quiet_phases, rebuild
 from .sheets import fatigue_state_of, options_from_json, set_fatigue
-from .table import TableRead, read_table
+from .table import TableRead, last_confirmed, read_table
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")

@@ -37,9 +37,9 @@ from combat.services.log import (
     require_storyguide_of,
 )
 
+from .. import KEY
 from ..models import BodyLevel
 from ..sheet import sheet_of
-from ..system import KEY
 from . import dice as dice_module
 from .round import restarted
 from .sheets import fatigue_state_of, level_penalties, set_fatigue

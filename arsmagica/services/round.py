@@ -5,7 +5,6 @@ faces give the same state). Levels are then taken from the rows, where correctio
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from arsmagica.models import Declaration, Phase
 from arsmagica.rules import (
@@ -15,15 +14,13 @@ from arsmagica.rules import (
     declare,
 )
 from arsmagica.rules.quiet import quiet_phase
-from arsmagica.rules.table import NEXT_STEP, RESOLVABLE
+from arsmagica.rules.table import NEXT_STEP
 from combat.errors import InvalidCommand
 from combat.models import Combatant, Encounter
 from combat.rules.errors import RulesError
 
 from .sheets import combatant_state, declaration_of, options_from_json, sheet_snapshot, with_levels
-
-if TYPE_CHECKING:
-    from .table import TableRead
+from .table import TableRead, last_confirmed
 
 PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for function in PHASE_FUNCTIONS}
 
@@ -31,21 +28,6 @@ PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for functio
 def start_log(combatants: list[Combatant]) -> dict:
     """The round log at the start of a round: every combatant's sheet and levels, no phase yet."""
     return {"start": [{"id": str(c.pk), **sheet_snapshot(c)} for c in combatants], "phases": []}
-
-
-def last_confirmed(round_log: dict) -> tuple[str, list[str]]:
-    """The round's last phase the storyguide confirmed, and the phases that passed by themselves after
-    it, latest first; ("", []) when no phase has been confirmed this round (Movement runs as
-    declarations close and is not taken back)."""
-    passed = []
-    for step in reversed(round_log.get("phases", [])):
-        if step.get("quiet"):
-            passed.append(step["phase"])
-        elif step["phase"] in RESOLVABLE:
-            return step["phase"], passed
-        else:
-            break
-    return "", []
 
 
 def rounds_played(encounter: Encounter) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from combat.models import Encounter
 from combat.services import setup
 
-from ..system import KEY
+from .. import KEY
 
 
 def create_encounter(user, saga_id: int, name: str) -> Encounter:

@@ -10,10 +10,23 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 
 from arsmagica.models import Declaration, Weapon
-from arsmagica.rules.table import Table, can_change_combatants
+from arsmagica.rules.table import RESOLVABLE, Table, can_change_combatants
 from combat.models import Combatant, Encounter
 
-from .round import last_confirmed
+
+def last_confirmed(round_log: dict) -> tuple[str, list[str]]:
+    """The round's last phase the storyguide confirmed, and the phases that passed by themselves after
+    it, latest first; ("", []) when no phase has been confirmed this round (Movement runs as
+    declarations close and is not taken back)."""
+    passed = []
+    for step in reversed(round_log.get("phases", [])):
+        if step.get("quiet"):
+            passed.append(step["phase"])
+        elif step["phase"] in RESOLVABLE:
+            return step["phase"], passed
+        else:
+            break
+    return "", []
 
 
 def table_of(

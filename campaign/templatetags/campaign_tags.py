@@ -2,7 +2,7 @@
 
 from django import template
 
-from combat import systems
+from campaign import systems
 
 register = template.Library()
 

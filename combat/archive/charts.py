@@ -20,12 +20,11 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from .. import systems
+from ..access import encounter_for
 from ..events import CoreKind
 from ..names import Roster
 from ..systems import RuleSystem
 from ..undo import taken_back
-from ..views import encounter_for
-from .reading import reader_for
 from .replay import reader_events
 
 MARKS = ("hit", "wound", "botch", "correction")
@@ -343,60 +342,3 @@ def saga_stories(reader) -> list[tuple[int, Story]]:
     if events:
         stories.append((current, tell(reader.system, events)))
     return stories
-
-
-@login_required
-@require_GET
-def saga_charts(request, saga_id):
-    """A saga's charts: each character's levels round by round across every encounter, and their numbers."""
-    from .summaries import saga_stories_kept
-
-    reader = reader_for(request.user, saga_id, sheets=False)
-    character_of, names = reader.who_fought
-    encounter_names = dict(reader.saga.encounters.values_list("pk", "name"))
-    points: list[tuple[str, dict]] = []
-    spans: list[tuple[str, list[dict]]] = []
-    numbers: dict[str, Counter] = defaultdict(Counter)
-    for encounter_id, story in saga_stories_kept(reader):
-        rounds = []
-        for round_number in story.rounds:
-            if round_number:
-                levels = story.levels[round_number]
-                rounds.append({character_of[cid]: v for cid, v in levels.items() if cid in character_of})
-                points.append((f"E{len(spans) + 1} R{round_number}", rounds[-1]))
-        spans.append((encounter_names.get(encounter_id, ""), rounds))
-        for cid, counted in story.tally.items():
-            if cid in character_of:
-                numbers[character_of[cid]].update(counted)
-        for cid in story.fought & character_of.keys():
-            numbers[character_of[cid]]["fought"] += 1
-            numbers[character_of[cid]]["survived"] += cid in story.survivors
-    # A combatant who left before the fight has no numbers: only those still at a table, or who fought.
-    present = {str(c.character_id) for c in reader.combatants}
-    fought = [(row, name) for row, name in names.items() if row in present or numbers[row]["fought"]]
-    series = sorted(fought, key=lambda item: item[1].casefold())
-    charts = []
-    for track in reader.system.replay.chart_tracks():
-        chart = level_chart(track, points, series, "saga")
-        chart["table"] = encounter_table(track[0], track[2], spans, series)
-        chart["desc"] += " (each encounter's last level and the worst it reached)"
-        charts.append(chart)
-    rows = [
-        {
-            "name": name,
-            "values": {**{m: numbers[cid][m] for m in TALLIES}, "survived": numbers[cid]["survived"]},
-            "fought": numbers[cid]["fought"],
-        }
-        for cid, name in series
-    ]
-    return render(
-        request,
-        "combat/saga_charts.html",
-        {
-            "saga": reader.saga,
-            "level_charts": charts,
-            "numbers": bars(rows),
-            "rows": rows,
-            "encounters": len(encounter_names),
-        },
-    )

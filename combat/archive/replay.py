@@ -20,12 +20,12 @@ from django.views.decorators.http import require_GET
 from campaign.access import is_storyguide
 
 from .. import systems
+from ..access import encounter_for
 from ..audience import PLAYERS, STORYGUIDE, as_players_see
 from ..inputs import is_digits
 from ..models import Encounter, Event
 from ..names import Roster
 from ..undo import mark, undone_in
-from ..views import encounter_for
 
 
 @dataclass(frozen=True)

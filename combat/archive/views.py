@@ -1,6 +1,9 @@
-"""The archive's downloads and the print view: thin, the reading and writing are the package's."""
+"""The archive's downloads, the print view, the saga's charts, and a saga imported or duplicated: thin,
+the reading and writing are the package's."""
 
 from __future__ import annotations
+
+from collections import Counter, defaultdict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,16 +13,24 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.access import is_storyguide
+from campaign.access import is_storyguide, require_storyguide
+from campaign.forms import ArchiveImportForm
+from campaign.once import sent_once
+from campaign.views import saga_list_page
 
+from ..access import encounter_for
 from ..services.evenings import regroup
 from ..undo import mark, undone_in
-from ..views import encounter_for
+from . import summaries
+from .charts import TALLIES, bars, encounter_table, level_chart
+from .checks import Refused
 from .downloads import as_download, chosen_encounter, file_name
 from .evenings import MOVES, Evening, evenings, moves
 from .export import archive_bytes
 from .filters import Filters
+from .importer import duplicate_saga, import_saga
 from .reading import reader_for
+from .reading_file import parsed
 from .recap import recap_bytes
 from .streaming import streamed
 from .tonight import PLAYERS_VERSION, evening_lines, evening_title, players_reader, told, version_words
@@ -158,3 +169,93 @@ def evening_regroup(request, saga_id):
     if refused:
         messages.error(request, refused)
     return redirect(reverse("saga_evening", args=[saga_id]) + f"?evening={request.POST.get('evening', '')}")
+
+
+@login_required
+@require_GET
+def saga_charts(request, saga_id):
+    """A saga's charts: each character's levels round by round across every encounter, and their numbers."""
+    reader = reader_for(request.user, saga_id, sheets=False)
+    character_of, names = reader.who_fought
+    encounter_names = dict(reader.saga.encounters.values_list("pk", "name"))
+    points: list[tuple[str, dict]] = []
+    spans: list[tuple[str, list[dict]]] = []
+    numbers: dict[str, Counter] = defaultdict(Counter)
+    for encounter_id, story in summaries.saga_stories_kept(reader):
+        rounds = []
+        for round_number in story.rounds:
+            if round_number:
+                levels = story.levels[round_number]
+                rounds.append({character_of[cid]: v for cid, v in levels.items() if cid in character_of})
+                points.append((f"E{len(spans) + 1} R{round_number}", rounds[-1]))
+        spans.append((encounter_names.get(encounter_id, ""), rounds))
+        for cid, counted in story.tally.items():
+            if cid in character_of:
+                numbers[character_of[cid]].update(counted)
+        for cid in story.fought & character_of.keys():
+            numbers[character_of[cid]]["fought"] += 1
+            numbers[character_of[cid]]["survived"] += cid in story.survivors
+    # A combatant who left before the fight has no numbers: only those still at a table, or who fought.
+    present = {str(c.character_id) for c in reader.combatants}
+    fought = [(row, name) for row, name in names.items() if row in present or numbers[row]["fought"]]
+    series = sorted(fought, key=lambda item: item[1].casefold())
+    charts = []
+    for track in reader.system.replay.chart_tracks():
+        chart = level_chart(track, points, series, "saga")
+        chart["table"] = encounter_table(track[0], track[2], spans, series)
+        chart["desc"] += " (each encounter's last level and the worst it reached)"
+        charts.append(chart)
+    rows = [
+        {
+            "name": name,
+            "values": {**{m: numbers[cid][m] for m in TALLIES}, "survived": numbers[cid]["survived"]},
+            "fought": numbers[cid]["fought"],
+        }
+        for cid, name in series
+    ]
+    return render(
+        request,
+        "combat/saga_charts.html",
+        {
+            "saga": reader.saga,
+            "level_charts": charts,
+            "numbers": bars(rows),
+            "rows": rows,
+            "encounters": len(encounter_names),
+        },
+    )
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_import(request):
+    """A saga rebuilt from an uploaded archive, the uploader its storyguide; a refused file writes nothing."""
+    form = ArchiveImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            saga = import_saga(parsed(form.cleaned_data["archive"].read()), storyguide=request.user)
+        except Refused as refusal:
+            form.add_error("archive", f"Refused, nothing imported: {refusal}")
+        else:
+            messages.success(request, f"“{saga.name}” is imported with all its history.")
+            if saga.unmatched:
+                messages.info(
+                    request,
+                    "Not matched to anyone here, so left out (their characters have no owner): "
+                    + ", ".join(saga.unmatched)
+                    + ". Invite them, then give them their characters.",
+                )
+            return redirect("saga_detail", saga_id=saga.pk)
+    return saga_list_page(request, import_form=form)
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_duplicate(request, saga_id):
+    """A copy of the saga with all its history, by the archive's export and import; the storyguide's only."""
+    saga = require_storyguide(request.user, saga_id)
+    copy = duplicate_saga(saga, request.user)
+    messages.success(request, f"“{copy.name}” is a copy of “{saga.name}” with all its history.")
+    return redirect("saga_detail", saga_id=copy.pk)

@@ -4,16 +4,16 @@ events with gapless sequence numbers, bump the version, broadcast after commit."
 from __future__ import annotations
 
 import logging
-import uuid
 
 from django.db import transaction
 
 from campaign.access import is_storyguide
+from campaign.models import CommandKey
 
-from .. import kept, saga_live, systems
+from .. import kept, layers, saga_live, systems
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
-from ..models import CommandKey, Encounter, Event, SagaRecord
+from ..models import Encounter, Event, SagaRecord
 from ..rules.refusals import BAD_INPUT, NOT_YOURS, OVER, STALE, WRONG_TIME, Refusal
 
 logger = logging.getLogger(__name__)
@@ -63,11 +63,6 @@ def claim_command(saga, key: str | None) -> None:
     if CommandKey.objects.filter(key=key).exists():
         raise StaleCommand("That was done already; nothing was done twice.")
     CommandKey.objects.create(saga=saga, key=key)
-
-
-def new_command_key() -> str:
-    """A fresh key for a form that carries no version."""
-    return uuid.uuid4().hex
 
 
 def require_storyguide_of(user, encounter: Encounter) -> None:
@@ -153,7 +148,7 @@ class EventLog:
                     events=written,
                     read=read,
                 )
-            except live.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
+            except layers.LAYER_ERRORS as error:  # committed; clients catch up by replay on reconnect
                 logger.warning(
                     "push of encounter %s, events %s..%s not sent (channel layer down: %s); "
                     "clients replay them on reconnect",

@@ -15,6 +15,7 @@ from campaign.access import is_storyguide
 from campaign.models import Character, Saga
 
 from .. import systems
+from ..archive.summaries import summarize_ended
 from ..errors import InvalidCommand, NotAllowed, WrongPhase
 from ..events import CoreKind
 from ..models import Combatant, Encounter
@@ -127,8 +128,6 @@ def remove_combatant(user, encounter_id: int, expected_version: int, combatant_i
 
 def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
     """End the fight; its log stays in the saga's history, its story kept for the saga's charts."""
-    from ..archive.summaries import summarize_ended  # here: the archive imports the views, they this
-
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from combat.errors import InvalidCommand
 from combat.models import Encounter
 
-from ..system import KEY
+from .. import KEY
 
 
 def require_d6(encounter: Encounter) -> None:

@@ -8,9 +8,9 @@ from campaign.models import Saga
 from combat.models import Encounter
 from combat.services import setup
 
+from .. import KEY
 from ..rules.table import can_change_combatants
 from ..state import table_state
-from ..system import KEY
 
 
 def create_encounter(user, saga_id: int, name: str) -> Encounter:

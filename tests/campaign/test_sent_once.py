@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import Character, Saga
+from campaign.models import Character, CommandKey, Saga
+from campaign.once import fresh_key
 from combat import services as combat_services
-from combat.models import CommandKey, Encounter
-from combat.services.log import new_command_key
+from combat.models import Encounter
 from d6.sheet import saga_attributes
 from tests.concurrency import run_together
 
@@ -49,7 +49,7 @@ def test_new_saga_twice_makes_one(alice, as_alice):
 
 @pytest.mark.django_db
 def test_a_refused_form_leaves_its_key_for_the_corrected_one(alice, as_alice):
-    key = new_command_key()
+    key = fresh_key()
     blank = {"name": "", "rule_system": "arsmagica", "command_key": key}
     refused = as_alice.post(reverse("saga_create"), blank)
     assert refused.status_code == 200 and not CommandKey.objects.filter(key=key).exists()
@@ -81,7 +81,7 @@ def test_stamping_twice_stamps_once(saga, as_alice, bandit):
 @pytest.mark.django_db
 def test_a_resent_invite_regenerate_leaves_the_newer_link(saga, as_alice):
     url = reverse("invite_regenerate", args=[saga.pk])
-    first_key, second_key = new_command_key(), new_command_key()
+    first_key, second_key = fresh_key(), fresh_key()
     as_alice.post(url, {"command_key": first_key})
     saga.refresh_from_db()
     once = saga.invite_token
@@ -96,9 +96,9 @@ def test_a_resent_invite_regenerate_leaves_the_newer_link(saga, as_alice):
 @pytest.mark.django_db
 def test_a_late_resend_of_the_npc_rolls_setting_does_not_undo_a_later_one(saga, as_alice):
     url = reverse("saga_npc_rolls", args=[saga.pk])
-    old = {"npc_rolls": "totals", "command_key": new_command_key()}
+    old = {"npc_rolls": "totals", "command_key": fresh_key()}
     as_alice.post(url, old)
-    as_alice.post(url, {"npc_rolls": "everything", "command_key": new_command_key()})
+    as_alice.post(url, {"npc_rolls": "everything", "command_key": fresh_key()})
     as_alice.post(url, old)  # the first post's response was lost, and the browser sends it again
     saga.refresh_from_db()
     assert saga.npc_rolls == "everything"
@@ -108,9 +108,9 @@ def test_a_late_resend_of_the_npc_rolls_setting_does_not_undo_a_later_one(saga, 
 def test_a_late_resend_of_the_d6_attributes_does_not_undo_a_later_one(d6_saga, as_alice):
     url = reverse("saga_d6_attributes", args=[d6_saga.pk])
     assert keys_on(as_alice, url)
-    old = {"names": "Might\nWits", "command_key": new_command_key()}
+    old = {"names": "Might\nWits", "command_key": fresh_key()}
     as_alice.post(url, old)
-    as_alice.post(url, {"names": "Body\nMind\nSoul", "command_key": new_command_key()})
+    as_alice.post(url, {"names": "Body\nMind\nSoul", "command_key": fresh_key()})
     same = as_alice.post(url, old)
     assert same.status_code == 302
     d6_saga.refresh_from_db()
@@ -139,7 +139,7 @@ def test_rename_and_delete_forms_are_sent_once(saga, alice, as_alice):
     rename_key, delete_key = keys[0], keys[-1]
     rename = reverse("encounter_rename", args=[encounter.pk])
     as_alice.post(rename, {"name": "Old", "command_key": rename_key})
-    as_alice.post(rename, {"name": "New", "command_key": new_command_key()})
+    as_alice.post(rename, {"name": "New", "command_key": fresh_key()})
     as_alice.post(rename, {"name": "Old", "command_key": rename_key})
     encounter.refresh_from_db()
     assert encounter.name == "New"
@@ -168,7 +168,7 @@ def test_a_new_encounter_sent_twice_makes_one(alice, as_alice, rule_system):
 
 @pytest.mark.django_db
 def test_another_users_key_is_not_theirs_to_repeat(saga, as_alice, as_bob):
-    key = new_command_key()
+    key = fresh_key()
     as_alice.post(reverse("invite_regenerate", args=[saga.pk]), {"command_key": key})
     response = as_bob.post(reverse("character_create", args=[saga.pk]), {"name": "Sneak", "command_key": key})
     assert response.status_code == 302 and response.url == reverse("saga_list")
@@ -183,7 +183,7 @@ def test_twenty_identical_posts_at_once_apply_once(form):
     alice = make_user("alice")
     saga = services.create_saga(alice, name="Concurrent", rule_system="arsmagica")
     bandit = Character.objects.create(saga=saga, name="Bandit", is_npc=True)
-    key = new_command_key()
+    key = fresh_key()
     if form == "new saga":
         url = reverse("saga_create")
         data = {"name": "Once only", "rule_system": "arsmagica", "physical_dice": "False", "command_key": key}

@@ -2,7 +2,7 @@
 
 from combat.systems import RuleSystem
 
-KEY = "coinduel"
+from . import KEY
 
 
 class CoinDuel(RuleSystem):

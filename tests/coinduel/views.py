@@ -8,8 +8,7 @@ from combat.audience import STORYGUIDE
 from combat.models import Encounter
 from combat.views import encounter_command, posted_version, visible_log
 
-from . import rules, services
-from .system import KEY
+from . import KEY, rules, services
 
 FRAME_TEMPLATE = "coinduel/_panels.html"
 

@@ -6,7 +6,7 @@ import asyncio
 from channels.layers import InMemoryChannelLayer
 from django.utils.safestring import mark_safe
 
-from combat import live
+from combat import layers, live
 from combat.layers import InMemoryLayer
 
 
@@ -43,7 +43,7 @@ async def test_a_frame_reaches_every_socket_as_one_plain_string_not_a_copy_each(
     for channel in channels:
         await layer.group_add("table", channel)
     rendered = mark_safe("<div id='live-seq'>frame</div>")  # what a template gives
-    await layer.group_send("table", live.layer_message(live.FRAME_TYPE, rendered, first_seq=4, last_seq=5))
+    await layer.group_send("table", layers.layer_message(live.FRAME_TYPE, rendered, first_seq=4, last_seq=5))
     received = [await layer.receive(channel) for channel in channels]
     assert {type(message["html"]) for message in received} == {str}
     assert len({id(message["html"]) for message in received}) == 1  # deepcopy passed it as it is

@@ -14,11 +14,11 @@ from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import fatigue_state_of, set_fatigue
 from arsmagica.sheet import sheet_of as ars_sheet
 from arsmagica.sheet import write
+from campaign.once import fresh_key
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.live import render_frame
 from combat.models import Event, SagaRecord
 from combat.rules.dice import ScriptedDice
-from combat.services.log import new_command_key
 
 from .conftest import login
 from .test_services import resolve, through_movement
@@ -458,7 +458,7 @@ def test_the_saga_time_panel_says_what_went_wrong(client, table):
     login(client, table.storyguide)
     response = client.post(
         reverse("saga_sleep", args=[table.saga.pk]),
-        {"characters": [table.boris_character.pk], "good_meal": "on", "command_key": new_command_key()},
+        {"characters": [table.boris_character.pk], "good_meal": "on", "command_key": fresh_key()},
     )
     assert response.status_code == 422 and "which is not over" in response.content.decode()
     assert not SagaRecord.objects.exists()

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from combat.live import LAYER_ERRORS
+from combat.layers import LAYER_ERRORS
 from combat.redis_layer import LostSubscription, PubSubLayer
 
 pytestmark = pytest.mark.redis

@@ -4,9 +4,9 @@ PostgreSQL (row locks): none is answered "database is locked", and a stale one i
 import pytest
 
 from arsmagica import services
+from campaign.once import fresh_key
 from combat.errors import StaleCommand
 from combat.models import Encounter, SagaRecord
-from combat.services.log import new_command_key
 from tests.concurrency import run_together
 
 from .conftest import Table
@@ -41,7 +41,7 @@ def test_the_same_click_twice_at_once_applies_once_and_the_rest_are_stale():
 def test_twenty_identical_saga_time_commands_at_once_apply_once():
     table = Table()
     services.end_encounter(table.storyguide, table.encounter.pk, table.v)
-    command_key = new_command_key()
+    command_key = fresh_key()
     results = run_together(
         lambda _: services.sleep_night(
             table.storyguide,

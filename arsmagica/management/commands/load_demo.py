@@ -11,9 +11,9 @@ from campaign.models import Character
 from combat import services, sides
 from combat.models import Encounter
 
+from ... import KEY
 from ...models import Weapon
 from ...sheet import new_sheet
-from ...system import KEY
 
 SAGA = "Sir Boris and the bandits"
 ENCOUNTER = "Ambush on the forest road"

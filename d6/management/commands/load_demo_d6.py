@@ -17,7 +17,7 @@ from d6 import services
 from d6.rules.fatigue import base_fatigue
 from d6.sheet import new_sheet
 
-from ...system import KEY
+from ... import KEY
 
 SAGA = "The chase through Ashford"
 ENCOUNTER = "Thief in the market"

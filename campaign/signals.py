@@ -1,0 +1,14 @@
+"""What campaign asks of the floors above it without importing them: the table core connects a receiver
+to each (combat/history_kept.py, when its app is ready), so a saga's housekeeping knows what the table
+keeps, a new name reaches the open encounters and the saga's history records a password link made."""
+
+from django.dispatch import Signal
+
+# Sent with saga=: a receiver answers True when it keeps something of the saga's history.
+saga_history = Signal()
+# Sent with character=: a receiver answers True when something it keeps names the character.
+character_history = Signal()
+# Sent with character=, was= (the old name) and user=, inside the rename's transaction.
+character_renamed = Signal()
+# Sent with saga=, storyguide= and player=, inside the transaction that made a password link.
+reset_link_made = Signal()

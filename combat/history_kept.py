@@ -1,0 +1,61 @@
+"""What the table keeps of a saga and its characters, as campaign asks it (campaign.signals): a fight past
+its set-up, a record of time passing, a character's new name logged in the open encounters, a password
+link made recorded in the saga's history (never the link)."""
+
+from __future__ import annotations
+
+from campaign import signals
+from campaign.models import Character, Saga
+
+from .events import CoreKind
+from .models import Event, SagaRecord
+from .services.log import record_for_saga
+from .services.setup import SETUP_KINDS, rename_combatants
+
+
+def saga_history(sender, saga: Saga, **kwargs) -> bool:
+    """Something happened in the saga: a fight went past its set-up, or time passed in its records."""
+    return (
+        SagaRecord.objects.filter(saga=saga).exists()
+        or Event.objects.filter(encounter__saga=saga).exclude(kind__in=SETUP_KINDS).exists()
+    )
+
+
+def character_history(sender, character: Character, **kwargs) -> bool:
+    """The character is in an encounter (its log names them) or in the saga's records of time passing."""
+    if character.combatants.exists():
+        return True
+    return any(
+        _names(record, character.pk)
+        for record in SagaRecord.objects.filter(saga_id=character.saga_id).values_list("payload", flat=True)
+    )
+
+
+def _names(payload, pk: int) -> bool:
+    """Does a record's payload name the character by id (as "character" or a characters row's "id")?"""
+    if isinstance(payload, dict):
+        return any(
+            (key in ("character", "id") and value == pk) or _names(value, pk)
+            for key, value in payload.items()
+        )
+    if isinstance(payload, list):
+        return any(_names(item, pk) for item in payload)
+    return False
+
+
+def character_renamed(sender, character: Character, was: str, user=None, **kwargs) -> None:
+    """Each open encounter the character fights in logs the new name (`rename_combatants`)."""
+    rename_combatants(user, character, was)
+
+
+def reset_link_made(sender, saga: Saga, storyguide, player, **kwargs) -> None:
+    """The saga's history records for whom a password link was made (campaign.resets)."""
+    record_for_saga(saga, CoreKind.RESET_LINK_MADE, {"player": player.get_username()}, actor=storyguide)
+
+
+def connect_signals() -> None:
+    """Answer campaign's questions (once, when the app is ready)."""
+    signals.saga_history.connect(saga_history, dispatch_uid="history_kept.saga")
+    signals.character_history.connect(character_history, dispatch_uid="history_kept.character")
+    signals.character_renamed.connect(character_renamed, dispatch_uid="history_kept.renamed")
+    signals.reset_link_made.connect(reset_link_made, dispatch_uid="history_kept.reset_link")

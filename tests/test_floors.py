@@ -1,0 +1,166 @@
+"""One way down: every import, at a module's top or inside a function, runs to its own floor or below.
+
+The floors (docs/architecture.md, "Floors"): `campaign` (people, sagas, characters) at the bottom, the
+table core `combat` above it, the rule systems (`arsmagica`, `d6`, the toy `tests.coinduel`) on top,
+none of which imports another. `config` and the tests may import anything. Within a package no
+module reaches back to one that imports it, so no circle of imports is left for Python's import
+order to settle.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOORS = {"campaign": 0, "combat": 1, "arsmagica": 2, "d6": 2, "tests.coinduel": 2}
+PACKAGES = ("campaign", "combat", "arsmagica", "d6", "tests/coinduel")
+
+
+def module_name(path):
+    """The dotted name of the module at path, relative to the repository."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules():
+    """Every checked module's dotted name, with its file."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                found[module_name(path)] = path
+    return found
+
+
+def imported(name, path, known):
+    """Every module the file imports, anywhere in it, as (dotted name, line)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                whole = f"{base}.{alias.name}"
+                yield (whole if whole in known else base), node.lineno
+
+
+def floor_of(name):
+    """The floor's package a dotted name belongs to, or None when it is on no floor."""
+    for package in sorted(FLOORS, key=len, reverse=True):
+        if name == package or name.startswith(package + "."):
+            return package
+    return None
+
+
+def graph():
+    """Each checked module's imports, each with the lines that import it, and the checked modules' files."""
+    known = modules()
+    edges = {}
+    for name, path in known.items():
+        edges[name] = {}
+        for target, line in imported(name, path, known):
+            edges[name].setdefault(target, []).append(line)
+    return edges, known
+
+
+def upward(edges, known):
+    """Every import that runs up a floor, or across to another system, as readable lines."""
+    wrong = []
+    for name, targets in edges.items():
+        here = floor_of(name)
+        for target, lines in targets.items():
+            there = floor_of(target)
+            if there is not None and there != here and FLOORS[there] >= FLOORS[here]:
+                wrong += [f"{known[name].relative_to(ROOT)}:{line} imports {target}" for line in lines]
+    return sorted(wrong)
+
+
+def circles(edges):
+    """Every circle of imports among modules of one package (Tarjan's strongly connected parts)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in edges.get(node, ()):
+            if target not in edges or floor_of(target) != floor_of(node):
+                continue
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1 or node in edges[node]:
+                found.append(sorted(part))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_imports_run_one_way_down():
+    """No module imports from a floor above its own, nor from another rule system."""
+    edges, known = graph()
+    assert upward(edges, known) == []
+
+
+def test_no_circle_of_imports_within_a_package():
+    """No module imports, even inside a function, one that imports it back, however far round."""
+    edges, _ = graph()
+    assert circles(edges) == []
+
+
+def test_the_check_sees_what_it_must(tmp_path):
+    """The check reads relative imports, at the top and inside a function, so it sees a circle like those
+    issue 30 named (system -> panels -> services -> guard -> system) and an import that runs up."""
+    files = {
+        "arsmagica.system": "class ArsMagica:\n    def panels(self):\n        from .panels import state\n",
+        "arsmagica.panels": "from .services import guard\n",
+        "arsmagica.services": "from .guard import check\n",
+        "arsmagica.services.guard": "KEY = 1\n\n\ndef check():\n    from ..system import ArsMagica\n",
+        "arsmagica": "",
+        "campaign.views": "def page():\n    from combat.archive import importer\n",
+    }
+    known = {}
+    for name, text in files.items():
+        package = name in ("arsmagica", "arsmagica.services")
+        known[name] = tmp_path.joinpath(*name.split("."), "__init__.py" if package else "")
+        if not package:
+            known[name] = known[name].with_suffix(".py")
+        known[name].parent.mkdir(parents=True, exist_ok=True)
+        known[name].write_text(text)
+    edges = {name: {} for name in known}
+    for name, path in known.items():
+        for target, line in imported(name, path, known):
+            edges[name].setdefault(target, []).append(line)
+    assert edges["arsmagica.services.guard"] == {"arsmagica.system": [5]}
+    assert circles(edges) == [["arsmagica.panels", "arsmagica.services.guard", "arsmagica.system"]]
+    known["campaign.views"] = ROOT / "campaign/views.py"
+    assert upward(edges, known) == ["campaign/views.py:2 imports combat.archive"]
+
+
+def test_the_table_answers_what_campaign_asks():
+    """Each of campaign's questions to the table has its answer connected: with none, a saga with history
+    would read as having none, and deleting it would lose that history."""
+    from django.dispatch import Signal
+
+    from campaign import signals
+
+    asked = [value for value in vars(signals).values() if isinstance(value, Signal)]
+    assert len(asked) == 4 and all(signal.has_listeners() for signal in asked)
