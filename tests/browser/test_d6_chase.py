@@ -16,7 +16,7 @@ from campaign.models import Saga
 from combat.models import Encounter, Event
 from d6 import kinds
 from d6.models import Chase, Runner
-from d6.presenters import players_record
+from d6.presenters import players_entry
 
 from .people import PHONE, outside_the_event_loop
 
@@ -54,7 +54,7 @@ def players_exchange(chase: Chase) -> list[dict]:
     """The last exchange's rolls as the saga's players see them."""
     players = {str(r.combatant_id) for r in chase.runners.all() if not r.combatant.character.is_npc}
     npc_rolls = chase.encounter.saga.npc_rolls
-    return players_record(kinds.EXCHANGE, chase.last_exchange, players, npc_rolls)["rolls"]
+    return players_entry(kinds.EXCHANGE, chase.last_exchange, players, npc_rolls)["rolls"]
 
 
 def test_a_chase_runs_to_its_end_and_both_players_see_every_move_live(table, settings):
