@@ -15,10 +15,10 @@ from pathlib import Path
 
 import coverage
 import pytest
-from django.db import connections
+from django.db import connection, connections
 from playwright.sync_api import sync_playwright
 
-from tests.conftest import missing
+from tests.conftest import missing, other_sessions
 
 from .people import Table
 from .server import DaphneServer, database_url
@@ -90,6 +90,19 @@ def chromium():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+def server_settled(longest: float = 0.5) -> None:
+    """The server answers each closed socket (who is here: a membership read) as the database is emptied
+    after the test; on PostgreSQL that read and the flush's TRUNCATE could deadlock. Wait, up to `longest`
+    seconds, until no other session on the test database is in a query or a transaction, twice in a row."""
+    if connection.vendor != "postgresql":
+        return
+    deadline, quiet = time.monotonic() + longest, 0
+    while quiet < 2 and time.monotonic() < deadline:
+        busy = [s for s in other_sessions(connection.settings_dict["NAME"]) if s[4] not in (None, "idle")]
+        quiet = 0 if busy else quiet + 1
+        time.sleep(0.03)
+
+
 @pytest.fixture
 def table(request, chromium, daphne, transactional_db):
     log_start = daphne.log_size()
@@ -104,8 +117,6 @@ def table(request, chromium, daphne, transactional_db):
         errors = people.page_errors()
     finally:
         people.close()
-        # The server answers each closed socket (who is here: a membership read) as the database is emptied
-        # after the test; on PostgreSQL that read and the flush's TRUNCATE could deadlock. Let it finish.
-        time.sleep(0.5)
+        server_settled()
     if errors and report is not None and report.passed:
         pytest.fail("JavaScript errors in the pages:\n" + "\n".join(errors))
