@@ -11,13 +11,7 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 def pytest_configure(config):
-    """With CI=true the suite runs on PostgreSQL only (checked before any worker starts).
-
-    Coverage (scripts/test.sh) measures the processes that run tests: pytest itself, or its xdist workers,
-    which [tool.coverage.run] patch = ["subprocess"] reaches; not what they start (Daphne, manage.py, the
-    wheel's venv), which it never measured and which would only run slower under the tracer."""
-    if "PYTEST_XDIST_WORKER" in os.environ or not config.getoption("numprocesses", None):
-        os.environ.pop("COVERAGE_PROCESS_CONFIG", None)
+    """With CI=true the suite runs on PostgreSQL only (checked before any worker starts)."""
     if IN_CI and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise pytest.UsageError("CI=true but DATABASE_URL is not PostgreSQL: run the suite with `make test`")
 

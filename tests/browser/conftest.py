@@ -13,7 +13,6 @@ import os
 import time
 from pathlib import Path
 
-import coverage
 import pytest
 from django.db import connection, connections
 from playwright.sync_api import sync_playwright
@@ -32,7 +31,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-HERE = Path(__file__).resolve().parent
 ARTIFACTS = Path(os.environ.get("COVENANT_BROWSER_ARTIFACTS", "/tmp/covenant-browser-failures"))
 
 
@@ -45,22 +43,6 @@ def pytest_runtest_makereport(item, call):
 
 
 CALL_REPORT = pytest.StashKey()
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    """Coverage (scripts/test.sh) pauses for a browser test: the rules engines run in its Daphne, which is not
-    measured, while tracing Playwright's own calls in this process cost a sixth of the browser tests' time.
-    The tests outside tests/browser cover every line these do."""
-    measuring = coverage.Coverage.current()
-    if measuring is None or not item.path.is_relative_to(HERE):  # a hook sees every test, not only these
-        return (yield)
-    measuring.stop()
-    try:
-        return (yield)
-    finally:
-        measuring.start()
-        os.environ.pop("COVERAGE_PROCESS_CONFIG", None)  # start() sets it again: see ../conftest.py
 
 
 @pytest.fixture(scope="session")
