@@ -18,7 +18,7 @@ from bench import servers
 from tests.browser.server import database_url
 from tests.conftest import missing
 from tests.deploy.profile import manage, profile_env
-from tests.test_fanout import free_port
+from tests.ports import free_port
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 READ_DATABASE = """

@@ -7,7 +7,6 @@ second for 5 s, through bench/fanout.py's own load. On the suite's database and,
 import asyncio
 import os
 import re
-import socket
 import time
 
 import pytest
@@ -16,16 +15,10 @@ from django.db import connections
 from bench import fanout, load, reference, servers
 from bench.seed import PASSWORD, make_tables
 from tests.browser.server import database_url
+from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TABLES, PLAYERS, SECONDS = 3, 4, 5.0
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

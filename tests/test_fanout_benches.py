@@ -9,13 +9,13 @@ from django.db import connections
 
 from tests.browser.server import database_url
 from tests.conftest import missing
+from tests.ports import free_port
 from tests.test_benches import embedded_env, run_bench
-from tests.test_fanout import free_port
 
 
 def test_fanout_bench_runs_embedded_with_its_floor():
     out = run_bench("fanout.py", "--tables", "1", "--players", "2", "--seconds", "2", "--drain", "5",
-                    "--port", str(free_port()), "--check")  # fmt: skip
+                    "--port", str(free_port(1, 50)), "--check")  # fmt: skip
     assert "commands asked -> done: 2 -> 2" in out, out
     assert re.search(r"latency post -> frame at every socket \(ms\): p50 [\d.]+", out), out
     assert re.search(r"floor \(bare websockets.*p50 [\d.]+", out), out
@@ -32,7 +32,7 @@ def test_fanout_bench_runs_on_postgres_and_redis_with_two_daphnes(suite_redis_ur
     env = dict(embedded_env(), DATABASE_URL=database_url(connections["default"].settings_dict))
     out = run_bench("fanout.py", "--redis", suite_redis_url, "--daphnes", "2", "--tables", "2",
                     "--players", "2", "--seconds", "2", "--drain", "5", "--idle", "1", "--no-floor",
-                    "--port", str(free_port()), "--check", env=env)  # fmt: skip
+                    "--port", str(free_port(1, 50)), "--check", env=env)  # fmt: skip
     assert "daphnes=2 tables=2" in out, out
     assert re.search(r"commands asked -> done: 4 -> 4", out), out
     assert re.search(r"2 Daphnes [\d.]+/s", out), out

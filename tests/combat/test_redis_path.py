@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import time
 from http.client import HTTPConnection
@@ -32,6 +31,7 @@ from combat.consumers import CLOSE_UNAVAILABLE, LAYER_DOWN
 from combat.models import Encounter, Event
 from tests.browser.server import DaphneServer, database_url
 from tests.conftest import missing
+from tests.ports import free_port
 
 from .conftest import Table
 from .live_socket import Closed, LiveSocket
@@ -77,13 +77,6 @@ class RedisServer:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def signed_in(user) -> dict[str, str]:

@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from tests.browser.server import BASE_DIR, STARTUP_SECONDS, database_url
 from tests.combat.conftest import Table
+from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,13 +32,6 @@ def make(*args: str) -> subprocess.CompletedProcess:
     # --no-print-directory: under `make test` this is a sub-make, which would add "Leaving directory" lines
     command = ["make", "--no-print-directory", *args]
     return subprocess.run(command, cwd=BASE_DIR, env=env, capture_output=True, text=True)
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
