@@ -13,8 +13,7 @@ import importlib
 from functools import cache
 from typing import Any
 
-# The installed rule systems; settings may name others as RULE_SYSTEMS (the tests add a toy one).
-INSTALLED_SYSTEMS = ("arsmagica.system.ArsMagica", "d6.system.D6Fatigue")
+from config.rule_systems import INSTALLED_SYSTEMS
 
 
 class UnknownSystem(LookupError):

@@ -39,7 +39,7 @@ class Role:
 
     A role's class lists its members: each a function or a constant with its default here, or annotated
     without a value when every system must give it. `RuleSystem` names the modules that play each role,
-    relative to the system's package (`Replay("replay")`: `arsmagica.replay` for Ars Magica); a system
+    relative to the system's package (`Replay("replay")`: its `replay` module); a system
     whose modules are named otherwise names its own. Each member is the one those modules define under
     its name (a function with the default's parameters), else the default; a module the system does not
     have plays no part. The modules are imported the first time the core asks for the role, so a
@@ -340,7 +340,7 @@ class RuleSystem:
     """The name people read: in the saga form's choice and on the saga page."""
 
     short_name: str = ""
-    """The name in a sentence, "Run Ars Magica and ... combat live" (the label when empty)."""
+    """The name in a sentence, "Run ... and ... combat live" (the label when empty)."""
 
     sheet = Sheet("sheet_forms")
     """Its character sheet (`Sheet`), from its `sheet_forms`."""

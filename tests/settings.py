@@ -13,7 +13,7 @@ if _WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
     _url = urlsplit(os.environ["REDIS_URL"])
     os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{1 + int(_WORKER[2:]) % 15}"))
 
-from combat.systems import INSTALLED_SYSTEMS  # noqa: E402
+from config.rule_systems import INSTALLED_SYSTEMS  # noqa: E402
 from config.settings import *  # noqa: E402, F403
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.coinduel"]  # noqa: F405
