@@ -3,6 +3,7 @@
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from arsmagica import services
 from arsmagica.models import Weapon
@@ -89,6 +90,18 @@ class Table:
 
     def weapon(self, combatant):
         return combatant.character.weapons.first().pk
+
+    def boris_attack_form(self) -> tuple[str, dict]:
+        """Sir Boris's declaration form as his player posts it: its address, and an attack on a bandit."""
+        prefix = f"c{self.boris.pk}-"
+        data = {
+            prefix + "action": "attack",
+            prefix + "weapon": self.weapon(self.boris),
+            prefix + "engage": [str(self.bandits[0].pk)],
+            prefix + "on_success": "hit",
+            prefix + "missile_phase": "first_missile",
+        }
+        return reverse("declare", args=[self.encounter.pk, self.boris.pk]), data
 
     def declare_p168(self, dice=None):
         """Sir Boris engages all three at Reach; the bandits engage him, the dagger at Touch (p168)."""

@@ -170,15 +170,8 @@ def test_a_players_saved_declaration_has_their_panel_fetch_itself_again(table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.alice)
+    url, data = table.boris_attack_form()
     prefix = f"c{table.boris.pk}-"
-    data = {
-        prefix + "action": "attack",
-        prefix + "weapon": table.weapon(table.boris),
-        prefix + "engage": [str(table.bandits[0].pk)],
-        prefix + "on_success": "hit",
-        prefix + "missile_phase": "first_missile",
-    }
-    url = reverse("declare", args=[table.encounter.pk, table.boris.pk])
     with patch.object(get_channel_layer(), "group_send", side_effect=_async(lambda group, message: None)):
         answer = client.post(url, data, HTTP_HX_REQUEST="true")
         refused = client.post(url, {prefix + "action": "attack"}, HTTP_HX_REQUEST="true")

@@ -232,15 +232,7 @@ def test_a_declaration_posted_from_its_form_reads_no_one_elses_weapons(client, c
     combatants' weapons."""
     table = crowded_declaring
     client.force_login(table.alice)
-    prefix = f"c{table.boris.pk}-"
-    data = {
-        prefix + "action": "attack",
-        prefix + "weapon": table.weapon(table.boris),
-        prefix + "engage": [str(table.bandits[0].pk)],
-        prefix + "on_success": "hit",
-        prefix + "missile_phase": "first_missile",
-    }
-    url = reverse("declare", args=[table.encounter.pk, table.boris.pk])
+    url, data = table.boris_attack_form()
     with patch.object(get_channel_layer(), "group_send", side_effect=_async(lambda group, message: None)):
         with CaptureQueriesContext(connection) as captured:
             assert client.post(url, data, HTTP_HX_REQUEST="true").status_code == 200
