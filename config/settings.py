@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "campaign.middleware.OpenerPolicyWhereHeededMiddleware",  # around SecurityMiddleware: sees its headers
     "django.middleware.security.SecurityMiddleware",
     "config.static.StaticFilesMiddleware",
+    "config.head.HeadAsGetMiddleware",  # every view that answers GET answers HEAD (inside ServeStatic's own)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
