@@ -270,9 +270,18 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Everything goes to the console (stderr) through the root logger. Django's own "django" logger has a
+# console handler of its own under DEBUG, which printed each of its records twice: here it only passes
+# them up. A request refused with a 4xx is one line, without the exception's traceback
+# (config/log_filters.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusals_in_one_line": {"()": "config.log_filters.RefusalsInOneLine"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO"},
+        "django.request": {"filters": ["refusals_in_one_line"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -1,5 +1,7 @@
 """The host's view at /admin/: every list and page answers a superuser; the logs cannot be changed there."""
 
+import logging
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -77,6 +79,25 @@ def test_the_log_cannot_be_changed_or_deleted(host, model):
     answer = host.post(url(model, "changelist"), {"action": "delete_selected", "_selected_action": [row.pk]})
     assert answer.status_code in (200, 302)  # no such action: the list again, nothing deleted
     assert list(model.objects.values()) == before
+
+
+@pytest.mark.parametrize("model", [Event, SagaRecord])
+def test_a_refused_write_is_one_line_in_the_log_without_a_traceback(host, model, caplog):
+    """Issue 35, item 3: Django logs PermissionDenied with its exception; config/log_filters.py keeps the
+    line and drops the traceback, and Django's "django" logger no longer prints it a second time under
+    DEBUG (it passes its records up to the root's console handler only)."""
+    row = model.objects.first()
+    with caplog.at_level(logging.WARNING):
+        assert host.post(url(model, "change", row.pk), {"kind": "edited"}).status_code == 403
+        assert host.post(url(model, "delete", row.pk), {"post": "yes"}).status_code == 403
+    lines = [record for record in caplog.records if record.name == "django.request"]
+    assert [record.getMessage() for record in lines] == [
+        f"Forbidden (Permission denied): {url(model, 'change', row.pk)}",
+        f"Forbidden (Permission denied): {url(model, 'delete', row.pk)}",
+    ]
+    assert all(record.exc_info is None and record.exc_text is None for record in lines)
+    assert "Traceback" not in caplog.text
+    assert logging.getLogger("django").handlers == [] and logging.getLogger("django").propagate
 
 
 def test_an_encounter_and_its_saga_are_not_deleted_with_their_log(host):
