@@ -14,6 +14,7 @@ import json
 import logging
 import time
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -171,6 +172,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def close(self, code=None, reason=None) -> None:
         await super().close(code, reason)
         self.closed = True
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Send a frame; one for a socket whose close has begun (either end's) is dropped. Daphne's websocket
+        refuses it (Autobahn's Disconnected, "Attempt to send on a closed protocol") until the connection is
+        gone and this consumer's disconnect runs: two people leaving at once is no error."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Disconnected:
+            logger.debug("a frame for a closing socket was dropped")
 
     async def join(self, group: str) -> bool:
         """Join the group; with the channel layer down, answer 4503 here (not from the dispatcher,
