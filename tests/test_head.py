@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -22,7 +23,8 @@ from django.utils.http import urlsafe_base64_encode
 from arsmagica.services import recovery
 from arsmagica.sheet import new_sheet
 from campaign import resets
-from campaign.models import Character
+from campaign import services as campaign_services
+from campaign.models import Character, Membership
 from combat import services as core
 from combat.models import Combatant, Encounter
 from tests.fuzz.endpoints import Endpoint, all_endpoints
@@ -37,15 +39,13 @@ class Places:
     """The fuzz world, a coin duel, an ended encounter, a reset link, and a row of each admin model."""
 
     def __init__(self) -> None:
-        from axes.models import AccessAttempt, AccessFailureLog, AccessLog
-
         self.world = world = World()
         users = get_user_model().objects
         self.host = users.create_superuser("host", password="a-long-host-password")
         storyguide = world.storyguide
-        self.duel_saga = core_saga = _coin_duel_saga(storyguide, world.player)
-        duel = core.create_encounter(storyguide, core_saga.pk, "Duel at dawn", "coinduel")
-        duellists = list(Character.objects.filter(saga=core_saga).values_list("pk", flat=True))
+        duel_saga = _coin_duel_saga(storyguide, world.player)
+        duel = core.create_encounter(storyguide, duel_saga.pk, "Duel at dawn", "coinduel")
+        duellists = list(Character.objects.filter(saga=duel_saga).values_list("pk", flat=True))
         core.add_combatants(storyguide, duel.pk, _version(duel), duellists, "Duellists")
         ended = core.create_encounter(storyguide, world.ars_saga.pk, "Over", "arsmagica")
         core.end_encounter(storyguide, ended.pk, _version(ended))
@@ -59,7 +59,7 @@ class Places:
         AccessLog.objects.create(username="x", ip_address="127.0.0.1")
         AccessFailureLog.objects.create(username="x", ip_address="127.0.0.1")
 
-        self.sagas = [*world.sagas, core_saga]
+        self.sagas = [*world.sagas, duel_saga]
         self.encounters = list(Encounter.objects.order_by("pk"))
         self.characters = list(Character.objects.order_by("pk"))
 
@@ -117,9 +117,6 @@ def _version(encounter: Encounter) -> int:
 
 def _coin_duel_saga(storyguide, player):
     """A saga of the tests' coin duel, with the player's Ada and the storyguide's Bruno."""
-    from campaign import services as campaign_services
-    from campaign.models import Membership
-
     saga = campaign_services.create_saga(storyguide, name="At dawn", rule_system="coinduel")
     Membership.objects.create(saga=saga, user=player, role=Membership.Role.PLAYER)
     Character.objects.create(saga=saga, owner=player, name="Ada")
@@ -200,3 +197,10 @@ def test_every_pattern_answers_head_as_it_answers_get():
     assert not differences, "\n".join(differences)
     print(f"{len(endpoints)} patterns, {asked} paths and people asked with GET and HEAD")
     assert len(endpoints) > 150 and asked > 700  # the walk reached the whole URLconf
+
+
+def test_a_pattern_with_arguments_this_test_cannot_fill_fails_it():
+    new = Endpoint("scroll", "sagas/{saga_id}/scrolls/{scroll_id}/", ("saga_id", "scroll_id"))
+    unknown = r"scroll .* does not know how to fill \['saga_id', 'scroll_id'\]"
+    with pytest.raises(AssertionError, match=unknown):
+        Places.__new__(Places).paths(new)
