@@ -114,6 +114,11 @@ def _log_sizes() -> dict[Path, int]:
     return {server.log_path: server.log_size() for server in DaphneServer.started}
 
 
+# How far each server's log was read after the last browser test: the next test's check reads on from there,
+# so a line written between two tests (a socket's disconnect answered after the check) is not lost.
+_READ: dict[Path, int] = {}
+
+
 def _logs_quiet() -> None:
     """Wait until no server's log has grown for LOG_QUIET seconds (at most LOG_QUIET_LONGEST): the sockets
     a test closed are answered, and whatever their disconnect logs is in."""
@@ -127,14 +132,17 @@ def _logs_quiet() -> None:
         sizes = now
 
 
-def server_log_since(sizes: dict[Path, int]) -> str:
-    """What every server's log gained since `sizes` (a server started since: all of its log)."""
+def server_log_since(sizes: dict[Path, int], read: dict[Path, int] | None = None) -> str:
+    """What every server's log gained since `sizes` (a server started since: all of its log); where each
+    log was read to goes into `read`."""
     parts = []
     for path in dict.fromkeys(server.log_path for server in DaphneServer.started):
         if path.exists():
             with open(path, "rb") as log:
                 log.seek(sizes.get(path, 0))
                 parts.append(log.read().decode("utf-8", "replace"))
+                if read is not None:
+                    read[path] = log.tell()
     return "\n".join(parts)
 
 
@@ -142,14 +150,14 @@ def server_log_since(sizes: dict[Path, int]) -> str:
 def no_traceback_in_the_server_log(request):
     """Fail a browser test whose servers logged a traceback while it ran (issue 35, item 3: a traceback in
     the server's log is a bug), unless the test causes it on purpose and says which (the marker)."""
-    sizes = _log_sizes()
+    sizes = {path: _READ.get(path, size) for path, size in _log_sizes().items()}
     yield
     if not DaphneServer.started:
         return
     _logs_quiet()
     marker = request.node.get_closest_marker("causes_server_traceback")
     expected = tuple(marker.args) if marker else ()
-    stray, missing = unexpected(tracebacks(server_log_since(sizes)), expected)
+    stray, missing = unexpected(tracebacks(server_log_since(sizes, _READ)), expected)
     report = request.node.stash.get(CALL_REPORT, None)
     if report is not None and report.failed:
         if stray:
