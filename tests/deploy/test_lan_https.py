@@ -9,6 +9,7 @@ import re
 import shlex
 import socket
 import ssl
+import stat
 import subprocess
 import time
 from http.client import HTTPSConnection
@@ -153,3 +154,23 @@ def test_the_tls_endpoint_serves_the_login_page_and_a_signed_in_socket(
         with pytest.raises(ssl.SSLCertVerificationError, match="self-signed certificate"):
             https_get(port, ssl.create_default_context(), "/accounts/login/")
     assert 'id="live-seq"' in frame and "Sir Boris" in frame
+
+
+def test_make_certs_certificate_is_one_a_phone_installs_as_an_authority(tmp_path):
+    """Android installs a file as a "CA certificate" (trusted for websites) only when its basicConstraints
+    say it is one; iOS takes none valid longer than 825 days, and wants the server's purpose named."""
+    from cryptography import x509
+    from cryptography.x509.oid import ExtendedKeyUsageOID
+
+    made = make("cert", f"CERT_DIR={tmp_path}", "HOST_IP=192.168.1.20")
+    assert made.returncode == 0, made.stdout + made.stderr
+    cert = x509.load_pem_x509_certificate((tmp_path / "cert.pem").read_bytes())
+    constraints = cert.extensions.get_extension_for_class(x509.BasicConstraints)
+    assert constraints.critical and constraints.value.ca
+    names = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert [str(ip) for ip in names.get_values_for_type(x509.IPAddress)] == ["192.168.1.20", "127.0.0.1"]
+    assert names.get_values_for_type(x509.DNSName) == ["localhost"]
+    purposes = cert.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+    assert list(purposes) == [ExtendedKeyUsageOID.SERVER_AUTH]
+    assert (cert.not_valid_after_utc - cert.not_valid_before_utc).days <= 825
+    assert stat.S_IMODE((tmp_path / "key.pem").stat().st_mode) == 0o600
