@@ -4,9 +4,11 @@ import logging
 
 
 class RefusalsInOneLine(logging.Filter):
-    """A 4xx that Django logs with its exception attached (PermissionDenied: the admin's refused write, or
-    "Only the storyguide can do that."; BadRequest) keeps its line ("Forbidden (Permission denied): /admin/…")
-    and loses the traceback: the server did what it should. A 5xx keeps its traceback."""
+    """A 4xx that Django logs with its exception attached keeps its line and loses the traceback: the server
+    did what it should. So `django.request`'s PermissionDenied (the admin's refused write, "Only the
+    storyguide can do that.") and BadRequest, and `django.security`'s DisallowedHost (a Host header the
+    server was not given: 400). A 5xx keeps its traceback. On the console handler, which every record reaches
+    (a logger's filter would not see its children's records)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if 400 <= getattr(record, "status_code", 0) < 500:

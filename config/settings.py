@@ -290,10 +290,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"refusals_in_one_line": {"()": "config.log_filters.RefusalsInOneLine"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {
-        "django": {"handlers": [], "level": "INFO"},
-        "django.request": {"filters": ["refusals_in_one_line"]},
-    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals_in_one_line"]}},
+    "loggers": {"django": {"handlers": [], "level": "INFO"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
