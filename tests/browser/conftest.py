@@ -40,6 +40,14 @@ LOG_QUIET_LONGEST = 3.0
 ARTIFACTS = Path(os.environ.get("COVENANT_BROWSER_ARTIFACTS", "/tmp/covenant-browser-failures"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "causes_server_traceback(*texts): the test makes a Daphne log a traceback on purpose; each text "
+        "must be in one, and every traceback must name one (no_traceback_in_the_server_log)",
+    )
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
