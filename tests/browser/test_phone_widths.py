@@ -5,7 +5,8 @@ the new-result bar showing (a real push: the storyguide's next step): every visi
 select and summary, brought to the middle of the screen where the page can scroll that far (the header's
 links cannot: they are checked at the top), lies under no fixed or sticky element but its own; and no two
 controls, nor a control and a name of the who-is-here row, lie on each other ("Keep screen on" sat on that
-row). Takes a screenshot of each page at each width, light and dark, with the bar showing."""
+row). A socket's error message (a toast) shows too. Takes a screenshot of each page at each width, light
+and dark, with the bar showing."""
 
 import os
 from pathlib import Path
@@ -72,8 +73,15 @@ def seat(table, width: int, user, path: str) -> Person:
     return person
 
 
+# A socket's error frame as live.js shows it (a toast, for 8 s), put up by hand: nothing sends one here.
+TOAST = """() => { const item = document.createElement('div'); item.className = 'toast';
+  item.setAttribute('role', 'alert'); item.textContent = 'Something went wrong.';
+  document.getElementById('toasts').appendChild(item); }"""
+
+
 def nothing_covered(page: Page, who: str) -> None:
     expect(page.get_by_test_id("latest-result")).to_be_visible()
+    page.evaluate(TOAST)
     seen = page.evaluate(COVERED)
     assert seen["bar"], f"{who}: the new-result bar went before the check ended"
     assert seen["controls"] >= 6 and seen["pinned"], (who, seen)
