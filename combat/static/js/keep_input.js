@@ -7,9 +7,10 @@
  *   now shows (a click on a region held back would send the old one: "the encounter has moved on");
  * - a pushed region is swapped in with what was typed or ticked in its fields put back, and its <details>
  *   open or closed as they were (but one the server opened because it holds something other than the
- *   defaults, data-holds: the preview's options, which stay open); except a form whose command is on its way: what was typed in it is set
- *   aside (an accepted form is not filled in again), its buttons wait for the answer, and a refused
- *   command gets its typed fields back and its message in the redrawn error slot.
+ *   defaults, data-holds: the preview's options, which stay open); except a form whose command is on its
+ *   way: what was typed in it is set aside (an accepted form is not filled in again), its buttons wait
+ *   for the answer, and a refused command gets its typed fields back and its message in the redrawn
+ *   error slot.
  * The region itself is whatever the server pushes whole (the set-up panel, the storyguide's NPC declarations,
  * the controls...): nothing here knows which.
  */
