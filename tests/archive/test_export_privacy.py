@@ -23,6 +23,10 @@ pytestmark = pytest.mark.django_db
 
 DIE, SCORE, TOTAL = 9182736, 8273645, 7364554
 MARKED = {"dice": DIE, "scores": SCORE, "totals": TOTAL}
+# An NPC's attack result as a player character's defence must meet it (d6): its player's alone under
+# "results only", everyone's at the other settings (issue 35, item 10). Not in MARKED: who may see it
+# depends on the reader.
+TO_MEET = 6455463
 # What players may not see of an NPC's roll at each setting (the screen of docs/archive-format.md).
 SCREENED = {
     NpcRolls.RESULTS: ("dice", "scores", "totals"),
@@ -96,6 +100,25 @@ def mark_d6(kind: str, payload: dict, npcs: set[str]) -> None:
     for challenge, who in owned:
         if who in npcs:
             _ars_roll(challenge, D6_DICE, D6_SCORES, D6_TOTALS)
+    if to_meet_by(kind, payload, npcs) is not None:  # a player character's defence against an NPC's attack
+        for name in ("value", "attack_result"):
+            if payload.get(name) is not None:
+                payload[name] = TO_MEET
+    elif kind == d6_kinds.VALUE_SET and payload.get("value") is not None:
+        if payload.get("combatant") in (None, *npcs):  # an NPC's (or one logged before it named the roller)
+            payload["value"] = TOTAL
+
+
+def to_meet_by(kind: str, payload: dict, npcs: set[str]) -> str | None:
+    """The player character whose defence against an NPC's attack an entry gives the number to meet of
+    (by combatant id), or None."""
+    if kind == d6_kinds.ROLL and payload.get("defends_against") in npcs:
+        who = payload.get("combatant")
+    elif kind == d6_kinds.VALUE_SET and payload.get("defence") and payload.get("attacker") in npcs:
+        who = payload.get("combatant")
+    else:
+        return None
+    return who if who is not None and who not in npcs else None
 
 
 MARK = {"arsmagica": mark_ars_magica, "d6fatigue": mark_d6}

@@ -62,7 +62,6 @@ class ArsMagicaModel(TableModel):
     budget = 0.6
     starting_sides = ((("Sir Boris",), "Companions"), (("Bandit 1", "Bandit 2"), "Bandits"))
     template = "Wolf"
-    screened = frozenset({"roll", "attack_roll", "defense_roll"})
 
     def build(self) -> Encounter:
         for name, owner, weapon in (
