@@ -49,6 +49,14 @@ def _set(record: dict, part: str, *names: str) -> None:
             record[name] = MARKED[part]
 
 
+def _set_given(row: dict, npcs: set[str], *names: str) -> None:
+    """An NPC's row: each named number it has (not 0: none) marked as a total."""
+    if row.get("combatant") in npcs:
+        for name in names:
+            if row.get(name):
+                row[name] = TOTAL
+
+
 def _ars_roll(record: dict, dice=(), scores=(), totals=()) -> None:
     _set(record, "dice", *dice)
     _set(record, "scores", *scores)
@@ -77,6 +85,12 @@ def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
             _ars_roll(payload, totals=("difference", "damage_total"))
     if kind == "fatigue_roll" and payload["combatant"] in npcs:
         _ars_roll(payload, ("roll",), ("parts", "ease_factor"), ("total",))
+    if kind == "round_ended":  # an NPC's advantage carried over: the margin of its success, a total's
+        for row in payload.get("advantages", []):
+            _set_given(row, npcs, "attack", "defense")
+    if kind == "declarations_opened":  # the same advantage as the next round starts
+        for row in payload.get("start", []):
+            _set_given(row, npcs, "advantage_attack", "advantage_defense")
     if kind == "attack":  # the storyguide's modifier on each NPC's roll, written on the line (issue 31)
         rollers = {payload["attacker"], payload["defender"]} & npcs
         chosen = [{"combatant": who, "option": "modifier", "value": SCORE} for who in sorted(rollers)]

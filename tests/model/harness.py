@@ -507,8 +507,7 @@ class TableModel(RuleBasedStateMachine):
             marked += repr(event.payload) != unmarked
         rows = transaction.savepoint()  # the live rows marked for these frames alone
         try:
-            marked += self.mark_rows(npcs)
-            if not marked:  # no NPC roll among them: nothing a frame could leak
+            if not self.mark_rows(npcs) and not marked:  # no NPC roll anywhere: nothing a frame could leak
                 return
             sent = self.frames_sent(encounter, events, first_seq)
         finally:
