@@ -41,12 +41,13 @@ logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
-def _audience(user, encounter_id: int) -> str | None:
+def _audience(user, encounter_id: int) -> tuple[str | None, str]:
+    """This person's audience of the encounter, or None with why not (not in the saga, or it was deleted)."""
     try:
         encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     except Encounter.DoesNotExist:
-        return None
-    return audience_for(user, encounter)
+        return None, ENCOUNTER_GONE
+    return audience_for(user, encounter), NOT_IN_SAGA
 
 
 @database_sync_to_async
@@ -210,7 +211,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """Accept (if not yet) then close, so the browser sees 4403 and stops reconnecting."""
         if not self.accepted:
             await self.accept()
-        await self.send(text_data=answers.error_frame(reason))
+        await self.send(text_data=answers.error_frame(reason, last=True))
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def disconnect(self, code: int) -> None:
@@ -278,10 +279,11 @@ class EncounterConsumer(LiveConsumer):
         self.last_sent: int | None = None  # None until the client's first resume
         self.held: list[dict] = []
         user = self.scope.get("user")
+        refusal = NOT_IN_SAGA
         if user is not None:
-            self.audience = await _audience(user, self.encounter_id)
+            self.audience, refusal = await _audience(user, self.encounter_id)
         if self.audience is None:
-            await self.forbid()
+            await self.forbid(refusal)
             return
         self.group = Encounter.group_name(self.encounter_id, self.audience)
         self.place = presence.Place("encounter", self.encounter_id)

@@ -222,7 +222,8 @@ async def test_an_encounter_deleted_while_its_page_is_open_closes_it_with_4403_o
     try:
         await database_sync_to_async(Encounter.objects.filter(pk=table_live.encounter.pk).delete)()
         await alice.send_to(text_data=json.dumps({"type": "resume", "last_seq": 0}))
-        assert json.loads(await alice.receive_from(timeout=TIMEOUT))["error"] == ENCOUNTER_GONE
+        farewell = json.loads(await alice.receive_from(timeout=TIMEOUT))
+        assert farewell == {"error": ENCOUNTER_GONE, "last": True}
         assert await alice.receive_output(timeout=TIMEOUT) == {"type": "websocket.close", "code": 4403}
     finally:
         await alice.disconnect()
