@@ -281,9 +281,12 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
     storyguide = audience == STORYGUIDE
+    over = encounter.status == Encounter.Status.ENDED  # the one decision: an ended table names no next step
     return {
         "encounter": encounter,
         "audience": audience,
+        "over": over,
+        "order_note": order_note(over),
         "is_storyguide": storyguide,
         "cards": cards,
         "sides": sides,
@@ -335,6 +338,14 @@ def acting_order(movement: Event | None, audience: str, saga, combatants) -> dic
         return movement.payload if movement else None
     players = {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
     return presenters.players_payload(movement, set(), players, saga.npc_rolls)
+
+
+def order_note(over: bool) -> str:
+    """What the acting order says before this round's Initiative is rolled (ArM3 p163): when it will be,
+    or, the encounter over, that it will not."""
+    if over:
+        return "The encounter is over: no more Initiative is rolled."
+    return "Initiative is rolled when the storyguide closes declarations."
 
 
 def refusals(table: Table) -> dict[str, str | None]:
