@@ -39,6 +39,7 @@ from .rules.table import (
     step_label,
 )
 from .services.corrections import LEVELS
+from .services.declarations import repeat_refusals
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
 from .services.table import TableRead, combatants_of, declarations_in, last_confirmed, table_of
@@ -439,6 +440,10 @@ def declaration_entries(
     mine_ids = {c.pk for c in mine}
     others = [c for c in combatants if c.pk not in mine_ids] if storyguide else []
     mine_open = not storyguide or len(mine) <= OPEN_AT_ONCE
+    shown = [c for c in mine + others if only is None or c.pk in only]
+    # "Same as last round" is offered where `declare` would take it; elsewhere, why not in its place.
+    repeats = {c.pk: previous[c.pk] for c in shown if previous and c.pk in previous}
+    refused = repeat_refusals(encounter, combatants, repeats) if repeats else {}
     entries = []
     for combatant in mine + others:
         if only is not None and combatant.pk not in only:
@@ -455,6 +460,7 @@ def declaration_entries(
                 "combatant": combatant,
                 "declaration": declaration,
                 "previous": (previous or {}).get(combatant.pk),
+                "repeat_refusal": refused.get(combatant.pk),
                 "own": own,
                 "open": opened,
                 "unable": unable,
@@ -474,11 +480,15 @@ def declaration_form(encounter: Encounter, combatant, combatants, storyguide: bo
     )
 
 
-def npcs_to_repeat(combatants, declarations: dict, previous: dict) -> bool:
-    """Whether "every NPC not declared yet: same as last round" has anyone to declare for [ours]: an NPC
-    that cannot act (ArM3 p177) has nothing to declare."""
-    waiting = (c for c in combatants if c.character.is_npc and c.pk in previous and c.pk not in declarations)
-    return any(not unable_to_act(c.character) for c in waiting)
+def npcs_to_repeat(encounter: Encounter, combatants, declarations: dict, previous: dict) -> bool:
+    """Whether "every NPC not declared yet: same as last round" has anyone it would declare for [ours]: an
+    NPC that cannot act (ArM3 p177) has nothing to declare, and a repeat the check refuses is left out."""
+    waiting = [c for c in combatants if c.character.is_npc and c.pk in previous and c.pk not in declarations]
+    waiting = [c for c in waiting if not unable_to_act(c.character)]
+    if not waiting:
+        return False
+    refused = repeat_refusals(encounter, combatants, {c.pk: previous[c.pk] for c in waiting})
+    return any(c.pk not in refused for c in waiting)
 
 
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:
@@ -496,7 +506,9 @@ def npc_declarations(encounter: Encounter, combatants, declarations: dict, refus
     return {
         "entries": SimpleLazyObject(entries_of),
         "entries_of": entries_of,
-        "npcs_as_before": SimpleLazyObject(lambda: npcs_to_repeat(combatants, declarations, previous)),
+        "npcs_as_before": SimpleLazyObject(
+            lambda: npcs_to_repeat(encounter, combatants, declarations, previous)
+        ),
         "refusal": refusal,
         **my_declarations_words(encounter, True),
     }

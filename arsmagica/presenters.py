@@ -453,6 +453,16 @@ def sheet_line(character) -> str:
     )
 
 
+def repeated_words(declared: list[str], left_out: list[str]) -> str:
+    """What "every NPC not declared yet: same as last round" did, in one line: for whom of how many, and each
+    NPC left out with why (`left_out`: a sentence each)."""
+    said = f"Same as last round for {len(declared)} of {len(declared) + len(left_out)} NPCs not declared yet"
+    said += f": {', '.join(declared)}." if declared else "."
+    if left_out:
+        said += f" Left out: {'; '.join(left_out)}."
+    return said
+
+
 def my_declarations_words(encounter, storyguide: bool, waiting: tuple[str, ...] = ()) -> dict:
     """The words of the declarations panel: its heading (a player's names the characters still to declare
     for, `waiting`), and what it says when there is nothing to fill in."""
