@@ -319,9 +319,17 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
 
 def declaration_counts(cards: list[Card]) -> dict:
     """Who has declared of those the round waits for, and who cannot act and why (ArM3 p163, p177): the
-    "N/M declared" of the Declarations panel and the close button count only those who can act."""
+    "N/M declared" of the Declarations panel and the close button count only those who can act; the close
+    button's confirmation names those it would leave doing nothing."""
     declared, able = declarations_awaited((card.declared, card.unable) for card in cards)
-    return {"declared_count": declared, "able_count": able, "unable_count": len(cards) - able}
+    waiting = [card.character.name for card in cards if not card.declared and not card.unable]
+    return {
+        "declared_count": declared,
+        "able_count": able,
+        "unable_count": len(cards) - able,
+        # Closing declarations on someone who can act and has not declared asks once, naming them.
+        "close_confirm": presenters.close_declarations_confirm(waiting),
+    }
 
 
 def people_digest(cards: list[Card]) -> str:
