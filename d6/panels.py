@@ -665,6 +665,10 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     )
     if chase_context is not None:
         runner_refusals(state, chase_context)
+    # Whom the acting fighter may attack, or shoot at in a cluster: those the roll's check takes as a target.
+    roller = str(current.id) if current is not None else None
+    sg = table.STORYGUIDE
+    targets = [c for c in cards if roller and table.can_roll(state, sg, roller, target=str(c.id)) is None]
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
@@ -685,6 +689,7 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
         "fight": fight,
         "current": current,
         "defence": defence,
+        "targets": targets,
         "last_roll": last_roll,
         "available": available,
         "chase": chase_context,
