@@ -147,6 +147,10 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
         for event in events
         if event.kind == Kind.CORRECTION and not set(LEVELS).isdisjoint(event.payload["changes"])
     }
+    # A death corrected in, or out, changes whom everyone may engage (`can_engage`): each NPC's target list
+    # and "same as last round" with it, so the storyguide's "Declare for NPCs" panel goes whole.
+    if any(died(event) for event in events):
+        flags["declare_changed"] = True
     flags["declared_changed"] = changed is None or bool(declared or relevelled)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     # Only while the panel shows its entries: closed, it says so instead and has none to swap into.
@@ -154,6 +158,11 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     if showing and not flags["declare_changed"] and (declared or relevelled):
         flags["declared_entries"] = context["entries_of"](declared | relevelled)
     return flags
+
+
+def died(event) -> bool:
+    """A correction that makes its combatant dead, or dead no more (ArM3 p177)."""
+    return event.kind == Kind.CORRECTION and "dead" in event.payload["changes"].get("body_level", ())
 
 
 @dataclass

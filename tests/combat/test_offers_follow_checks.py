@@ -13,6 +13,7 @@ from arsmagica.models import Declaration
 from arsmagica.panels import state_context
 from arsmagica.rules import BodyLevel, can_engage
 from combat.errors import InvalidCommand
+from combat.live import render_frame
 from combat.models import Event
 
 from .conftest import login
@@ -113,3 +114,22 @@ def test_every_npc_as_last_round_refused_for_all_says_why_for_each(client, table
     )
     assert said + "." in answer.content.decode()
     assert not Declaration.objects.filter(round_number=2).exists() and table.v == version
+
+
+def test_a_death_corrected_in_pushes_every_npc_s_entry_again(table, scripted_dice):
+    """The frame of a correction that kills Sir Boris carries the storyguide's whole "Declare for NPCs":
+    each bandit's target list loses him, and their "same as last round" is refused, at once."""
+    into_round_two(table, scripted_dice)
+    struck(table, table.boris)
+    encounter = table.refresh()
+    correction = encounter.events.get(seq=encounter.last_seq)
+    frame = render_frame(encounter, [correction], "storyguide", correction.seq, correction.seq)
+    assert 'id="my-declarations"' in frame
+    for bandit in table.bandits:
+        assert str(table.boris.pk) not in targets_offered(frame, bandit)
+        assert f'data-testid="as-before-why-{bandit.pk}"' in frame
+    struck(table, table.bandits[0], "light_wounds")  # kills nobody: its entry alone, as before
+    encounter = table.refresh()
+    correction = encounter.events.get(seq=encounter.last_seq)
+    frame = render_frame(encounter, [correction], "storyguide", correction.seq, correction.seq)
+    assert 'id="my-declarations"' not in frame
