@@ -177,11 +177,16 @@ def repeated_row(encounter: Encounter, combatant, previous: Declaration, combata
     try:
         return declaration_row(encounter, combatant, as_before(previous, combatants), combatants, state=state)
     except InvalidCommand:
-        by_id = {each.pk: each for each in combatants}
-        for target in previous.engage:
-            if int(target) in by_id and (refusal := engage_refusal(combatant, by_id[int(target)])):
-                raise InvalidCommand(_sentence(refusal)) from None
+        _refused_for_a_dropped_target(combatant, previous, combatants)
         raise
+
+
+def _refused_for_a_dropped_target(combatant, previous: Declaration, combatants: list) -> None:
+    """A repeat refused once its dead targets were dropped is refused for them: the reason `can_engage`
+    gives ("Bandit 2 cannot engage Sir Boris, who is dead."), not what the declaration then lacks."""
+    for target in combatants:
+        if target.pk in previous.engage and (refusal := engage_refusal(combatant, target)):
+            raise InvalidCommand(_sentence(refusal)) from None
 
 
 def repeat_refusals(encounter: Encounter, combatants: list, previous: dict) -> dict[int, str]:
@@ -224,9 +229,8 @@ def declare_as_before(
         return declare(user, encounter_id, combatant_id, as_before(previous, combatants), expected_version)
     except InvalidCommand:
         declarer = next((each for each in combatants if each.pk == combatant_id), None)
-        for target in combatants if declarer is not None else ():
-            if target.pk in previous.engage and (refusal := engage_refusal(declarer, target)):
-                raise InvalidCommand(_sentence(refusal)) from None  # what the repeat lacks: a dead target
+        if declarer is not None:
+            _refused_for_a_dropped_target(declarer, previous, combatants)
         raise
 
 
