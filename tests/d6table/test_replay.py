@@ -162,3 +162,12 @@ def test_the_d6_charts_draw_the_fatigue_track_and_the_hits(table, seeded, client
     assert html.count('class="mark mark-hit"') == len(hits)
     saga = client.get(f"/sagas/{table.saga.pk}/charts/")
     assert saga.status_code == 200 and 'data-testid="chart-numbers-table"' in saga.content.decode()
+
+
+def test_the_d6_timeline_has_no_lane_for_an_undo_it_cannot_make(table, seeded, client):
+    """Issue 35, item 9: a system without an undo (`UNDO_KINDS` empty) draws no Undos lane."""
+    play(table)
+    client.force_login(table.storyguide)
+    html = client.get(f"/encounters/{table.encounter.pk}/charts/").content.decode()
+    assert ">Corrections</text>" in html and ">Undos</text>" not in html and "mark-undo" not in html
+    assert "Timeline of hits, wounds, botches and corrections" in html

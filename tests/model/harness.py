@@ -539,12 +539,16 @@ class TableModel(RuleBasedStateMachine):
         self.tallies_equal_the_fold()
 
     def tallies_equal_the_fold(self) -> None:
-        """The charts' numbers are the fold of the log with every undone step left out."""
+        """The charts' numbers are the fold of the log with every undone step left out; the timeline marks
+        every undo."""
         events = self.events()
         story = tell(self.system, events)
         counted = {who: counted for who, counted in story.tally.items() if +counted}
         expected = tally_of(self.system, events, self.undone(events))
         assert counted == expected, f"the charts count an undone step: {counted} != {expected}"
+        undos = [e.seq for e in events if e.kind in self.system.replay.UNDO_KINDS]
+        marked = [m["seq"] for m in story.marks if m["mark"] == "undo"]
+        assert marked == undos, f"the timeline marks the undos {marked}, the log has {undos}"
 
     def npc_ids(self) -> set[str]:
         """Every NPC combatant the log ever added (a removed one's dice stay behind the screen too)."""
