@@ -220,6 +220,14 @@ class Card:
         carries = carried(self.combatant)
         return presenters.advantage_words(carries.advantage_attack, carries.advantage_defense)
 
+    def advantage_shown(self, storyguide: bool, npc_rolls: str) -> str:
+        """The advantage as the audience reads it: an NPC's size behind the screen for players where the
+        saga keeps NPC totals there (issue 35, item 10)."""
+        if storyguide or not self.character.is_npc or not presenters.screened_advantage(npc_rolls):
+            return self.advantage
+        carries = carried(self.combatant)
+        return presenters.advantage_sides(carries.advantage_attack, carries.advantage_defense)
+
     @property
     def sheet_line(self) -> str:
         return presenters.sheet_line(self.character)
@@ -301,6 +309,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "order_note": order_note(over),
         "is_storyguide": storyguide,
         "cards": cards,
+        "advantages": {card.id: card.advantage_shown(storyguide, saga.npc_rolls) for card in cards},
         "sides": sides,
         "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
         "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
