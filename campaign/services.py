@@ -4,6 +4,7 @@ import re
 
 from django.db import transaction
 from django.forms import BaseInlineFormSet
+from django.utils import timezone
 
 from . import signals, systems
 from .models import Character, Membership, NpcRolls, Saga, new_invite_token
@@ -21,6 +22,26 @@ def create_saga(
     )
     Membership.objects.create(saga=saga, user=user, role=Membership.Role.STORYGUIDE)
     return saga
+
+
+# "… (imported 29 Nov)", "… (copy 29 Nov, 2)": what a saga made here from another says it is.
+MADE_FROM = re.compile(r"\s+\((?:imported|copy) \d{1,2} [A-Z][a-z]{2}(?:, \d+)?\)$")
+
+
+def made_here_name(name: str, storyguide, what: str, today=None) -> str:
+    """The name of a saga imported or duplicated today (`what`: "imported" or "copy"): the file's or the
+    original's name, without the mark an earlier import or copy gave it, and "(imported 29 Nov)"; unique
+    among the storyguide's sagas ("(copy 29 Nov, 2)" when the first is taken)."""
+    today = today or timezone.localdate()
+    base = MADE_FROM.sub("", name.strip()) or name.strip()
+    taken = set(Saga.objects.filter(storyguide=storyguide).values_list("name", flat=True))
+    longest = Saga._meta.get_field("name").max_length
+    for number in range(1, len(taken) + 2):
+        mark = f" ({what} {today.day} {today:%b}{'' if number == 1 else f', {number}'})"
+        made = base[: longest - len(mark)].rstrip() + mark
+        if made not in taken:
+            return made
+    raise AssertionError("unreachable: one of len(taken) + 1 names is free")
 
 
 @transaction.atomic
