@@ -84,6 +84,72 @@ def save_character(form, formset=None) -> Character:
     return character
 
 
+# --- who plays a character: made for a player who will join, handed over, taken up, taken back ---------
+
+
+class Refused(ValueError):
+    """A hand-over or a claim that may not happen; the message, shown beside the form, says why."""
+
+
+def hand_over(character: Character, player, *, by) -> Character:
+    """The storyguide gives a player character to a member of the saga (a player, or the storyguide to take it
+    back), or leaves it for a player who will join (`player` None). The saga's records keep it, and each open
+    encounter the character fights in logs it (`campaign.signals.character_handed_over`): from then on its
+    entries are the new player's own, and no longer the one's before (combat.played)."""
+    with transaction.atomic():
+        saga = Saga.objects.select_for_update().get(pk=character.saga_id)  # one hand-over or claim at a time
+        if by is None or saga.storyguide_id != by.pk:
+            raise Refused("Only the storyguide can give a character to a player.")
+        character = Character.objects.select_related("owner").get(pk=character.pk)
+        if character.is_npc:
+            raise Refused(f"{character.name} is an NPC: the storyguide plays NPCs.")
+        if player is not None and not saga.memberships.filter(user=player).exists():
+            raise Refused(f"{player.get_username()} is not in this saga: invite them first.")
+        if character.owner_id == (player.pk if player is not None else None):
+            who = player.get_username() if player is not None else "nobody yet"
+            raise Refused(f"{character.name} is played by {who} already.")
+        return _played_by(character, player, by)
+
+
+def claim_character(user, character_id) -> Character:
+    """A player of the saga takes up a player character made for a player who will join. Once: of two who
+    click at once, one gets it and the other is told who did."""
+    with transaction.atomic():
+        character = Character.objects.filter(pk=character_id).first()
+        if character is None:
+            raise Refused("That character is no longer in the saga.")
+        saga = Saga.objects.select_for_update().get(pk=character.saga_id)  # one hand-over or claim at a time
+        membership = saga.memberships.filter(user=user).first() if user.is_authenticated else None
+        if membership is None:
+            raise Refused("Join the saga first: only its players can take up its characters.")
+        if membership.role != Membership.Role.PLAYER:
+            raise Refused("You are the storyguide: give the character to yourself from its page instead.")
+        character = Character.objects.select_related("owner").get(pk=character.pk)
+        if character.is_npc:
+            raise Refused(f"{character.name} is an NPC: the storyguide plays NPCs.")
+        if character.owner_id == user.pk:
+            raise Refused(f"You play {character.name} already.")
+        if character.owner_id is not None:
+            raise Refused(
+                f"{character.owner.get_username()} has just taken {character.name}: "
+                "choose another, or make your own."
+            )
+        return _played_by(character, user, user)
+
+
+def _played_by(character: Character, player, by) -> Character:
+    """Save the character's new player and tell the table (inside the caller's transaction)."""
+    was, character.owner = character.owner, player
+    character.save(update_fields=["owner"])
+    signals.character_handed_over.send(Character, character=character, was=was, user=by)
+    return character
+
+
+def waiting_characters(saga: Saga) -> list[Character]:
+    """The saga's player characters made for a player who will join, by name."""
+    return list(saga.characters.filter(is_npc=False, owner__isnull=True).order_by("name"))
+
+
 def stamp_base_name(name: str) -> str:
     """"Bandit 3" stamps more "Bandit n"; "Bandit" too."""
     return re.sub(r"\s+\d+$", "", name.strip()) or name.strip()

@@ -12,6 +12,7 @@ from .. import systems
 from ..audience import PLAYERS, STORYGUIDE
 from ..models import Combatant, Event
 from ..names import Roster
+from ..played import PLAYING, Played
 from ..systems import RuleSystem
 
 
@@ -25,8 +26,9 @@ class Reader:
     user_id: int | None = None
     encounter_ids: list[int] = field(default_factory=list)
     combatants: list[Combatant] = field(default_factory=list)
-    own: set[str] = field(default_factory=set)
+    own: set[str] = field(default_factory=set)  # the combatants whose characters the reader plays now
     players: set[str] = field(default_factory=set)
+    viewer: str = ""  # a player's username: whose entries are their own (`own_at`); "" for nobody's
 
     @property
     def is_storyguide(self) -> bool:
@@ -76,11 +78,25 @@ class Reader:
         rows = Character.objects.filter(saga=self.saga, is_npc=False).values_list("pk", flat=True)
         return {str(pk) for pk in rows}
 
+    @cached_property
+    def played(self) -> Played:
+        """Who played whom at each step of the saga's logs (combat.played): three queries, once asked."""
+        events = self.events().filter(kind__in=[str(kind) for kind in PLAYING])
+        return Played.read(self.saga.pk, events, {str(c.pk): c.character_id for c in self.combatants})
+
+    def own_at(self, event: Event) -> set[str]:
+        """The combatants whose entries this reader reads as their own at the event: those whose characters
+        the player played when it was written (combat.played); nobody's for `viewer` "" (a preview of what
+        any player gets)."""
+        if self.is_storyguide or not self.viewer:
+            return set()
+        return self.played.own(event.encounter_id, event.seq, self.viewer)
+
     def shown(self, event: Event) -> Event:
         """The event with the payload this reader sees (in memory only: the stored event is never edited)."""
         if not self.is_storyguide:
-            shown = self.system.log.players_payload(event, self.own, self.players, self.saga.npc_rolls)
-            event.payload = shown
+            own = self.own_at(event)
+            event.payload = self.system.log.players_payload(event, own, self.players, self.saga.npc_rolls)
         return self.shown_record(event)
 
     def shown_record(self, record):
@@ -109,6 +125,7 @@ def reader_for(user, saga_id, *, sheets: bool = True) -> Reader:
         combatants=combatants,
         own={str(c.pk) for c in combatants if c.character.owner_id == user.pk},
         players={str(c.pk) for c in combatants if not c.character.is_npc},
+        viewer="" if audience == STORYGUIDE else user.get_username(),
     )
 
 
