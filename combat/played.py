@@ -76,13 +76,19 @@ class Played:
         return played
 
     @classmethod
-    def read(cls, saga_id: int, events, character_of: dict[str, int]) -> Played:
-        """The timeline of a saga's `events` (a list or a queryset, in the log's order), with its records
-        and its characters' players now read for a log that does not name its players: two queries."""
+    def read(cls, saga_id: int, events: list, character_of: dict[str, int]) -> Played:
+        """The timeline of a saga's `events` (in the log's order); the saga's records and its characters'
+        players now are read (two queries) only for a log that does not name its players."""
+        unnamed = any(
+            e.kind == CoreKind.COMBATANT_ADDED and not e.payload.get("npc") and "player" not in e.payload
+            for e in events
+        )
+        if not unnamed:
+            return cls.of(events, (), {}, character_of)
         field = f"owner__{get_user_model().USERNAME_FIELD}"
         now = Character.objects.filter(saga=saga_id, is_npc=False).values_list("pk", field)
         records = SagaRecord.objects.filter(saga=saga_id, kind=CoreKind.HANDED_OVER)
-        records = records.order_by("created_at", "id")
+        records = list(records.order_by("created_at", "id"))
         return cls.of(events, records, {pk: name or "" for pk, name in now}, character_of)
 
     def player(self, encounter_id: int, combatant: str, seq: int) -> str:

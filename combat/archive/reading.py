@@ -11,7 +11,7 @@ from campaign.models import Character, Saga
 from .. import systems
 from ..audience import PLAYERS, STORYGUIDE
 from ..models import Combatant, Event
-from ..names import Roster
+from ..names import NAMING, Roster
 from ..played import PLAYING, Played
 from ..systems import RuleSystem
 
@@ -35,9 +35,16 @@ class Reader:
         return self.audience == STORYGUIDE
 
     @cached_property
+    def people_events(self) -> list[Event]:
+        """The events that name the combatants and say who played them (combat.names, combat.played): one
+        query, when first asked."""
+        kinds = sorted({str(kind) for kind in (*NAMING, *PLAYING)})
+        return list(self.events().filter(kind__in=kinds))
+
+    @cached_property
     def roster(self) -> Roster:
-        """The names the saga's logs gave its combatants (combat.names): one query, when first asked."""
-        return Roster.read(self.events())
+        """The names the saga's logs gave its combatants (combat.names)."""
+        return Roster.of(self.people_events)
 
     def named(self, event: Event) -> Event:
         """The event with `names`: every combatant's name as the log named them at that event."""
@@ -80,9 +87,9 @@ class Reader:
 
     @cached_property
     def played(self) -> Played:
-        """Who played whom at each step of the saga's logs (combat.played): three queries, once asked."""
-        events = self.events().filter(kind__in=[str(kind) for kind in PLAYING])
-        return Played.read(self.saga.pk, events, {str(c.pk): c.character_id for c in self.combatants})
+        """Who played whom at each step of the saga's logs (combat.played)."""
+        character_of = {str(c.pk): c.character_id for c in self.combatants}
+        return Played.read(self.saga.pk, self.people_events, character_of)
 
     def own_at(self, event: Event) -> set[str]:
         """The combatants whose entries this reader reads as their own at the event: those whose characters
