@@ -6,7 +6,10 @@ it is applied exactly when its precondition (the system's `can_*`) and the sende
 encounter takes nothing but the archive's commands, and that a refused command writes nothing. After every
 step the invariants below hold: the log is gapless and the version only grows; the replay folded from the
 log is the live table; the tallies of the charts are the fold of the log with every undone step left out;
-and the players are sent a page for every download.
+and the players are sent a page for every download; each player's version of every entry shows the private
+parts of exactly the characters they played when it was written, by the model's own bookkeeping of who
+played whom (`played`: the storyguide's hand-overs and a player's taking up a waiting character are rules
+of every machine, with a second player to hand characters to).
 A rule of every machine has the player download the exports (history.json, archive.json, recap.md): each
 answered, and under "results only" no NPC's dice in them (a `dice` map or a roll's faces).
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter, defaultdict
+from copy import copy as copy_of
 from dataclasses import fields, replace
 from unittest import mock
 
@@ -46,7 +50,7 @@ from combat.archive.importer import duplicate_saga, import_saga
 from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.errors import CombatError, InvalidCommand, WrongPhase
+from combat.errors import CombatError, InvalidCommand, NotAllowed, WrongPhase
 from combat.models import Encounter, Event
 from tests.archive.test_export_privacy import MARK, MARKED
 from tests.fuzz.world import fingerprint
@@ -112,7 +116,11 @@ TOTAL: Counter = Counter()  # what every `run` of this process ran (tests/model/
 
 def ran(counted: Counter) -> str:
     """What was run, in words."""
-    return f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
+    own = f", {counted['entries read as their own']} entries read as a player's own after a hand-over"
+    return (
+        f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
+        + (own if counted["entries read as their own"] else "")
+    )
 
 
 def npc_dice(value, npcs: set[str], screened: frozenset[str], path: str = "") -> list[str]:
@@ -160,9 +168,11 @@ class TableModel(RuleBasedStateMachine):
         users = get_user_model().objects
         self.storyguide = users.create_user("sg")
         self.player = users.create_user("alice")
+        self.second = users.create_user("bob")  # a second player, who may be handed a character
         self.stranger = users.create_user("charlie")
         self.saga = campaign_services.create_saga(self.storyguide, name="Model", rule_system=self.system_key)
         Membership.objects.create(saga=self.saga, user=self.player, role=Membership.Role.PLAYER)
+        Membership.objects.create(saga=self.saga, user=self.second, role=Membership.Role.PLAYER)
         self.system = systems.of(self.saga)
         self.versions: dict[int, int] = {}
         self.steps: list[str] = []
@@ -171,6 +181,12 @@ class TableModel(RuleBasedStateMachine):
         self.read: tuple[tuple, list] | None = None  # that log's events, read once per step
         self.marks_sent = Counter()  # NPC rolls marked for the frames, and by audience the frames showing one
         self.encounter = self.build()  # each system's machine defines build(): its characters and encounter
+        # Who played each player character from which step of the log on (the model's own bookkeeping of
+        # hand-overs, keyed as `characters` is): (from seq, key, person or None for nobody), oldest first.
+        self.played: list[tuple[int, str, str | None]] = [
+            (0, key, self.person_of(c.owner_id)) for key, c in self.characters.items() if not c.is_npc
+        ]
+        self.played_checked: tuple | None = None
 
     # --- what a system's machine provides ---------------------------------------------------------
 
@@ -369,6 +385,121 @@ class TableModel(RuleBasedStateMachine):
         """The storyguide changes how much of an NPC's rolls the players see."""
         campaign_services.set_npc_rolls(self.saga, setting)
         self.saga.refresh_from_db()
+
+    # --- who plays whom -----------------------------------------------------------------------------
+
+    def person_of(self, user_id) -> str | None:
+        """The model's name for a saga member by id: "storyguide", "player", "second"; None for nobody."""
+        return next((p for p in ("storyguide", "player", "second") if self.who(p).pk == user_id), None)
+
+    def plays(self, key: str) -> str | None:
+        """Who plays the character now, by the model's bookkeeping."""
+        return next((person for _, k, person in reversed(self.played) if k == key), None)
+
+    def key_of(self, character) -> str:
+        """The model's key of a character row (or id)."""
+        pk = getattr(character, "pk", character)
+        return next(key for key, c in self.characters.items() if c.pk == pk)
+
+    def plays_it(self, person: str, character) -> bool:
+        """Whether `person` plays the character now, by the model's bookkeeping."""
+        return person in ("player", "second") and self.plays(self.key_of(character)) == person
+
+    def handed(self, index: int):
+        """A character to hand over or take up: mostly a player character, now and then an NPC (refused)."""
+        items = sorted(self.characters.items())
+        players = [item for item in items if not item[1].is_npc]
+        chosen = players * 3 + [item for item in items if item[1].is_npc][:1]
+        return chosen[index % len(chosen)]
+
+    @rule(
+        person=people,
+        index=st.integers(0, 6),
+        to=st.sampled_from(["second", "player", "storyguide", None]),
+    )
+    def hand_over(self, person, index, to):
+        """The storyguide gives a player character to a player, takes it back, or leaves it for a player who
+        will join: refused for an NPC, for the one who plays it already, and from anyone else. Each open
+        encounter it fights in logs it; its entries from then on are the new player's own."""
+        key, character = self.handed(index)
+        refusal = "an NPC" if character.is_npc else "plays it already" if self.plays(key) == to else None
+        since = self.row().last_seq + 1
+
+        def call():
+            try:
+                player = self.who(to) if to else None
+                return campaign_services.hand_over(character, player, by=self.who(person))
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        done = self.command("hand over", call, refusal=refusal, allowed=person == "storyguide", archive=True)
+        if done is not REFUSED:
+            self.played.append((since, key, to))
+
+    @rule(person=st.sampled_from(["second", "player", "storyguide", "stranger"]), index=st.integers(0, 6))
+    def take_up(self, person, index):
+        """A player takes up a character made for a player who will join: once, and only a player of the
+        saga (the storyguide gives it to themselves instead)."""
+        key, character = self.handed(index)
+        refusal = "an NPC" if character.is_npc else "taken" if self.plays(key) is not None else None
+        since = self.row().last_seq + 1
+
+        def call():
+            try:
+                return campaign_services.claim_character(self.who(person), character.pk)
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        allowed = person in ("player", "second")
+        done = self.command("take up", call, refusal=refusal, allowed=allowed, archive=True)
+        if done is not REFUSED:
+            self.played.append((since, key, person))
+
+    def own_at(self, person: str) -> dict[int, set[str]]:
+        """By the model's bookkeeping: for each step of the log, the combatants whose characters `person`
+        played when it was written."""
+        character_of = {
+            e.payload["combatant"]: e.payload.get("character")
+            for e in self.events()
+            if e.kind == "combatant_added"
+        }
+        key_of = {c.pk: key for key, c in self.characters.items()}
+        own = {}
+        for event in self.events():
+            playing = {}
+            for since, key, who in self.played:
+                if since <= event.seq:
+                    playing[key] = who
+            own[event.seq] = {
+                cid for cid, pk in character_of.items() if playing.get(key_of.get(pk)) == person
+            }
+        return own
+
+    @invariant()
+    def each_player_reads_as_their_own_what_was_written_while_they_played(self) -> None:
+        """At every step, each player's version of every entry of the log shows the private parts (an Ars
+        Magica declaration in full, whatever a rule system gives a player of their own) of exactly the
+        characters they played when it was written (combat.played), by the model's own bookkeeping."""
+        key = (self.key(), len(self.played), self.saga.npc_rolls)
+        if key == self.played_checked:
+            return
+        self.played_checked = key
+        for person in ("player", "second"):
+            reader = reader_for(self.who(person), self.saga.pk, sheets=False)
+            own = self.own_at(person)
+            setting = self.saga.npc_rolls
+            for event in reader.events().filter(encounter_id=self.encounter.pk):
+                expected = self.system.log.players_payload(event, own[event.seq], reader.players, setting)
+                record = with_payload(event, expected)
+                expected = self.system.log.players_record(record, reader.characters, setting)
+                shown = reader.shown(with_payload(event, event.payload)).payload
+                assert shown == expected, (
+                    f"the {person}'s version of #{event.seq} {event.kind} is not what they may read of it: "
+                    f"{shown} != {expected}"
+                )
+                handed = any(since for since, _, _ in self.played)
+                if handed and event.kind == "declared" and event.payload.get("combatant") in own[event.seq]:
+                    RAN["entries read as their own"] += 1
 
     # --- invariants -------------------------------------------------------------------------------
 
@@ -597,6 +728,13 @@ class TableModel(RuleBasedStateMachine):
                 for event in encounter["events"]:
                     leaks = npc_dice(event["payload"], npcs, self.screened)
                     assert not leaks, f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
+
+
+def with_payload(event, payload: dict):
+    """A copy of the event carrying another payload (the event read left as it is)."""
+    shown = copy_of(event)
+    shown.payload = payload
+    return shown
 
 
 def renamed(value, order: dict[str, str]):
