@@ -186,8 +186,8 @@ class TableModel(RuleBasedStateMachine):
         self.first_names: dict[str, int] = {}  # the id of each character `build` made, by the name it gave
         self.encounter = self.build()  # each system's machine defines build(): its characters and encounter
         # Who played each player character from which step of the log on (the model's own bookkeeping of
-        # hand-overs, keyed as `characters` is): (from seq, key, person or None for nobody), oldest first.
-        self.played: list[tuple[int, str, str | None]] = [
+        # hand-overs, keyed as `characters` is): (from seq, id, person or None for nobody), oldest first.
+        self.played: list[tuple[int, int, str | None]] = [
             (0, key, self.person_of(c.owner_id)) for key, c in self.characters.items() if not c.is_npc
         ]
         self.played_checked: tuple | None = None
@@ -401,6 +401,7 @@ class TableModel(RuleBasedStateMachine):
         now = {pk: character.pk for pk, character in zip(old, new, strict=True)}
         self.characters = {character.pk: character for character in new}
         self.first_names = {name: now[pk] for name, pk in self.first_names.items()}
+        self.played = [(since, now[pk], who) for since, pk, who in self.played]
         self.checked = self.read = None
 
     def replayed(self) -> list:
@@ -427,14 +428,14 @@ class TableModel(RuleBasedStateMachine):
         """The model's name for a saga member by id: "storyguide", "player", "second"; None for nobody."""
         return next((p for p in ("storyguide", "player", "second") if self.who(p).pk == user_id), None)
 
-    def plays(self, key: str) -> str | None:
+    def plays(self, key: int) -> str | None:
         """Who plays the character now, by the model's bookkeeping."""
         return next((person for _, k, person in reversed(self.played) if k == key), None)
 
-    def key_of(self, character) -> str:
-        """The model's key of a character row (or id)."""
-        pk = getattr(character, "pk", character)
-        return next(key for key, c in self.characters.items() if c.pk == pk)
+    def key_of(self, character) -> int:
+        """The model's key of a character row: its id, which the machine knows it by."""
+        assert character.pk in self.characters, f"the machine does not know {character.name}"
+        return character.pk
 
     def plays_it(self, person: str, character) -> bool:
         """Whether `person` plays the character now, by the model's bookkeeping."""
@@ -498,7 +499,6 @@ class TableModel(RuleBasedStateMachine):
             for e in self.events()
             if e.kind == "combatant_added"
         }
-        key_of = {c.pk: key for key, c in self.characters.items()}
         own = {}
         for event in self.events():
             playing = {}
@@ -506,7 +506,7 @@ class TableModel(RuleBasedStateMachine):
                 if since <= event.seq:
                     playing[key] = who
             own[event.seq] = {
-                cid for cid, pk in character_of.items() if playing.get(key_of.get(pk)) == person
+                cid for cid, pk in character_of.items() if playing.get(pk) == person
             }
         return own
 
