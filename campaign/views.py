@@ -114,7 +114,7 @@ def saga_detail(request, saga_id):
 
 def saga_page(request, saga_id, *, take_form=None):
     """The saga page; `take_form`: a player's choice of a waiting character, sent back with its error
-    (status 400)."""
+    beside it (answered 200, as a sheet's form is: the page is the answer, not a failed load)."""
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
@@ -143,7 +143,7 @@ def saga_page(request, saga_id, *, take_form=None):
     if guide:
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
-    return render(request, "campaign/saga_detail.html", context, status=400 if take_form is not None else 200)
+    return render(request, "campaign/saga_detail.html", context)
 
 
 @login_required
@@ -222,8 +222,7 @@ def join(request, token):
                 return redirect("saga_detail", saga_id=saga.pk)
             messages.success(request, f"You joined “{saga.name}” as a player, and you play {character.name}.")
             return redirect("character_detail", character_id=character.pk)
-    status = 400 if form is not None and form.errors else 200
-    return render(request, "campaign/join.html", {"saga": saga, "take_form": form}, status=status)
+    return render(request, "campaign/join.html", {"saga": saga, "take_form": form})
 
 
 def _edit_sheet(request, saga, character, *, title, played_by=None):
@@ -321,7 +320,7 @@ def hand_over_form(character: Character, data=None) -> PlayedByForm:
 @sent_once
 def character_hand_over(request, character_id):
     """The storyguide gives a player character to a member, takes it back, or leaves it for a player who
-    will join; a refusal is shown beside the choice (status 400)."""
+    will join; a refusal is shown beside the choice (the page answered 200, as a sheet's form is)."""
     character = get_character(request.user, character_id)
     require_storyguide(request.user, character.saga_id)
     if character.is_npc:
@@ -344,7 +343,7 @@ def character_hand_over(request, character_id):
         "hand_over_form": form,
         **systems.of(character.saga).sheet.sheet_context(character),
     }
-    return render(request, "campaign/character_detail.html", context, status=400)
+    return render(request, "campaign/character_detail.html", context)
 
 
 @login_required
