@@ -157,9 +157,9 @@ class PlayedByForm(forms.Form):
         super().__init__(*args, **kwargs)
         members = saga.memberships.select_related("user").order_by("role", "user__username")
         self.fields["player"].choices = [
-            (WAITING, "A player who will join: they take it up from the invite link"),
+            (WAITING, "Nobody yet: a player who will join"),
             *(
-                (str(m.user_id), f"{m.user.get_username()} (you, the storyguide)"
+                (str(m.user_id), f"{m.user.get_username()} (you, storyguide)"
                  if m.role == m.Role.STORYGUIDE else m.user.get_username())
                 for m in members
             ),
