@@ -105,7 +105,7 @@ def test_the_replay_and_every_reading_of_the_archive_follow_who_played(handed):
 def test_the_players_frame_is_everyones_and_no_ones_own(handed):
     table = handed
     frame = pushed(table.encounter, PLAYERS)
-    assert "Sir Boris</b> is now played by <b>bob</b> (played by alice until now)." in frame
+    assert "Sir Boris</b> is now played by <b>bob</b> (was alice’s)." in frame
     declared = Event.objects.filter(encounter=table.encounter, kind="declared", payload__name="Sir Boris")
     for event in declared:
         assert "Sir Boris</b> has declared." in line_of(frame, event.seq)  # who, never what

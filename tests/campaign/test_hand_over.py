@@ -142,7 +142,7 @@ def test_a_hand_over_is_logged_in_each_open_encounter_the_character_fights_in(sa
     assert not Event.objects.filter(encounter=done, kind="handed_over").exists()  # its record stays as it was
     client = client_for(alice)
     history = client.get(reverse("saga_history", args=[saga.pk])).content.decode()
-    assert "Sir Boris</b> is now played by <b>carol</b> (played by bob until now)." in history
+    assert "Sir Boris</b> is now played by <b>carol</b> (was bob’s)." in history
 
 
 def test_a_hand_over_alone_is_no_history_to_keep(saga, alice, carol, ada):
