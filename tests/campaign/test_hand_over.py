@@ -301,3 +301,24 @@ def test_the_saga_page_says_beside_the_choice_that_the_character_was_just_taken(
     said = error_beside(answer.content.decode(), "id_character")
     assert said == "carol has just taken Ada: choose another, or make your own."
     assert Character.objects.get(pk=ada.pk).owner == carol
+
+
+EXPORTS = ("saga_history_json", "saga_archive_json", "saga_recap", "saga_evening", "saga_evening_md")
+
+
+def test_a_hand_over_outside_any_fight_is_in_the_sagas_history_and_its_exports(saga, alice, bob, carol, ada):
+    services.claim_character(carol, ada.pk)
+    services.hand_over(Character.objects.get(pk=ada.pk), bob, by=alice)
+    for user in (alice, bob, carol):
+        client = client_for(user)
+        page = client.get(reverse("saga_history", args=[saga.pk])).content.decode()
+        assert "<b>Ada</b> is now played by <b>carol</b>." in page
+        assert "<b>Ada</b> is now played by <b>bob</b> (was carol’s)." in page
+        for name in EXPORTS:
+            answer = client.get(reverse(name, args=[saga.pk]))
+            assert answer.status_code == 200, (user, name)
+        records = client.get(reverse("saga_history_json", args=[saga.pk])).json()["between_encounters"]
+        assert [(r["kind"], r["payload"]["player"]) for r in records] == [
+            ("handed_over", "carol"),
+            ("handed_over", "bob"),
+        ]
