@@ -13,7 +13,7 @@ def moved(name: str, view):
     opened before the move, is answered by the core's view itself, so its form still works."""
 
     def old_url(request, **kwargs):
-        if request.method in ("GET", "HEAD"):
+        if request.method == "GET":  # a HEAD too (config/head.py)
             return HttpResponsePermanentRedirect(reverse(name, kwargs=kwargs))
         return view(request, **kwargs)
 
@@ -25,6 +25,7 @@ urlpatterns = [
     path("encounters/<id:encounter_id>/d6/", views.table, name="d6_table"),
     path("encounters/<id:encounter_id>/d6/fight/", views.start_fight, name="d6_start_fight"),
     path("encounters/<id:encounter_id>/d6/roll/", views.roll, name="d6_roll"),
+    path("encounters/<id:encounter_id>/d6/to-meet/", views.to_meet, name="d6_to_meet"),
     path("encounters/<id:encounter_id>/d6/cluster/", views.cluster, name="d6_cluster"),
     path("encounters/<id:encounter_id>/d6/value/", views.set_value, name="d6_set_value"),
     path("encounters/<id:encounter_id>/d6/breather/", views.breather, name="d6_breather"),

@@ -25,10 +25,11 @@ from arsmagica.rules.levels import why_not_acting
 from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import unable_to_act
 from arsmagica.services.table import table_of
-from arsmagica.sheet import new_sheet
+from arsmagica.sheet import carried, carry, new_sheet
 from campaign.models import Character
 from combat.models import Encounter
 from combat.rules.dice import RandomDice
+from tests.archive.test_export_privacy import TOTAL
 from tests.combat.test_replay import live_facts
 
 from .harness import ENDED, RAN, TableModel, people, run, seeds
@@ -62,7 +63,6 @@ class ArsMagicaModel(TableModel):
     budget = 0.6
     starting_sides = ((("Sir Boris",), "Companions"), (("Bandit 1", "Bandit 2"), "Bandits"))
     template = "Wolf"
-    screened = frozenset({"roll", "attack_roll", "defense_roll"})
 
     def build(self) -> Encounter:
         for name, owner, weapon in (
@@ -84,6 +84,20 @@ class ArsMagicaModel(TableModel):
 
     def live_facts(self, encounter):
         return live_facts(encounter)
+
+    def mark_rows(self, npcs):
+        """Each NPC's advantage carried into the round (the margin of its success, a total's; ArM3 p168)
+        marked as the log's totals are."""
+        marked = 0
+        for combatant in self.row().combatants.filter(pk__in=[int(pk) for pk in npcs]):
+            carries = carried(combatant)
+            keys = ("advantage_attack", "advantage_defense")
+            changes = {key: TOTAL for key in keys if getattr(carries, key)}
+            if changes:
+                carry(combatant, **changes)
+                combatant.save(update_fields=["state"])
+                marked += 1
+        return marked
 
     def undone(self, events):
         return undone_by_undo(events)
@@ -378,7 +392,7 @@ def test_the_ars_magica_pages():
 
 def test_the_model_reads_a_handed_over_characters_declarations_as_its_players_then():
     """One path through the model, step by step: Sir Boris's player declares for him, the storyguide hands
-    him to the second player mid-round, the round goes on and the next opens; after each step every
+    him to the other player mid-round, the round goes on and the next opens; after each step every
     invariant holds, and each player read their own declarations as their own (issue 35, item 4)."""
     RAN.clear()
     model = ArsMagicaModel()
@@ -386,7 +400,7 @@ def test_the_model_reads_a_handed_over_characters_declarations_as_its_players_th
         model.sides(True)
         steps = [
             lambda: model.play_on(2, 7),  # open, and Sir Boris's player declares
-            lambda: model.hand_over("storyguide", 0, "second"),
+            lambda: model.hand_over("storyguide", 0, "other_player"),
             lambda: model.play_on(8, 7),  # the rest declare; Initiative, the phases, a new round
             lambda: model.play_on(4, 8),
             lambda: model.hand_over("player", 0, "player"),  # a player hands over nothing
