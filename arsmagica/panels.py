@@ -457,8 +457,8 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
     def add_form() -> AddCombatantsForm:
         in_fight = [card.character.pk for card in cards]
         saga_fighters = Character.objects.filter(saga=encounter.saga_id).fighters()
-        available = saga_fighters.exclude(pk__in=in_fight).only("pk", "name", "is_npc")  # not the sheets
-        return AddCombatantsForm(available=list(available))
+        available = saga_fighters.exclude(pk__in=in_fight).select_related("owner").defer("sheet", "notes")
+        return AddCombatantsForm(available=list(available), storyguide_id=encounter.saga.storyguide_id)
 
     return {
         "add_form": SimpleLazyObject(add_form),

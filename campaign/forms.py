@@ -138,6 +138,61 @@ class StampForm(RefusesControlCharacters, forms.Form):
     base_name = forms.CharField(label="Named", max_length=70, required=False)
 
 
+WAITING = "waiting"  # the choice of a player character made for a player who will join
+OWN = "own"  # a joining player's choice to make a character of their own
+
+
+class PlayedByForm(forms.Form):
+    """Who plays a player character: the storyguide's choice when making one and when handing one over."""
+
+    player = forms.ChoiceField(
+        label="Played by",
+        error_messages={
+            "required": "Choose who plays this character.",
+            "invalid_choice": "Choose one of the saga's members, or a player who will join.",
+        },
+    )
+
+    def __init__(self, saga: Saga, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = saga.memberships.select_related("user").order_by("role", "user__username")
+        self.fields["player"].choices = [
+            (WAITING, "Nobody yet: a player who will join"),
+            *(
+                (str(m.user_id), f"{m.user.get_username()} (you, storyguide)"
+                 if m.role == m.Role.STORYGUIDE else m.user.get_username())
+                for m in members
+            ),
+        ]
+        self.members = {str(m.user_id): m.user for m in members}
+
+    def chosen(self):
+        """The member chosen, or None for a player who will join."""
+        return self.members.get(self.cleaned_data["player"])
+
+
+class TakeForm(forms.Form):
+    """A joining player's choice: a character the storyguide made for a player who will join, or their own."""
+
+    character = forms.CharField(
+        label="Your character",
+        error_messages={"required": "Choose a character to play, or to make your own."},
+    )
+
+    def __init__(self, waiting: list[Character], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(str(c.pk), c.name) for c in waiting]
+        choices.append((OWN, "A character of my own: I make it next"))
+        self.fields["character"].widget = forms.RadioSelect(choices=choices)
+
+    def clean_character(self):
+        """OWN, or a character's id (the service says whether it is still waiting)."""
+        value = self.cleaned_data["character"].strip()
+        if value != OWN and not value.isdigit():
+            raise forms.ValidationError("Choose a character to play, or to make your own.")
+        return value
+
+
 def sheet_forms(saga: Saga, character: Character, data=None):
     """The sheet form and its rows for the saga's rule system."""
     return systems.of(saga).sheet.sheet_forms(saga, character, data)

@@ -10,7 +10,12 @@ from django.urls import Resolver404, resolve, reverse
 from . import services
 from .models import Saga
 
-JOINED = "You joined “{name}” as a player. Make your character next."
+
+def joined_message(saga: Saga) -> str:
+    """What a player who has just joined does next: take up a character made for them, or make their own."""
+    if services.waiting_characters(saga):
+        return f"You joined “{saga.name}” as a player. Take up a character made for you, or make your own."
+    return f"You joined “{saga.name}” as a player. Make your character next."
 
 
 def invited_saga(url: str) -> Saga | None:
@@ -32,5 +37,5 @@ def landing(request, url: str) -> str:
         return url
     _, joined = services.join_saga(request.user, saga)
     if joined:
-        messages.success(request, JOINED.format(name=saga.name))
+        messages.success(request, joined_message(saga))
     return reverse("saga_detail", args=[saga.pk])

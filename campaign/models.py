@@ -138,6 +138,40 @@ class Character(models.Model):
         return self.name
 
 
+def player_words(character: Character, storyguide_id: int | None) -> str:
+    """Who plays a player character, as the saga page and the add-to-fight lists say it: "alice", "sg
+    (storyguide)", or "waiting for a player" (made for a player who will join); "" for an NPC."""
+    if character.is_npc:
+        return ""
+    if character.owner_id is None:
+        return "waiting for a player"
+    name = character.owner.get_username()
+    return f"{name} (storyguide)" if character.owner_id == storyguide_id else name
+
+
+def fighter_label(character: Character, storyguide_id: int | None) -> str:
+    """A character in a list of those who may join a fight: "Ada, played by alice", "Cado, waiting for a
+    player", "Bandit 1 (NPC)"."""
+    if character.is_npc:
+        return f"{character.name} (NPC)"
+    words = player_words(character, storyguide_id)
+    return f"{character.name}, {'' if character.owner_id is None else 'played by '}{words}"
+
+
+def who_plays(saga: Saga, members: list[Membership], characters: list[Character]) -> list[Membership]:
+    """The members, each with the names of the player characters they play (`plays`), and each player
+    character with who plays it in words (`played_by`): the saga page's "who plays whom"."""
+    plays: dict[int, list[str]] = {}
+    for character in characters:
+        if not character.is_npc:
+            character.played_by = player_words(character, saga.storyguide_id)
+            if character.owner_id is not None:
+                plays.setdefault(character.owner_id, []).append(character.name)
+    for member in members:
+        member.plays = sorted(plays.get(member.user_id, []))
+    return members
+
+
 class ResetLink(models.Model):
     """A one-time password link a storyguide made for a player of their saga (campaign.resets).
 

@@ -4,6 +4,7 @@ import re
 
 from django.db import transaction
 from django.forms import BaseInlineFormSet
+from django.utils import timezone
 
 from . import signals, systems
 from .models import Character, Membership, NpcRolls, Saga, new_invite_token
@@ -21,6 +22,26 @@ def create_saga(
     )
     Membership.objects.create(saga=saga, user=user, role=Membership.Role.STORYGUIDE)
     return saga
+
+
+# "… (imported 29 Nov)", "… (copy 29 Nov, 2)": what a saga made here from another says it is.
+MADE_FROM = re.compile(r"\s+\((?:imported|copy) \d{1,2} [A-Z][a-z]{2}(?:, \d+)?\)$")
+
+
+def made_here_name(name: str, storyguide, what: str, today=None) -> str:
+    """The name of a saga imported or duplicated today (`what`: "imported" or "copy"): the file's or the
+    original's name, without the mark an earlier import or copy gave it, and "(imported 29 Nov)"; unique
+    among the storyguide's sagas ("(copy 29 Nov, 2)" when the first is taken)."""
+    today = today or timezone.localdate()
+    base = MADE_FROM.sub("", name.strip()) or name.strip()
+    taken = set(Saga.objects.filter(storyguide=storyguide).values_list("name", flat=True))
+    longest = Saga._meta.get_field("name").max_length
+    for number in range(1, len(taken) + 2):
+        mark = f" ({what} {today.day} {today:%b}{'' if number == 1 else f', {number}'})"
+        made = base[: longest - len(mark)].rstrip() + mark
+        if made not in taken:
+            return made
+    raise AssertionError("unreachable: one of len(taken) + 1 names is free")
 
 
 @transaction.atomic
@@ -61,6 +82,72 @@ def save_character(form, formset=None) -> Character:
             formset.instance = character
             formset.save()
     return character
+
+
+# --- who plays a character: made for a player who will join, handed over, taken up, taken back ---------
+
+
+class Refused(ValueError):
+    """A hand-over or a claim that may not happen; the message, shown beside the form, says why."""
+
+
+def hand_over(character: Character, player, *, by) -> Character:
+    """The storyguide gives a player character to a member of the saga (a player, or the storyguide to take it
+    back), or leaves it for a player who will join (`player` None). The saga's records keep it, and each open
+    encounter the character fights in logs it (`campaign.signals.character_handed_over`): from then on its
+    entries are the new player's own, and no longer the one's before (combat.played)."""
+    with transaction.atomic():
+        saga = Saga.objects.select_for_update().get(pk=character.saga_id)  # one hand-over or claim at a time
+        if by is None or saga.storyguide_id != by.pk:
+            raise Refused("Only the storyguide can give a character to a player.")
+        character = Character.objects.select_related("owner").get(pk=character.pk)
+        if character.is_npc:
+            raise Refused(f"{character.name} is an NPC: the storyguide plays NPCs.")
+        if player is not None and not saga.memberships.filter(user=player).exists():
+            raise Refused(f"{player.get_username()} is not in this saga: invite them first.")
+        if character.owner_id == (player.pk if player is not None else None):
+            who = player.get_username() if player is not None else "nobody yet"
+            raise Refused(f"{character.name} is played by {who} already.")
+        return _played_by(character, player, by)
+
+
+def claim_character(user, character_id) -> Character:
+    """A player of the saga takes up a player character made for a player who will join. Once: of two who
+    click at once, one gets it and the other is told who did."""
+    with transaction.atomic():
+        character = Character.objects.filter(pk=character_id).first()
+        if character is None:
+            raise Refused("That character is no longer in the saga.")
+        saga = Saga.objects.select_for_update().get(pk=character.saga_id)  # one hand-over or claim at a time
+        membership = saga.memberships.filter(user=user).first() if user.is_authenticated else None
+        if membership is None:
+            raise Refused("Join the saga first: only its players can take up its characters.")
+        if membership.role != Membership.Role.PLAYER:
+            raise Refused("You are the storyguide: give the character to yourself from its page instead.")
+        character = Character.objects.select_related("owner").get(pk=character.pk)
+        if character.is_npc:
+            raise Refused(f"{character.name} is an NPC: the storyguide plays NPCs.")
+        if character.owner_id == user.pk:
+            raise Refused(f"You play {character.name} already.")
+        if character.owner_id is not None:
+            raise Refused(
+                f"{character.owner.get_username()} has just taken {character.name}: "
+                "choose another, or make your own."
+            )
+        return _played_by(character, user, user)
+
+
+def _played_by(character: Character, player, by) -> Character:
+    """Save the character's new player and tell the table (inside the caller's transaction)."""
+    was, character.owner = character.owner, player
+    character.save(update_fields=["owner"])
+    signals.character_handed_over.send(Character, character=character, was=was, user=by)
+    return character
+
+
+def waiting_characters(saga: Saga) -> list[Character]:
+    """The saga's player characters made for a player who will join, by name."""
+    return list(saga.characters.filter(is_npc=False, owner__isnull=True).order_by("name"))
 
 
 def stamp_base_name(name: str) -> str:

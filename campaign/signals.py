@@ -1,6 +1,7 @@
 """What campaign asks of the floors above it without importing them: the table core connects a receiver
 to each (combat/history_kept.py, when its app is ready), so a saga's housekeeping knows what the table
-keeps, a new name reaches the open encounters and the saga's history records a password link made."""
+keeps, a new name or a new player reaches the open encounters and the saga's history records a password
+link made."""
 
 from django.dispatch import Signal
 
@@ -10,5 +11,8 @@ saga_history = Signal()
 character_history = Signal()
 # Sent with character=, was= (the old name) and user=, inside the rename's transaction.
 character_renamed = Signal()
+# Sent with character= (its new player already saved as its owner), was= (the one before, or None) and
+# user=, inside the hand-over's transaction.
+character_handed_over = Signal()
 # Sent with saga=, storyguide= and player=, inside the transaction that made a password link.
 reset_link_made = Signal()

@@ -54,6 +54,8 @@ urlpatterns = [
     path("characters/<id:character_id>/", views.character_detail, name="character_detail"),
     path("characters/<id:character_id>/edit/", views.character_edit, name="character_edit"),
     path("characters/<id:character_id>/stamp/", views.npc_stamp, name="npc_stamp"),
+    path("characters/<id:character_id>/played-by/", views.character_hand_over, name="character_hand_over"),
+    path("sagas/<id:saga_id>/take/", views.saga_take, name="saga_take"),
     path("join/<invite:token>/", views.join, name="join"),
     path(
         "sagas/<id:saga_id>/members/<id:user_id>/password-link/", account_views.reset_link, name="reset_link"

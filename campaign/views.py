@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db import transaction
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -22,9 +23,20 @@ from .access import (
     is_storyguide,
     require_storyguide,
 )
-from .forms import ArchiveImportForm, NpcRollsForm, SagaForm, SignUpForm, sheet_forms, stamp_form
-from .invites import JOINED, invited_saga, landing
-from .models import Character, Membership, Saga
+from .forms import (
+    OWN,
+    WAITING,
+    ArchiveImportForm,
+    NpcRollsForm,
+    PlayedByForm,
+    SagaForm,
+    SignUpForm,
+    TakeForm,
+    sheet_forms,
+    stamp_form,
+)
+from .invites import invited_saga, joined_message, landing
+from .models import Character, Membership, Saga, fighter_label, who_plays
 from .once import sent_once
 
 
@@ -97,11 +109,18 @@ def saga_create(request):
 @login_required
 @require_safe
 def saga_detail(request, saga_id):
+    return saga_page(request, saga_id)
+
+
+def saga_page(request, saga_id, *, take_form=None):
+    """The saga page; `take_form`: a player's choice of a waiting character, sent back with its error
+    beside it (answered 200, as a sheet's form is: the page is the answer, not a failed load)."""
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
     characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
     system = systems.of(saga)
+    members = list(saga.memberships.select_related("user").order_by("role", "user__username"))
     context = {
         "saga": saga,
         "system": system,
@@ -109,7 +128,7 @@ def saga_detail(request, saga_id):
         "system_panels": system.table.saga_panels(saga, request.user),
         "membership": membership,
         "is_storyguide": guide,
-        "members": saga.memberships.select_related("user").order_by("role", "user__username"),
+        "members": who_plays(saga, members, characters),
         "player_characters": [c for c in characters if not c.is_npc],
         "npc_templates": [c for c in characters if c.is_npc and c.copies] if guide else [],
         "npcs": [c for c in characters if c.is_npc and not c.copies] if guide else [],
@@ -118,10 +137,33 @@ def saga_detail(request, saga_id):
     }
     if not guide:
         context["first_step"] = not any(c.owner_id == request.user.pk for c in context["player_characters"])
+        waiting = [c for c in context["player_characters"] if c.owner_id is None]
+        if context["first_step"] and (waiting or take_form is not None):
+            context["take_form"] = take_form or TakeForm(waiting)
     if guide:
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_take(request, saga_id):
+    """A player takes up a character made for a player who will join, or goes on to make their own."""
+    membership = get_membership(request.user, saga_id)
+    form = TakeForm(services.waiting_characters(membership.saga), request.POST)
+    if form.is_valid():
+        if form.cleaned_data["character"] == OWN:
+            return redirect("character_create", saga_id=saga_id)
+        try:
+            character = services.claim_character(request.user, form.cleaned_data["character"])
+        except services.Refused as refusal:
+            form.add_error("character", str(refusal))
+        else:
+            messages.success(request, f"You play {character.name} now.")
+            return redirect("character_detail", character_id=character.pk)
+    return saga_page(request, saga_id, take_form=form)
 
 
 @login_required
@@ -152,26 +194,46 @@ def saga_npc_rolls(request, saga_id):
 @require_http_methods(["GET", "POST"])
 def join(request, token):
     """An invite link: the saga and its storyguide, then "Join as a new player" (sign up) or "I have an
-    account" (log in), either of which joins on the way in; someone logged in joins with one button."""
+    account" (log in), either of which joins on the way in; someone logged in joins with one button, taking
+    up a character made for a player who will join, or going on to make their own."""
     saga = get_object_or_404(Saga.objects.select_related("storyguide"), invite_token=token)
+    waiting = services.waiting_characters(saga)
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
-        return render(request, "campaign/join.html", {"saga": saga, "next": request.get_full_path()})
+        context = {"saga": saga, "next": request.get_full_path(), "waiting": waiting}
+        return render(request, "campaign/join.html", context)
     if Membership.objects.filter(saga=saga, user=request.user).exists():
         return redirect("saga_detail", saga_id=saga.pk)
-    if request.method == "POST":
-        services.join_saga(request.user, saga)
-        messages.success(request, JOINED.format(name=saga.name))
-        return redirect("saga_detail", saga_id=saga.pk)
-    return render(request, "campaign/join.html", {"saga": saga})
+    chose = "character" in request.POST  # a page drawn while characters were waiting
+    data = request.POST if request.method == "POST" else None
+    form = TakeForm(waiting, data) if waiting or chose else None
+    if request.method == "POST" and (form is None or form.is_valid()):
+        chosen = form.cleaned_data["character"] if form is not None else OWN
+        try:
+            with transaction.atomic():  # joined and holding the character, or neither
+                services.join_saga(request.user, saga)
+                character = None if chosen == OWN else services.claim_character(request.user, chosen)
+        except services.Refused as refusal:
+            form.add_error("character", str(refusal))
+        else:
+            if character is None:
+                messages.success(request, joined_message(saga))
+                return redirect("saga_detail", saga_id=saga.pk)
+            messages.success(request, f"You joined “{saga.name}” as a player, and you play {character.name}.")
+            return redirect("character_detail", character_id=character.pk)
+    return render(request, "campaign/join.html", {"saga": saga, "take_form": form})
 
 
-def _edit_sheet(request, saga, character, *, title):
-    """Show and save a sheet (new or existing) for the saga's rule system."""
+def _edit_sheet(request, saga, character, *, title, played_by=None):
+    """Show and save a sheet (new or existing) for the saga's rule system; `played_by`: the storyguide's
+    choice of who plays a new player character."""
     data = request.POST if request.method == "POST" else None
     form, formset = sheet_forms(saga, character, data)
-    if data is not None and form.is_valid() and formset.is_valid():
+    chosen = played_by is None or played_by.is_valid()
+    if data is not None and form.is_valid() and formset.is_valid() and chosen:
+        if played_by is not None:
+            form.instance.owner = played_by.chosen()
         character = services.save_character(form, formset)
         messages.success(request, f"{character.name} saved.")
         return redirect("character_detail", character_id=character.pk)
@@ -184,6 +246,7 @@ def _edit_sheet(request, saga, character, *, title):
             "character": character,
             "form": form,
             "formset": formset,
+            "played_by": played_by,
             "title": title,
             "cancel_url": reverse("character_detail", args=[character.pk])
             if character.pk
@@ -196,10 +259,15 @@ def _edit_sheet(request, saga, character, *, title):
 @require_http_methods(["GET", "POST"])
 @sent_once
 def character_create(request, saga_id):
-    """A member makes a player character of their own."""
+    """A member makes a player character of their own; the storyguide makes one for a player: one who will
+    join and take it up from the invite, a player of the saga's, or the storyguide."""
     saga = get_membership(request.user, saga_id).saga
     character = Character(saga=saga, owner=request.user, is_npc=False)
-    return _edit_sheet(request, saga, character, title="New character")
+    played_by = None
+    if is_storyguide(request.user, saga):
+        data = request.POST if request.method == "POST" else None
+        played_by = PlayedByForm(saga, data, prefix="played", initial={"player": WAITING})
+    return _edit_sheet(request, saga, character, title="New character", played_by=played_by)
 
 
 @login_required
@@ -236,6 +304,45 @@ def character_detail(request, character_id):
         context.update(systems.of(character.saga).sheet.sheet_context(character))
         if character.is_npc:
             context["stamp_form"] = stamp_form(services.stamp_base_name(character.name))
+    if context["is_storyguide"] and not character.is_npc:
+        context["hand_over_form"] = hand_over_form(character)
+    return render(request, "campaign/character_detail.html", context)
+
+
+def hand_over_form(character: Character, data=None) -> PlayedByForm:
+    """The storyguide's form giving a player character to someone else, its player now chosen."""
+    now = str(character.owner_id) if character.owner_id is not None else WAITING
+    return PlayedByForm(character.saga, data, prefix="played", initial={"player": now})
+
+
+@login_required
+@require_POST
+@sent_once
+def character_hand_over(request, character_id):
+    """The storyguide gives a player character to a member, takes it back, or leaves it for a player who
+    will join; a refusal is shown beside the choice (the page answered 200, as a sheet's form is)."""
+    character = get_character(request.user, character_id)
+    require_storyguide(request.user, character.saga_id)
+    if character.is_npc:
+        raise Http404("NPCs are the storyguide's.")
+    form = hand_over_form(character, request.POST)
+    if form.is_valid():
+        try:
+            character = services.hand_over(character, form.chosen(), by=request.user)
+        except services.Refused as refusal:
+            form.add_error("player", str(refusal))
+        else:
+            messages.success(request, f"{fighter_label(character, character.saga.storyguide_id)}.")
+            return redirect("character_detail", character_id=character.pk)
+    context = {
+        "character": character,
+        "saga": character.saga,
+        "system": systems.of(character.saga),
+        "full": True,
+        "is_storyguide": True,
+        "hand_over_form": form,
+        **systems.of(character.saga).sheet.sheet_context(character),
+    }
     return render(request, "campaign/character_detail.html", context)
 
 

@@ -64,15 +64,18 @@ def player_ids(encounter: Encounter, combatants=None) -> tuple[set[str], set[str
 
 
 def as_players_see(
-    saga, events, players: set[str], own: set[str] = frozenset(), characters: set[str] = frozenset()
+    saga, events, players: set[str], own=frozenset(), characters: set[str] = frozenset()
 ) -> list:
     """The events with their payloads as players read them, as copies (the stored events are never
     edited): the rule system's `players_payload` at the saga's setting for NPC rolls, then its
-    `players_record` for what names characters (`characters`: the player characters' ids)."""
+    `players_record` for what names characters (`characters`: the player characters' ids). `own`: the
+    reader's combatants, or a function of the event giving those it was written while the reader played
+    (combat.played)."""
     system = systems.of(saga)
     shown = []
     for event in events:
-        event = _with_payload(event, system.log.players_payload(event, own, players, saga.npc_rolls))
+        mine = own(event) if callable(own) else own
+        event = _with_payload(event, system.log.players_payload(event, mine, players, saga.npc_rolls))
         event.payload = system.log.players_record(event, characters, saga.npc_rolls)
         shown.append(event)
     return shown

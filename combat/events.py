@@ -37,9 +37,10 @@ class EventKind:
 
 
 class CoreKind(models.TextChoices):
-    """The kinds every encounter writes, whatever its rule system; and the one saga record the core writes
-    itself (campaign.resets, through combat.history_kept: a storyguide made a password link, the link
-    itself never stored)."""
+    """The kinds every encounter writes, whatever its rule system; and the saga records the core writes
+    itself, through combat.history_kept: a storyguide made a password link (campaign.resets, the link itself
+    never stored), a character handed over to another player (campaign.services.hand_over, which an open
+    encounter the character fights in logs as well)."""
 
     ENCOUNTER_CREATED = "encounter_created", "Encounter created"
     COMBATANT_ADDED = "combatant_added", "Combatant added"
@@ -47,6 +48,7 @@ class CoreKind(models.TextChoices):
     COMBATANT_RENAMED = "combatant_renamed", "Combatant renamed"
     ENCOUNTER_ENDED = "encounter_ended", "Encounter ended"
     RESET_LINK_MADE = "reset_link_made", "Password link made"
+    HANDED_OVER = "handed_over", "Character handed over"
 
 
 class EncounterCreated(TypedDict):
@@ -59,6 +61,7 @@ class CombatantAdded(TypedDict):
     side: str
     npc: bool
     character: NotRequired[int]  # the character's id (the record's statistics follow it once the row is gone)
+    player: NotRequired[str]  # a player character's player as it joined: a username, "" for nobody yet
     levels: NotRequired[dict[str, str | int | None]]  # the rule system's `joining_levels`, for the replay
 
 
@@ -77,6 +80,17 @@ class EncounterEnded(TypedDict):
     rounds: int
 
 
+class HandedOver(TypedDict):
+    """Who plays a player character from here on (combat.played): in the saga's records, and in the log of
+    each open encounter it fights in, with its combatant there."""
+
+    character: int
+    name: str
+    player: str  # the username who plays it from now on; "" for nobody yet (a player who will join)
+    was: str  # who played it until now, the same way
+    combatant: NotRequired[str]
+
+
 class ResetLinkMade(TypedDict):
     player: str  # the username whose one-time password link the storyguide (the record's actor) made
 
@@ -92,6 +106,7 @@ CORE_KINDS: tuple[EventKind, ...] = (
     _core(CoreKind.COMBATANT_RENAMED, CombatantRenamed),
     _core(CoreKind.ENCOUNTER_ENDED, EncounterEnded),
     _core(CoreKind.RESET_LINK_MADE, ResetLinkMade),
+    _core(CoreKind.HANDED_OVER, HandedOver),
 )
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from django import forms
 
 from campaign.inputs import RefusesControlCharacters
-from campaign.models import Character
+from campaign.models import Character, fighter_label
 
 
 class AddCombatantsForm(RefusesControlCharacters, forms.Form):
     characters = forms.MultipleChoiceField(widget=forms.CheckboxSelectMultiple)
 
-    def __init__(self, *args, available: list[Character], **kwargs):
+    def __init__(self, *args, available: list[Character], storyguide_id: int | None = None, **kwargs):
+        """`available`: the characters that may join, their players with them (each named by its player)."""
         super().__init__(*args, **kwargs)
-        self.fields["characters"].choices = [
-            (str(c.pk), f"{c.name}{' (NPC)' if c.is_npc else ''}") for c in available
-        ]
+        self.fields["characters"].choices = [(str(c.pk), fighter_label(c, storyguide_id)) for c in available]

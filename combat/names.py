@@ -49,11 +49,6 @@ class Roster:
                 )
         return roster
 
-    @classmethod
-    def read(cls, events) -> Roster:
-        """The roster of a queryset of events (the reader's), from its naming events alone."""
-        return cls.of(events.filter(kind__in=[str(kind) for kind in NAMING]).order_by("encounter_id", "seq"))
-
     def at(self, encounter_id: int, seq: int | None = None) -> dict[str, str]:
         """Every combatant's name by id (as a string) as the encounter's log named them at step `seq`
         (that step included), or at its end when `seq` is None: the record's one rule for names."""

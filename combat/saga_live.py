@@ -21,7 +21,7 @@ from django.db.models import Count
 from django.db.models.signals import post_delete, post_save
 from django.template.loader import render_to_string
 
-from campaign.models import Character, Membership, Saga
+from campaign.models import Character, Membership, Saga, who_plays
 
 from . import systems
 from .audience import PLAYERS, STORYGUIDE
@@ -51,10 +51,11 @@ def audience_for(user, saga_id: int) -> str | None:
 def saga_regions(saga: Saga) -> dict:
     """What the saga page's live regions show, for both audiences (three queries)."""
     characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
+    members = list(saga.memberships.select_related("user").order_by("role", "user__username"))
     return {
         "saga": saga,
         "system": systems.of(saga),
-        "members": list(saga.memberships.select_related("user").order_by("role", "user__username")),
+        "members": who_plays(saga, members, characters),
         "player_characters": [c for c in characters if not c.is_npc],
         "all_npcs": [c for c in characters if c.is_npc and not c.copies],
         "all_npc_templates": [c for c in characters if c.is_npc and c.copies],

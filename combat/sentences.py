@@ -18,12 +18,20 @@ def plural(count, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def handed_over(p: dict) -> str:
+    """A hand-over in words: "Ada is now played by bob.", or "Ada waits for a player who will join."."""
+    if p["player"]:
+        return f"{p['name']} is now played by {p['player']}."
+    return f"{p['name']} waits for a player who will join."
+
+
 CORE: dict[str, Callable[[dict], str]] = {
     CoreKind.ENCOUNTER_CREATED: lambda p: f"The storyguide set up {p['name']}.",
     CoreKind.COMBATANT_ADDED: lambda p: f"{p['name']} joins the fight on the side of {p['side']}.",
     CoreKind.COMBATANT_REMOVED: lambda p: f"{p['name']} leaves the fight.",
     CoreKind.COMBATANT_RENAMED: lambda p: f"{p['was']} is now called {p['name']}.",
     CoreKind.ENCOUNTER_ENDED: lambda p: f"The encounter is over after {plural(p['rounds'], 'round')}.",
+    CoreKind.HANDED_OVER: lambda p: handed_over(p),
     CoreKind.RESET_LINK_MADE: lambda p: f"The storyguide made a one-time password link for {p['player']}.",
 }
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
 
-from campaign.models import Character
+from campaign.models import Character, fighter_label
 from combat.audience import STORYGUIDE
 from combat.models import Combatant, Encounter, Event
 from d6.rules import table
@@ -712,9 +712,10 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
-        available = [
-            c for c in Character.objects.filter(saga=encounter.saga_id).fighters() if c.pk not in in_encounter
-        ]
+        fighters = Character.objects.filter(saga=encounter.saga_id).fighters().select_related("owner")
+        available = [c for c in fighters if c.pk not in in_encounter]
+        for character in available:
+            character.label = fighter_label(character, encounter.saga.storyguide_id)
     sides: dict[str, list[FighterCard]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)

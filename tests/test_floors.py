@@ -163,4 +163,4 @@ def test_the_table_answers_what_campaign_asks():
     from campaign import signals
 
     asked = [value for value in vars(signals).values() if isinstance(value, Signal)]
-    assert len(asked) == 4 and all(signal.has_listeners() for signal in asked)
+    assert len(asked) == 5 and all(signal.has_listeners() for signal in asked)

@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
 
 from campaign.models import Character, Membership, Saga
+from campaign.services import made_here_name
 
 from .. import kept
 from ..events import CORE_KINDS
@@ -65,19 +66,20 @@ ENCOUNTER = "combat.encounter"
 CORE_NAMES = frozenset(kind.name for kind in CORE_KINDS)
 
 
-def _write(plan: Plan, storyguide) -> Saga:
-    """Every row of the plan made anew, in the order they name one another."""
+def _write(plan: Plan, storyguide, made: str) -> Saga:
+    """Every row of the plan made anew, in the order they name one another; the saga itself made now and
+    named for what it is (`made`: "imported" or "copy"), every other row keeping the file's dates."""
     people = _people(plan, storyguide)
     person = lambda name: people[name] if name is not None else None  # noqa: E731
+    guide = person(plan.saga["storyguide"])
     saga = Saga.objects.create(
-        name=plan.saga["name"],
+        name=made_here_name(plan.saga["name"], guide, made),
         rule_system=plan.system.key,
-        storyguide=person(plan.saga["storyguide"]),
+        storyguide=guide,
         physical_dice=plan.saga["physical_dice"],
         npc_rolls=plan.saga["npc_rolls"],
         options=plan.saga["options"],
     )
-    Saga.objects.filter(pk=saga.pk).update(created_at=plan.saga["created_at"])
     members = {}
     for member in plan.members:
         user = person(member["username"])
@@ -221,15 +223,16 @@ def _system_rows(model, rows: list[dict], person, ids: Renumbering, system) -> N
         model.objects.bulk_update(made, stamped, batch_size=BATCH)
 
 
-def import_saga(data, *, storyguide=None) -> Saga:
+def import_saga(data, *, storyguide=None, made: str = "imported") -> Saga:
     """Check the whole archive (Refused with the field's path), then write it in one transaction as a new
-    saga, every row with a new id (the same file twice makes two sagas). The saga returned carries
+    saga, every row with a new id (the same file twice makes two sagas), made today and named so ("…
+    (imported 29 Nov)", `campaign.services.made_here_name`). The saga returned carries
     `unmatched`: the file's usernames with no account here (only when `storyguide` is given: an upload
     makes no account)."""
     plan = plan_of(data)
     with transaction.atomic():
         try:
-            saga = _write(plan, storyguide)
+            saga = _write(plan, storyguide, made)
         except IntegrityError as error:
             raise Refused("system_rows", f"rows that cannot stand together: {error}") from None
     kept.forget(*saga.encounters.values_list("pk", flat=True))  # ids this process may keep of others
@@ -238,7 +241,6 @@ def import_saga(data, *, storyguide=None) -> Saga:
 
 def duplicate_saga(saga: Saga, storyguide) -> Saga:
     """A copy of the saga with all its history, made the way an archive moves: the storyguide's archive
-    exported and imported again, as "… (copy)", its people matched as an upload matches them."""
+    exported and imported again, as "… (copy 29 Nov)", its people matched as an upload matches them."""
     data = json.loads("".join(archive_chunks(reader_for(storyguide, saga.pk))))
-    data["saga"]["name"] = f"{saga.name[: Saga._meta.get_field('name').max_length - 7]} (copy)"
-    return import_saga(data, storyguide=storyguide)
+    return import_saga(data, storyguide=storyguide, made="copy")

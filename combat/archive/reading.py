@@ -11,7 +11,8 @@ from campaign.models import Character, Saga
 from .. import systems
 from ..audience import PLAYERS, STORYGUIDE
 from ..models import Combatant, Event
-from ..names import Roster
+from ..names import NAMING, Roster
+from ..played import PLAYING, Played
 from ..systems import RuleSystem
 
 
@@ -25,17 +26,25 @@ class Reader:
     user_id: int | None = None
     encounter_ids: list[int] = field(default_factory=list)
     combatants: list[Combatant] = field(default_factory=list)
-    own: set[str] = field(default_factory=set)
+    own: set[str] = field(default_factory=set)  # the combatants whose characters the reader plays now
     players: set[str] = field(default_factory=set)
+    viewer: str = ""  # a player's username: whose entries are their own (`own_at`); "" for nobody's
 
     @property
     def is_storyguide(self) -> bool:
         return self.audience == STORYGUIDE
 
     @cached_property
+    def people_events(self) -> list[Event]:
+        """The events that name the combatants and say who played them (combat.names, combat.played): one
+        query, when first asked."""
+        kinds = sorted({str(kind) for kind in (*NAMING, *PLAYING)})
+        return list(self.events().filter(kind__in=kinds))
+
+    @cached_property
     def roster(self) -> Roster:
-        """The names the saga's logs gave its combatants (combat.names): one query, when first asked."""
-        return Roster.read(self.events())
+        """The names the saga's logs gave its combatants (combat.names)."""
+        return Roster.of(self.people_events)
 
     def named(self, event: Event) -> Event:
         """The event with `names`: every combatant's name as the log named them at that event."""
@@ -76,11 +85,25 @@ class Reader:
         rows = Character.objects.filter(saga=self.saga, is_npc=False).values_list("pk", flat=True)
         return {str(pk) for pk in rows}
 
+    @cached_property
+    def played(self) -> Played:
+        """Who played whom at each step of the saga's logs (combat.played)."""
+        character_of = {str(c.pk): c.character_id for c in self.combatants}
+        return Played.read(self.saga.pk, self.people_events, character_of)
+
+    def own_at(self, event: Event) -> set[str]:
+        """The combatants whose entries this reader reads as their own at the event: those whose characters
+        the player played when it was written (combat.played); nobody's for `viewer` "" (a preview of what
+        any player gets)."""
+        if self.is_storyguide or not self.viewer:
+            return set()
+        return self.played.own(event.encounter_id, event.seq, self.viewer)
+
     def shown(self, event: Event) -> Event:
         """The event with the payload this reader sees (in memory only: the stored event is never edited)."""
         if not self.is_storyguide:
-            shown = self.system.log.players_payload(event, self.own, self.players, self.saga.npc_rolls)
-            event.payload = shown
+            own = self.own_at(event)
+            event.payload = self.system.log.players_payload(event, own, self.players, self.saga.npc_rolls)
         return self.shown_record(event)
 
     def shown_record(self, record):
@@ -109,6 +132,7 @@ def reader_for(user, saga_id, *, sheets: bool = True) -> Reader:
         combatants=combatants,
         own={str(c.pk) for c in combatants if c.character.owner_id == user.pk},
         players={str(c.pk) for c in combatants if not c.character.is_npc},
+        viewer="" if audience == STORYGUIDE else user.get_username(),
     )
 
 

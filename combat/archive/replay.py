@@ -25,6 +25,7 @@ from ..audience import PLAYERS, STORYGUIDE, as_players_see
 from ..inputs import is_digits
 from ..models import Encounter, Event
 from ..names import Roster
+from ..played import Played
 from ..undo import mark, undone_in
 
 
@@ -52,13 +53,15 @@ def reader_events(encounter: Encounter, user) -> tuple[str, list[Event]]:
     events = Event.objects.filter(encounter=encounter).select_related("actor").order_by("seq")
     if audience == STORYGUIDE:
         return audience, list(events)
-    fields = ("pk", "character_id", "character__is_npc", "character__owner_id")
-    rows = list(encounter.combatants.values_list(*fields))
-    own = {str(pk) for pk, _, _, owner in rows if owner == user.pk}
-    players = {str(pk) for pk, _, npc, _ in rows if not npc}
-    characters = {str(character) for _, character, npc, _ in rows if not npc}
-    shown = events.filter(storyguide_only=False)
+    rows = list(encounter.combatants.values_list("pk", "character_id", "character__is_npc"))
+    players = {str(pk) for pk, _, npc in rows if not npc}
+    characters = {str(character) for _, character, npc in rows if not npc}
+    shown = list(events.filter(storyguide_only=False))
+    played = Played.read(encounter.saga_id, shown, {str(pk): character for pk, character, _ in rows})
+    viewer = user.get_username()
+    own = lambda event: played.own(encounter.pk, event.seq, viewer)  # noqa: E731
     return audience, as_players_see(encounter.saga, shown, players, own, characters)
+
 
 
 def step_of(events: list[Event], asked: str | None) -> Step:

@@ -75,7 +75,7 @@ def inputs_of(reader: Reader, last_seqs: dict[int, int]) -> dict[int, dict]:
     for pk, made in inputs.items():
         made["npc_rolls"] = reader.saga.npc_rolls
         made["players"] = sorted(ids[pk] & reader.players)
-        made["own"] = sorted(ids[pk] & reader.own)
+        made["own"] = reader.played.spans(pk, reader.viewer) if reader.viewer else []
     return inputs
 
 

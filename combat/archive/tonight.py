@@ -45,7 +45,7 @@ class Told:
 def players_reader(reader: Reader) -> Reader:
     """The reader of the players' version (what any player sees, none of whose characters is theirs):
     the storyguide's preview of what the group gets."""
-    return replace(reader, audience=PLAYERS, own=set())
+    return replace(reader, audience=PLAYERS, own=set(), viewer="")
 
 
 def listed(words: list[str]) -> str:

@@ -70,7 +70,9 @@ def add_combatants(
         require_storyguide_of(user, encounter)
         _require_setup_time(encounter)
         characters = list(
-            Character.objects.filter(saga=encounter.saga_id, pk__in=ids).order_by("is_npc", "name")
+            Character.objects.filter(saga=encounter.saga_id, pk__in=ids)
+            .select_related("owner")
+            .order_by("is_npc", "name")
         )
         if len(characters) != len(set(ids)):
             raise InvalidCommand("Some of those characters are not in this saga.")
@@ -101,6 +103,7 @@ def add_combatants(
                     "npc": character.is_npc,
                     "character": character.pk,
                     "levels": system.replay.joining_levels(combatant),
+                    **({} if character.is_npc else {"player": username_of(character.owner)}),
                 },
             )
         log.save(*system.table.combatants_changed(encounter))
@@ -153,6 +156,32 @@ def rename_combatants(user, character: Character, was: str) -> None:
         log.save()
 
 
+def username_of(user) -> str:
+    """A person as the log names them: the username, "" for nobody."""
+    return user.get_username() if user is not None else ""
+
+
+def hand_over_combatants(user, character: Character, was) -> None:
+    """Write who plays the character now into the log of every open encounter it fights in (a `handed_over`
+    event), so each entry from then on is shown as its new player's own (combat.played); an ended
+    encounter's record keeps who played it then. Call it inside the hand-over's transaction."""
+    fighting = Combatant.objects.filter(character=character).exclude(encounter__status=Encounter.Status.ENDED)
+    for combatant_id, encounter_id in fighting.order_by("encounter_id").values_list("pk", "encounter_id"):
+        log = EventLog(lock_encounter(encounter_id, None), user)
+        log.append(CoreKind.HANDED_OVER, {**handed_over(character, was), "combatant": str(combatant_id)})
+        log.save()
+
+
+def handed_over(character: Character, was) -> dict:
+    """A hand-over's payload: the character, who plays it now and who did until now (usernames)."""
+    return {
+        "character": character.pk,
+        "name": character.name,
+        "player": username_of(character.owner),
+        "was": username_of(was),
+    }
+
+
 def _require_setup_time(encounter: Encounter) -> None:
     refusal = systems.of(encounter.saga).table.setup_refusal(encounter)
     if refusal:
@@ -165,6 +194,7 @@ SETUP_KINDS = (
     CoreKind.COMBATANT_ADDED,
     CoreKind.COMBATANT_REMOVED,
     CoreKind.COMBATANT_RENAMED,
+    CoreKind.HANDED_OVER,
 )
 
 

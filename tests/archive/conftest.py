@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -36,8 +37,13 @@ def archive_data(saga, user) -> dict:
 def assert_same_but_ids(before: bytes, after: bytes) -> None:
     """Two archives of one saga, the second of its import: the same file but for the ids, each id where the
     first has one being the new id of the same row (rows line up by their place in the file, made in its
-    order), and every combatant a payload or row names being a new one (or, removed, its negative)."""
+    order), and every combatant a payload or row names being a new one (or, removed, its negative). The
+    saga itself was made here: its name says so ("… (imported 29 Nov)") and its date is the import's."""
     old, new = json.loads(before), json.loads(after)
+    made = (old["saga"].pop("name"), old["saga"].pop("created_at"))
+    name, created = new["saga"].pop("name"), new["saga"].pop("created_at")
+    assert re.fullmatch(rf"{re.escape(made[0])} \((imported|copy) \d{{1,2}} [A-Z][a-z]{{2}}(, \d+)?\)", name)
+    assert created > made[1], "the saga's date is the file's, not the import's"
     maps: list[dict] = [
         _by_place(old["characters"], new["characters"]),
         _by_place(old["encounters"], new["encounters"]),

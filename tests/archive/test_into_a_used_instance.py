@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from arsmagica import services as ars
 from arsmagica.models import Declaration
@@ -95,7 +96,8 @@ def places(saga: Saga) -> dict[str, str]:
 
 def assert_replays_alike(client, original: Saga, copy: Saga) -> None:
     """Every step of every encounter's replay, each encounter's charts, the saga's charts and statistics
-    read the same."""
+    read the same (the copy under the original's name: its own says it was imported or copied)."""
+    Saga.objects.filter(pk=copy.pk).update(name=original.name)
     pairs = list(zip(original.encounters.order_by("pk"), copy.encounters.order_by("pk"), strict=True))
     assert pairs
     old, new = places(original), places(copy)
@@ -214,12 +216,13 @@ def test_duplicate_this_saga_makes_a_copy_by_export_and_import_once(client, monk
     again = client.post(url, {"command_key": key})  # a double click: the same page, nothing made twice
     assert first.status_code == again.status_code == 302 and first.url == again.url
     copy = Saga.objects.exclude(pk=table.saga.pk).get()
-    assert copy.name == "Test saga (copy)" and copy.storyguide == table.storyguide
+    today = timezone.localdate()
+    assert copy.name == f"Test saga (copy {today.day} {today:%b})" and copy.storyguide == table.storyguide
+    assert copy.created_at > table.saga.created_at
     assert set(copy.memberships.values_list("user__username", "role")) == set(
         table.saga.memberships.values_list("user__username", "role")
     )
     assert "is a copy of" in client.get(first.url).content.decode()
-    Saga.objects.filter(pk=copy.pk).update(name=table.saga.name)  # the pages name the saga
     assert_replays_alike(client, table.saga, copy)
 
 

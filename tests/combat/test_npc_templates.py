@@ -35,7 +35,7 @@ def test_the_add_to_the_fight_list_offers_the_copies_not_the_template(table):
     offered = _choices(setup_context(encounter, [])["add_form"])
     assert {f"{copy.name} (NPC)" for copy in copies} <= offered
     assert "Wolf (NPC)" not in offered
-    assert "Sir Boris" in offered
+    assert "Sir Boris, played by alice" in offered
 
 
 def test_adding_a_template_is_refused_with_a_plain_message(table):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter, defaultdict
+from copy import copy as copy_of
 from dataclasses import fields, replace
 from unittest import mock
 
@@ -49,8 +50,8 @@ from combat.archive.importer import duplicate_saga, import_saga
 from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.errors import CombatError, InvalidCommand, WrongPhase
-from combat.models import Combatant, Encounter, Event
+from combat.errors import CombatError, InvalidCommand, NotAllowed, WrongPhase
+from combat.models import Encounter, Event
 from tests.archive.test_export_privacy import MARK, MARKED, TO_MEET, to_meet_by
 from tests.fuzz.world import fingerprint
 
@@ -123,7 +124,11 @@ TOTAL: Counter = Counter()  # what every `run` of this process ran (tests/model/
 
 def ran(counted: Counter) -> str:
     """What was run, in words."""
-    return f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
+    own = f", {counted['entries read as their own']} entries read as a player's own after a hand-over"
+    return (
+        f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
+        + (own if counted["entries read as their own"] else "")
+    )
 
 
 def tally_of(system, events: list, undone: set[int]) -> dict[str, Counter]:
@@ -168,6 +173,12 @@ class TableModel(RuleBasedStateMachine):
         self.characters: dict[int, Character] = {}
         self.first_names: dict[str, int] = {}  # the id of each character `build` made, by the name it gave
         self.encounter = self.build()  # each system's machine defines build(): its characters and encounter
+        # Who played each player character from which step of the log on (the model's own bookkeeping of
+        # hand-overs, keyed as `characters` is): (from seq, id, person or None for nobody), oldest first.
+        self.played: list[tuple[int, int, str | None]] = [
+            (0, key, self.person_of(c.owner_id)) for key, c in self.characters.items() if not c.is_npc
+        ]
+        self.played_checked: tuple | None = None
 
     # --- what a system's machine provides ---------------------------------------------------------
 
@@ -383,6 +394,7 @@ class TableModel(RuleBasedStateMachine):
         now = {pk: character.pk for pk, character in zip(old, new, strict=True)}
         self.characters = {character.pk: character for character in new}
         self.first_names = {name: now[pk] for name, pk in self.first_names.items()}
+        self.played = [(since, now[pk], who) for since, pk, who in self.played]
         self.checked = self.read = None
 
     def replayed(self) -> list:
@@ -402,6 +414,122 @@ class TableModel(RuleBasedStateMachine):
         """The storyguide changes how much of an NPC's rolls the players see."""
         campaign_services.set_npc_rolls(self.saga, setting)
         self.saga.refresh_from_db()
+
+    # --- who plays whom -----------------------------------------------------------------------------
+
+    def person_of(self, user_id) -> str | None:
+        """The model's name for a saga member by id ("storyguide", "player", "other_player"); None: nobody."""
+        return next((p for p in ("storyguide", "player", "other_player") if self.who(p).pk == user_id), None)
+
+    def plays(self, key: int) -> str | None:
+        """Who plays the character now, by the model's bookkeeping."""
+        return next((person for _, k, person in reversed(self.played) if k == key), None)
+
+    def key_of(self, character) -> int:
+        """The model's key of a character row: its id, which the machine knows it by."""
+        assert character.pk in self.characters, f"the machine does not know {character.name}"
+        return character.pk
+
+    def plays_it(self, person: str, character) -> bool:
+        """Whether `person` plays the character now, by the model's bookkeeping."""
+        return person in ("player", "other_player") and self.plays(self.key_of(character)) == person
+
+    def handed(self, index: int):
+        """A character to hand over or take up: mostly a player character, now and then an NPC (refused)."""
+        items = sorted(self.characters.items())
+        players = [item for item in items if not item[1].is_npc]
+        chosen = players * 3 + [item for item in items if item[1].is_npc][:1]
+        return chosen[index % len(chosen)]
+
+    @rule(
+        person=people,
+        index=st.integers(0, 6),
+        to=st.sampled_from(["other_player", "player", "storyguide", None]),
+    )
+    def hand_over(self, person, index, to):
+        """The storyguide gives a player character to a player, takes it back, or leaves it for a player who
+        will join: refused for an NPC, for the one who plays it already, and from anyone else. Each open
+        encounter it fights in logs it; its entries from then on are the new player's own."""
+        key, character = self.handed(index)
+        refusal = "an NPC" if character.is_npc else "plays it already" if self.plays(key) == to else None
+        since = self.row().last_seq + 1
+
+        def call():
+            try:
+                player = self.who(to) if to else None
+                return campaign_services.hand_over(character, player, by=self.who(person))
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        done = self.command("hand over", call, refusal=refusal, allowed=person == "storyguide", archive=True)
+        if done is not REFUSED:
+            self.played.append((since, key, to))
+
+    @rule(
+        person=st.sampled_from(["other_player", "player", "storyguide", "stranger"]), index=st.integers(0, 6)
+    )
+    def take_up(self, person, index):
+        """A player takes up a character made for a player who will join: once, and only a player of the
+        saga (the storyguide gives it to themselves instead)."""
+        key, character = self.handed(index)
+        refusal = "an NPC" if character.is_npc else "taken" if self.plays(key) is not None else None
+        since = self.row().last_seq + 1
+
+        def call():
+            try:
+                return campaign_services.claim_character(self.who(person), character.pk)
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        allowed = person in ("player", "other_player")
+        done = self.command("take up", call, refusal=refusal, allowed=allowed, archive=True)
+        if done is not REFUSED:
+            self.played.append((since, key, person))
+
+    def own_at(self, person: str) -> dict[int, set[str]]:
+        """By the model's bookkeeping: for each step of the log, the combatants whose characters `person`
+        played when it was written."""
+        character_of = {
+            e.payload["combatant"]: e.payload.get("character")
+            for e in self.events()
+            if e.kind == "combatant_added"
+        }
+        own = {}
+        for event in self.events():
+            playing = {}
+            for since, key, who in self.played:
+                if since <= event.seq:
+                    playing[key] = who
+            own[event.seq] = {
+                cid for cid, pk in character_of.items() if playing.get(pk) == person
+            }
+        return own
+
+    @invariant()
+    def each_player_reads_as_their_own_what_was_written_while_they_played(self) -> None:
+        """At every step, each player's version of every entry of the log shows the private parts (an Ars
+        Magica declaration in full, whatever a rule system gives a player of their own) of exactly the
+        characters they played when it was written (combat.played), by the model's own bookkeeping."""
+        key = (self.key(), len(self.played), self.saga.npc_rolls)
+        if key == self.played_checked:
+            return
+        self.played_checked = key
+        for person in ("player", "other_player"):
+            reader = reader_for(self.who(person), self.saga.pk, sheets=False)
+            own = self.own_at(person)
+            setting = self.saga.npc_rolls
+            for event in reader.events().filter(encounter_id=self.encounter.pk):
+                expected = self.system.log.players_payload(event, own[event.seq], reader.players, setting)
+                record = with_payload(event, expected)
+                expected = self.system.log.players_record(record, reader.characters, setting)
+                shown = reader.shown(with_payload(event, event.payload)).payload
+                assert shown == expected, (
+                    f"the {person}'s version of #{event.seq} {event.kind} is not what they may read of it: "
+                    f"{shown} != {expected}"
+                )
+                handed = any(since for since, _, _ in self.played)
+                if handed and event.kind == "declared" and event.payload.get("combatant") in own[event.seq]:
+                    RAN["entries read as their own"] += 1
 
     # --- invariants -------------------------------------------------------------------------------
 
@@ -442,8 +570,8 @@ class TableModel(RuleBasedStateMachine):
     def mark_the_log(self) -> tuple[set[str], set[str]]:
         """Under "results only" (set now), every NPC's dice, scores and totals in the saga's stored log set to
         numbers found nowhere else (tests/archive/test_export_privacy.py's marks): the parts marked, and the
-        player characters (combatant ids) whose defence against an NPC's attack an entry gives the number to
-        meet of (`TO_MEET`)."""
+        player characters (combatant ids, with the entry's seq) whose defence against an NPC's attack an entry
+        gives the number to meet of (`TO_MEET`)."""
         campaign_services.set_npc_rolls(self.saga, NpcRolls.RESULTS)
         self.saga.refresh_from_db()
         npcs, parts, defenders = self.npc_ids(), set(), set()
@@ -453,14 +581,16 @@ class TableModel(RuleBasedStateMachine):
             text = json.dumps(event.payload)
             parts |= {part for part, number in MARKED.items() if str(number) in text}
             if str(TO_MEET) in text:
-                defenders.add(to_meet_by(event.kind, event.payload, npcs))
+                defenders.add((event.seq, to_meet_by(event.kind, event.payload, npcs)))
         self.mark_rows(npcs)
         return parts, defenders
 
-    def meets(self, person: str, defenders: set[str]) -> bool:
-        """Whether the person plays one of these defending characters now (as `Reader.own` reads it)."""
-        ids = [int(pk) for pk in defenders]
-        return Combatant.objects.filter(pk__in=ids, character__owner=self.who(person)).exists()
+    def meets(self, person: str, defenders: set[tuple[int, str]]) -> bool:
+        """Whether the person played one of these defending characters (combatant ids) when the entry that
+        gives the number to meet was written (by seq): as `Reader.own_at` reads it, by the model's own
+        bookkeeping of who played whom."""
+        own = self.own_at(person)
+        return any(cid in own.get(seq, set()) for seq, cid in defenders)
 
     def pages_keep_npc_rolls_from_players(self) -> None:
         """Under "results only", no page a player reads (the encounter, its replay and charts, the saga's
@@ -681,6 +811,13 @@ class TableModel(RuleBasedStateMachine):
                 assert not own or name != "saga_history_json" or str(TO_MEET) in text, (
                     f"the {person}'s {name} lacks the number their character's defence had to meet"
                 )
+
+def with_payload(event, payload: dict):
+    """A copy of the event carrying another payload (the event read left as it is)."""
+    shown = copy_of(event)
+    shown.payload = payload
+    return shown
+
 
 def renamed(value, order: dict[str, str]):
     """A replay's facts with each combatant's id (a string, as a key or a value) put as `order` names it."""

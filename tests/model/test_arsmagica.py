@@ -34,7 +34,7 @@ from combat.rules.dice import RandomDice
 from tests.archive.test_export_privacy import TOTAL
 from tests.combat.test_replay import live_facts
 
-from .harness import ENDED, TableModel, people, run, seeds
+from .harness import ENDED, RAN, TableModel, people, run, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -150,7 +150,7 @@ class ArsMagicaModel(TableModel):
             "declare",
             lambda: services.declare(self.who(person), self.encounter.pk, combatant.pk, values),
             refusal=rules.can_declare(self.table()),
-            allowed=person == "storyguide" or (person == "player" and character.owner_id == self.player.pk),
+            allowed=person == "storyguide" or self.plays_it(person, character),
         )
 
     @rule(person=people, index=st.integers(0, 5))
@@ -163,7 +163,7 @@ class ArsMagicaModel(TableModel):
             "repeat",
             lambda: services.declare_as_before(self.who(person), self.encounter.pk, combatant.pk, self.v),
             refusal=rules.can_declare(self.table()),
-            allowed=person == "storyguide" or (person == "player" and character.owner_id == self.player.pk),
+            allowed=person == "storyguide" or self.plays_it(person, character),
         )
 
     @rule(person=people)
@@ -417,3 +417,37 @@ def test_the_ars_magica_model():
 
 def test_the_ars_magica_pages():
     run(ArsMagicaPages)
+
+
+def test_the_model_reads_a_handed_over_characters_declarations_as_its_players_then():
+    """One path through the model, step by step: Sir Boris's player declares for him, the storyguide hands
+    him to the other player mid-round, the round goes on and the next opens; after each step every
+    invariant holds, and each player read their own declarations as their own (issue 35, item 4)."""
+    RAN.clear()
+    model = ArsMagicaModel()
+    try:
+        model.sides(True)
+        steps = [
+            lambda: model.play_on(2, 7),  # open, and Sir Boris's player declares
+            lambda: model.hand_over("storyguide", 0, "other_player"),
+            lambda: model.play_on(8, 7),  # the rest declare; Initiative, the phases, a new round
+            lambda: model.play_on(4, 8),
+            lambda: model.hand_over("player", 0, "player"),  # a player hands over nothing
+            lambda: model.hand_over("storyguide", 0, None),  # for a player who will join
+            lambda: model.take_up("player", 0),  # Sir Boris's first player takes him up again
+            lambda: model.play_on(6, 9),
+        ]
+        for step in steps:
+            step()
+            model.the_log_is_gapless_and_the_version_only_grows()
+            model.the_log_is_the_truth()
+            model.each_player_reads_as_their_own_what_was_written_while_they_played()
+        assert [step for step in model.steps if step.startswith(("hand over", "take up"))] == [
+            "hand over",
+            "hand over: refused (Only the storyguide can give a character to a player.)",
+            "hand over",
+            "take up",
+        ]
+        assert RAN["entries read as their own"] >= 2, RAN
+    finally:
+        model.teardown()
