@@ -3,7 +3,10 @@ names, given anew when an archive is imported (`combat.systems.Archive`)."""
 
 from __future__ import annotations
 
+from combat.audience import without
+
 from .models import Declaration, Weapon
+from .presenters import screened_advantage
 
 # Keys that name a combatant by id (or a list of them), wherever they are: payloads, the step in waiting,
 # the round log (its `start` apart), declarations' `engage`.
@@ -57,3 +60,13 @@ def _started(entry, ids):
             for weapon in entry["weapons"]
         ]
     return entry
+
+
+def players_state(state: dict, is_npc: bool, npc_rolls: str) -> dict:
+    """An NPC's carried advantage in a player's archive as the rolls it helps, its size (the margin of its
+    success, ArM3 p168) behind the screen where the saga keeps NPC totals there, as on its card."""
+    if not is_npc or not screened_advantage(npc_rolls):
+        return state
+    screened = [side for side in ("attack", "defense") if state.get(f"advantage_{side}")]
+    shown = without(state, {"advantage_attack", "advantage_defense"})
+    return {**shown, "advantage_screened": screened} if screened else shown

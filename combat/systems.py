@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from django.forms import BaseForm
     from django.http import HttpRequest, HttpResponse
 
+
 class Role:
     """One part of what a rule system provides to the core, played by modules of the system's own package.
 
@@ -220,6 +221,11 @@ class Archive(Role):
         order an import makes them (a row's foreign keys point to characters, encounters, combatants,
         people or rows of an earlier model). Lazy: the import asks it for the names and order alone."""
         return {}
+
+    def players_state(self, state: dict, is_npc: bool, npc_rolls: str) -> dict:
+        """A combatant's `state` as a player's archive carries it: an NPC's as far as the saga's `npc_rolls`
+        lets players see its rolls (by default all of it: a system whose state keeps no roll's number)."""
+        return state
 
     COMBATANT_KEYS: frozenset[str] = frozenset()
     """The payload keys (at the top of a payload) that name a combatant by id, besides the core's

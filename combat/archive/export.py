@@ -83,11 +83,25 @@ def _encounter_head(encounter, reader: Reader) -> dict:
     if reader.is_storyguide:
         head.update(version=encounter.version, pending=encounter.pending, round_log=encounter.round_log)
     head["combatants"] = [
-        {"id": c.pk, "character": c.character_id, "side": c.side, "state": c.state, "order": c.order}
+        {
+            "id": c.pk,
+            "character": c.character_id,
+            "side": c.side,
+            "state": _state(c, reader),
+            "order": c.order,
+        }
         for c in reader.combatants
         if c.encounter_id == encounter.pk
     ]
     return head
+
+
+def _state(combatant, reader: Reader) -> dict:
+    """A combatant's state: the storyguide's whole, a player's as the system lets players see an NPC's."""
+    if reader.is_storyguide:
+        return combatant.state
+    npc = combatant.character.is_npc
+    return reader.system.archive.players_state(combatant.state, npc, reader.saga.npc_rolls)
 
 
 def _event(event, reader: Reader, usernames: dict[int, str]) -> dict:

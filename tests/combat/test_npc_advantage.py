@@ -3,6 +3,7 @@ which roll it helps and not by how much, on the combatant cards, in the round's 
 start, in the pushed frame, the replay and the downloads; at the other settings they read its size (issue 35,
 item 10: privacy covers values as well as dice)."""
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -96,3 +97,26 @@ def test_an_npcs_carried_advantage_reaches_players_as_the_setting_says(table, np
     replay = client.get(reverse("encounter_replay", args=[table.encounter.pk]), {"seq": round_ended.seq})
     row = replay.content.decode().split(f'data-testid="replay-row-{bandit.pk}"')[1].split("</tr>")[0]
     assert (SCREEN in row, "Attack +3" in row) == (hidden, not hidden)
+
+
+@pytest.mark.parametrize("npc_rolls", [NpcRolls.RESULTS, NpcRolls.TOTALS])
+def test_a_players_archive_carries_an_npcs_advantage_as_its_card_does(table, npc_rolls):
+    """archive.json's combatant rows: an NPC's carried advantage as the rolls it helps under "results only"
+    (found by the model: the state was exported whole to players); the storyguide's keeps its size."""
+    table.saga.npc_rolls = npc_rolls
+    table.saga.save()
+    bandit = table.bandits[0]
+    carry(bandit, advantage_attack=3)
+    bandit.save(update_fields=["state"])
+    states = {}
+    for person in (table.alice, table.storyguide):
+        client = Client()
+        client.force_login(person)
+        response = client.get(reverse("saga_archive_json", args=[table.saga.pk]))
+        archive = json.loads(b"".join(response.streaming_content))
+        (row,) = [c for e in archive["encounters"] for c in e["combatants"] if c["id"] == bandit.pk]
+        states[person] = row["state"]
+    assert states[table.storyguide]["advantage_attack"] == 3
+    hidden = npc_rolls == NpcRolls.RESULTS
+    assert ("advantage_attack" in states[table.alice]) == (not hidden)
+    assert (states[table.alice].get("advantage_screened") == ["attack"]) == hidden
