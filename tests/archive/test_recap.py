@@ -28,8 +28,11 @@ def test_the_storyguides_recap_of_the_p168_round(ars):
     assert text.startswith("# Test saga: session recap\n\n## Forest road (ended)\n\n### Setting up\n")
     assert "\n### Round 1\n" in text and "\n### Round 2\n" in text
     assert "- Declarations: **Bandit 1** has declared." in text
-    assert "**Bandit 1** 1 → 9 = **18** Initiative **23** · **Sir Boris** 8 = **8** Initiative **20**" in text
-    assert "- Melee: **Sir Boris** → **Bandit 1** (Sword at reach) · Attack 7 = **7** → **11**" in text
+    assert (
+        "**Bandit 1** stress die 1 (a 1 doubles and rolls again): 9 ×2 = 18, +5 = Initiative **23** · "
+        "**Sir Boris** stress die 8 +12 = Initiative **20**"
+    ) in text
+    assert "- Melee: **Sir Boris** → **Bandit 1** (Sword at reach) · Attack: stress die 7 +4 = **11** · vs Defense" in text
     assert "**Hit by 2**: Damage 9 vs Soak 3 → **1 Body level lost**" in text
     assert "- Round over: **Correction** to Brother Anselm: body unhurt → **hurt**. _“An old wound”_" in text
     assert "| Character | Side | Fatigue level | Body level |\n|---|---|---|---|\n" in text
