@@ -212,7 +212,7 @@ def test_a_kind_a_system_does_not_say_has_no_sentence():
             "Bandit 1: Winded → fresh (Stamina roll: simple die 6 + Stamina 2 = 8 vs ease factor 9: no help)",
             "6 + Stamina 2",
         ),
-        ("d6_faces_in", "Bandit 1 rolled Running for exchange 2: 1, 8, 1.", "1, 8, 1"),
+        ("d6_faces_in", "Bandit 1 rolled Running for exchange 2: d6 1, d10s 8, 1.", "8, 1"),
     ],
 )
 def test_a_players_sentence_keeps_an_npcs_numbers_behind_the_screen(kind, storyguide_words, hidden):
@@ -271,4 +271,4 @@ def test_an_acting_order_reads_one_combatant_at_a_time_and_a_players_keeps_npc_d
 def test_d6_dice_are_numbers_of_their_own(monkeypatch):
     said = played(play_d6_fight_and_chase(monkeypatch))["storyguide"]
     rolls = [text for kind, text in said if kind == "d6_roll"]
-    assert rolls and all(re.search(r"dice \d, \d", text) for text in rolls), rolls
+    assert rolls and all(re.search(r"d6 \d, d10s? \d+(, \d+)*", text) for text in rolls), rolls

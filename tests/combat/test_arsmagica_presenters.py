@@ -123,11 +123,13 @@ def test_a_stress_roll_says_its_faces_in_words_each_face_boxed():
     assert html == (
         '<span class="roll" data-testid="roll">stress die '
         '<span class="die die-again">1</span>, <span class="die die-again">1</span>'
-        ' (each 1 doubles and rolls again): <span class="die">3</span> ×4 = <span class="die-value">12</span></span>'
+        ' (each 1 doubles and rolls again): <span class="die">3</span>'
+        ' ×4 = <span class="die-value">12</span></span>'
     )
     botched = roll({"faces": [0], "botch_faces": [0, 0, 4], "value": 0, "botches": 2})
     assert '<span class="roll botched" data-testid="roll">stress die <span class="die">0</span>, ' in botched
-    assert '3 botch dice (<span class="die die-botch">0</span> <span class="die die-botch">0</span>' in botched
+    zero = '<span class="die die-botch">0</span>'
+    assert f"3 botch dice ({zero} {zero} " in botched
     assert '): two 0s, <strong class="botch" data-testid="botch">a double botch</strong>' in botched
     assert roll(None) == "" and roll({}) == ""  # a roll players do not see
 
