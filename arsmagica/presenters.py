@@ -84,6 +84,14 @@ def event_label(event, *, in_round: bool = False) -> str:
     return f"{where} · {phase}" if phase else where
 
 
+# The saga's setting for NPC rolls, in Ars Magica's words (`combat.systems.Log.NPC_ROLLS`).
+NPC_ROLLS = {
+    "results": "Results only: hit or miss, the wound, the Fatigue level lost",
+    "totals": "Attack, Defense and other totals, and the results; no dice",
+    "everything": "Everything: scores, dice and totals",
+}
+
+
 def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
     """An event's payload as the players see it, in the log, the frames, the history and the exports.
 

@@ -166,6 +166,15 @@ TOTALS = ("result", "value", "attack_result", "margin")
 SCREENED_WORDS = "(behind the screen)"
 
 
+# The saga's setting for NPC rolls, in the d6 system's words (`combat.systems.Log.NPC_ROLLS`): d6 has fatigue
+# tracks, not wounds (d6 seed).
+NPC_ROLLS = {
+    "results": "Results only: success or failure, the fatigue that rose, who closed in or fell behind",
+    "totals": "Results and their numbers (the result, the challenge value, a chase's margin); no dice",
+    "everything": "Everything: Consistency and Potential, dice and results",
+}
+
+
 def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
     """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed)."""
     return players_entry(event.kind, event.payload, players, npc_rolls)
