@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from campaign import services as campaign_services
-from campaign.models import Membership, NpcRolls
+from campaign.models import Character, Membership, NpcRolls
 from combat import live, systems
 from combat import services as core
 from combat.archive.charts import Story, saga_stories, tell
@@ -170,6 +170,10 @@ class TableModel(RuleBasedStateMachine):
         self.checked: tuple | None = None  # the log (version, last seq) the invariants last read
         self.read: tuple[tuple, list] | None = None  # that log's events, read once per step
         self.marks_sent = Counter()  # NPC rolls marked for the frames, and by audience the frames showing one
+        # Every character of the saga the machine knows, by id: a name need not stay unique (a renamed copy's
+        # name is taken by the next copy stamped; two renamed the same), so nothing here is keyed by one.
+        self.characters: dict[int, Character] = {}
+        self.first_names: dict[str, int] = {}  # the id of each character `build` made, by the name it gave
         self.encounter = self.build()  # each system's machine defines build(): its characters and encounter
 
     # --- what a system's machine provides ---------------------------------------------------------
@@ -181,6 +185,31 @@ class TableModel(RuleBasedStateMachine):
     def undone(self, events: list) -> set[int]:
         """The seqs of the events an undo took back (the system's own undo), which count nowhere."""
         return set()
+
+    # --- the characters the machine knows -------------------------------------------------------------
+
+    def know(self, character: Character, first_name: str = "") -> Character:
+        """The machine knows this character from now on, by its id; `first_name`: `build`'s name for it,
+        which a rule may look it up by however it is renamed (`character`)."""
+        self.characters[character.pk] = character
+        if first_name:
+            self.first_names[first_name] = character.pk
+        return character
+
+    def character(self, first_name: str) -> Character:
+        """The character `build` made under this name, whatever it is called now."""
+        return self.characters[self.first_names[first_name]]
+
+    def chosen(self, index: int) -> Character:
+        """One of the characters the machine knows, by a drawn index (in the order they were made)."""
+        return self.characters[sorted(self.characters)[index % len(self.characters)]]
+
+    def knows_every_character(self) -> None:
+        """The characters the machine knows are exactly the saga's."""
+        saga = set(self.saga.characters.values_list("pk", flat=True))
+        assert saga == set(self.characters), (
+            f"the saga's characters {sorted(saga)} are not the machine's {sorted(self.characters)}"
+        )
 
     # --- commands ---------------------------------------------------------------------------------
 
@@ -254,12 +283,12 @@ class TableModel(RuleBasedStateMachine):
     def sides(self, start):
         """Most examples start with two sides facing each other."""
         for names, side in self.starting_sides if start else ():
-            ids = [self.characters[name].pk for name in names]
+            ids = [self.character(name).pk for name in names]
             core.add_combatants(self.storyguide, self.encounter.pk, self.v, ids, side)
 
     @rule(person=people, index=st.integers(0, 6), side=st.sampled_from(["Companions", "Bandits"]))
     def add(self, person, index, side):
-        character = sorted(self.characters.items())[index % len(self.characters)][1]
+        character = self.chosen(index)
         self.command(
             "add",
             lambda: core.add_combatants(self.who(person), self.encounter.pk, self.v, [character.pk], side),
@@ -279,15 +308,19 @@ class TableModel(RuleBasedStateMachine):
 
     @rule(count=st.integers(1, 2))
     def stamp(self, count):
-        """The storyguide stamps copies of the template NPC, which is added no more itself."""
-        for copy in campaign_services.stamp_npc_copies(self.characters[self.template], count):
-            self.characters.setdefault(copy.name, copy)
+        """The storyguide stamps copies of the template NPC, which is added no more itself; a copy may take
+        the name a renamed one freed (issue 35, item 16), and the machine knows each by its id."""
+        for copy in campaign_services.stamp_npc_copies(self.character(self.template), count):
+            self.know(copy)
+        self.knows_every_character()
+        self.steps.append(f"stamp {count}")
 
     @rule(index=st.integers(0, 6), name=st.sampled_from(["Ragnar the Red", "Old Tom"]))
     def rename_character(self, index, name):
-        """The storyguide renames a character (the machine knows it by its first name still); an open
-        encounter it fights in logs the new name, and the record keeps the names the log gave."""
-        character = sorted(self.characters.items())[index % len(self.characters)][1]
+        """The storyguide renames a character (the machine knows it by its id, and `build`'s by their first
+        name still); an open encounter it fights in logs the new name, and the record keeps the names the
+        log gave."""
+        character = self.chosen(index)
         campaign_services.rename_character(character, name, self.storyguide)
         self.steps.append("rename character")
 
@@ -346,10 +379,12 @@ class TableModel(RuleBasedStateMachine):
         """Play on in this saga (a copy of the one played, with new ids): its encounter and characters."""
         self.saga = saga
         self.encounter = saga.encounters.get()
-        old = sorted(self.characters, key=lambda key: self.characters[key].pk)
+        old = sorted(self.characters)
         new = list(saga.characters.order_by("pk"))
-        assert [c.name for c in new] == [self.characters[key].name for key in old], "the characters differ"
-        self.characters = dict(zip(old, new, strict=True))
+        assert [c.name for c in new] == [self.characters[pk].name for pk in old], "the characters differ"
+        now = {pk: character.pk for pk, character in zip(old, new, strict=True)}
+        self.characters = {character.pk: character for character in new}
+        self.first_names = {name: now[pk] for name, pk in self.first_names.items()}
         self.checked = self.read = None
 
     def replayed(self) -> list:

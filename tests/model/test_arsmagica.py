@@ -37,7 +37,6 @@ pytestmark = pytest.mark.django_db
 
 SWORD = dict(name="Sword", initiative=5, attack=7, defense=6, damage=6, optimum_range="reach")
 DAGGER = dict(name="Dagger", initiative=3, attack=6, defense=4, damage=3, optimum_range="touch")
-CHARACTERS = ("Sir Boris", "Bandit 1", "Bandit 2", "Wolf")
 PHASES = (*rules.RESOLVABLE, "movement")
 COUNT = re.compile(r'data-testid="declared-count">(\d+) / (\d+)<')  # the Declarations panel's "N / M"
 UNDONE_KINDS = {Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL, Kind.SKIPPED, Kind.PHASE_RESOLVED}
@@ -66,7 +65,6 @@ class ArsMagicaModel(TableModel):
     screened = frozenset({"roll", "attack_roll", "defense_roll"})
 
     def build(self) -> Encounter:
-        self.characters = {}
         for name, owner, weapon in (
             ("Sir Boris", self.player, SWORD),
             ("Bandit 1", None, SWORD),
@@ -81,7 +79,7 @@ class ArsMagicaModel(TableModel):
                 sheet=new_sheet(soak=3, combat_fatigue=1, dodge_defense=3),
             )
             Weapon.objects.create(character=character, **weapon)
-            self.characters[name] = character
+            self.know(character, name)
         return services.create_encounter(self.storyguide, self.saga.pk, "Forest road")
 
     def live_facts(self, encounter):
@@ -346,7 +344,7 @@ class ArsMagicaPages(ArsMagicaModel):
         assert forms.status_code == 200, forms.status_code
         table = self.table()
         open_now = rules.can_declare(table) is None and self.row().status != ENDED
-        boris = self.row().combatants.filter(character=self.characters["Sir Boris"]).first()
+        boris = self.row().combatants.filter(character=self.character("Sir Boris")).first()
         if boris is not None and not open_now:
             url = reverse("declare", args=[self.encounter.pk, boris.pk]).encode()
             assert url not in forms.content, "the player is offered a declaration that would be refused"

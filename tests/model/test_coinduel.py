@@ -28,11 +28,9 @@ class CoinDuelModel(TableModel):
     template = "Cleo"
 
     def build(self) -> Encounter:
-        self.characters = {
-            "Ada": Character.objects.create(saga=self.saga, owner=self.player, name="Ada"),
-            "Bruno": Character.objects.create(saga=self.saga, name="Bruno", is_npc=True),
-            "Cleo": Character.objects.create(saga=self.saga, name="Cleo", is_npc=True),
-        }
+        self.know(Character.objects.create(saga=self.saga, owner=self.player, name="Ada"), "Ada")
+        self.know(Character.objects.create(saga=self.saga, name="Bruno", is_npc=True), "Bruno")
+        self.know(Character.objects.create(saga=self.saga, name="Cleo", is_npc=True), "Cleo")
         return core.create_encounter(self.storyguide, self.saga.pk, "Duel at dawn", "coinduel")
 
     @rule(person=people, dice=dice)
@@ -48,3 +46,39 @@ class CoinDuelModel(TableModel):
 
 def test_the_coin_duel_model():
     run(CoinDuelModel)
+
+
+def test_a_copy_that_takes_a_renamed_copys_name_is_known_after_a_restore():
+    """The soak's failure of issue 35, item 16 (seed 3145562161), replayed step by step: two copies of Cleo
+    stamped, "Cleo 2" renamed, one more stamped (taking the freed name "Cleo 2"), the saga deleted and
+    restored: the machine knows all six characters, and plays on in the restored saga; every invariant
+    holds after each step, and the example's last checks at its end."""
+    machine = CoinDuelModel()
+
+    def checked():
+        machine.ran += 1
+        for invariant in machine.invariants:
+            invariant.function(machine)
+
+    try:
+        checked()
+        machine.stamp(2)
+        checked()
+        copy = next(c for c in machine.characters.values() if c.name == "Cleo 2")
+        machine.rename_character(sorted(machine.characters).index(copy.pk), "Old Tom")
+        checked()
+        machine.stamp(1)
+        checked()
+        assert sorted(c.name for c in machine.saga.characters.all()) == [
+            "Ada", "Bruno", "Cleo", "Cleo 1", "Cleo 2", "Old Tom"
+        ]
+        machine.delete_and_restore()
+        checked()
+        assert len(machine.characters) == 6
+        machine.knows_every_character()
+        machine.add("storyguide", 5, "Bandits")  # the new "Cleo 2", in the restored saga
+        checked()
+        assert machine.steps[-1] == "add", machine.steps
+        assert machine.row().combatants.get().character.name == "Cleo 2"
+    finally:
+        machine.teardown()

@@ -29,7 +29,6 @@ pytestmark = pytest.mark.django_db
 RUNNING = {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}
 SWIMMING = {"name": "Swimming", "attribute": "strength", "consistency": 0, "physical": True}
 TERRAINS = [("Market streets", "Running"), ("The river", "Swimming")]
-CHARACTERS = ("Marta", "Bandit 1", "Bandit 2", "Thug")
 SCORES = ("attribute:dexterity", "attribute:strength", "ability:Running")
 
 
@@ -42,9 +41,8 @@ class D6Model(TableModel):
     screened = frozenset({"faces", "d6", "d10s", "die_result"})
 
     def build(self) -> Encounter:
-        self.characters = {}
         for name, owner in (("Marta", self.player), ("Bandit 1", None), ("Bandit 2", None), ("Thug", None)):
-            self.characters[name] = Character.objects.create(
+            character = Character.objects.create(
                 saga=self.saga,
                 name=name,
                 owner=owner,
@@ -55,6 +53,7 @@ class D6Model(TableModel):
                     fatigue=3,
                 ),
             )
+            self.know(character, name)
         return services.create_encounter(self.storyguide, self.saga.pk, "Ashford")
 
     def live_facts(self, encounter):
