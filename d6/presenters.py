@@ -738,10 +738,10 @@ def track_text(fatigue: int, always_rises: int) -> str:
 
 
 def score_option(score) -> str:
-    """A score in a roll's select: "Dexterity (C2 P1, physical)"."""
-    potential = f" P{score.potential}" if score.potential else ""
+    """A score in a roll's select, in words: "Dexterity (Consistency 2, Potential 1, physical)" (d6 seed)."""
+    potential = f", Potential {score.potential}" if score.potential else ""
     physical = ", physical" if score.physical else ""
-    return f"{score.label} (C{score.consistency}{potential}{physical})"
+    return f"{score.label} (Consistency {score.consistency}{potential}{physical})"
 
 
 def scores_html(scores) -> str:

@@ -399,8 +399,8 @@ def test_a_track_numbers_only_its_ends_its_base_and_the_fatigue_now():
 def test_a_score_reads_its_consistency_then_potential_and_physical():
     dexterity = SheetScore("attribute", "dexterity", 2, 1, True)
     swordplay = SheetScore("ability", "Swordplay", 3, 0, False)
-    assert presenters.score_option(dexterity) == "Dexterity (C2 P1, physical)"
-    assert presenters.score_option(swordplay) == "Swordplay (C3)"
+    assert presenters.score_option(dexterity) == "Dexterity (Consistency 2, Potential 1, physical)"
+    assert presenters.score_option(swordplay) == "Swordplay (Consistency 3)"
     assert presenters.scores_html([dexterity, swordplay]) == (
         '<span class="score">Dexterity <b>C2</b> P1 <span class="muted">phys</span></span> · '
         '<span class="score">Swordplay <b>C3</b></span>'
