@@ -441,7 +441,8 @@ def stamina_outcome(stamina: dict) -> str:
 
 # --- a stress roll in words (ArM3 p163, RULES.md Part 1 "Dice") -----------------------------------
 # A roll is said as parts, (text, what it is): "" for words, "die", "die-again" (a 1 that doubles),
-# "die-botch" (a botch die's 0), "die-value" (what the die counts for), "botch" (what botched), "total".
+# "die-botch" (a botch die's 0), "die-value" (what the die counts for), "botch" (what botched), "added" (what
+# is added to the die), "total".
 # The page wraps each part in its mark-up (`arsmagica_tags.roll`), a sentence joins their text: one wording.
 
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
@@ -514,7 +515,8 @@ def rolled_parts(roll: dict | None, total, *, with_total: bool = True) -> list[t
         return dice + [("; total ", ""), (str(total), "total")] if with_total else dice
     added = f"{total - roll.get('value', 0):+d}"
     joined = " " if len(dice) == 2 else ", "
-    return dice + [(f"{joined}{added}", "")] + ([(" = ", ""), (str(total), "total")] if with_total else [])
+    after = [(" = ", ""), (str(total), "total")] if with_total else []
+    return [*dice, (f"{joined}{added}", "added"), *after]
 
 
 def said(parts: list[tuple[str, str]]) -> str:

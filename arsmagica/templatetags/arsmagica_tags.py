@@ -19,19 +19,24 @@ _PART_HTML = {
     "die-botch": '<span class="die die-botch">{}</span>',
     "die-value": '<span class="die-value">{}</span>',
     "botch": '<strong class="botch" data-testid="botch">{}</strong>',
+    "added": "{}",
 }
+
+
+def _part_html(text: str, kind: str, testid: str) -> str:
+    """One part of a roll in its mark-up; what is added to the die stays on the die's line (" +6")."""
+    if kind == "total":
+        return total(text, testid=testid)
+    if kind == "added":
+        text = text.replace(" ", "\N{NO-BREAK SPACE}", 1)
+    return format_html(_PART_HTML[kind], text)
 
 
 def _roll_html(stress, parts, testid="") -> str:
     """A roll's parts (`presenters.stress_parts`) in their mark-up, the total in bold."""
     if not parts:
         return ""
-    html = mark_safe(
-        "".join(
-            total(text, testid=testid) if kind == "total" else format_html(_PART_HTML[kind], text)
-            for text, kind in parts
-        )
-    )
+    html = mark_safe("".join(_part_html(text, kind, testid) for text, kind in parts))
     if not (stress or {}).get("faces"):
         return html
     botched = " botched" if stress.get("botches") else ""
