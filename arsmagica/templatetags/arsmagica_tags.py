@@ -23,20 +23,26 @@ _PART_HTML = {
 }
 
 
-def _part_html(text: str, kind: str, testid: str) -> str:
-    """One part of a roll in its mark-up; what is added to the die stays on the die's line (" +6")."""
-    if kind == "total":
-        return total(text, testid=testid)
-    if kind == "added":
-        text = text.replace(" ", "\N{NO-BREAK SPACE}", 1)
-    return format_html(_PART_HTML[kind], text)
+def _parts_html(parts, testid: str) -> str:
+    """A roll's parts in their mark-up; what is added to a die, or closes its brackets, is kept on the die's
+    line on a phone ("5 +6", "0 4):")."""
+    pieces: list[str] = []
+    for text, kind in parts:
+        if kind == "total":
+            pieces.append(total(text, testid=testid))
+        elif pieces and (kind == "added" or text.startswith(")")):
+            pieces.append(format_html('<span class="roll-join">{}{}</span>', pieces.pop(), text.rstrip()))
+            pieces += [" "] if text != text.rstrip() else []
+        else:
+            pieces.append(format_html(_PART_HTML[kind], text))
+    return mark_safe("".join(pieces))
 
 
 def _roll_html(stress, parts, testid="") -> str:
     """A roll's parts (`presenters.stress_parts`) in their mark-up, the total in bold."""
     if not parts:
         return ""
-    html = mark_safe("".join(_part_html(text, kind, testid) for text, kind in parts))
+    html = _parts_html(parts, testid)
     if not (stress or {}).get("faces"):
         return html
     botched = " botched" if stress.get("botches") else ""

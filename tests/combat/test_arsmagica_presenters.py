@@ -130,7 +130,7 @@ def test_a_stress_roll_says_its_faces_in_words_each_face_boxed():
     assert '<span class="roll botched" data-testid="roll">stress die <span class="die">0</span>, ' in botched
     zero = '<span class="die die-botch">0</span>'
     assert f"3 botch dice ({zero} {zero} " in botched
-    assert '): two 0s, <strong class="botch" data-testid="botch">a double botch</strong>' in botched
+    assert '):</span> two 0s, <strong class="botch" data-testid="botch">a double botch</strong>' in botched
     assert roll(None) == "" and roll({}) == ""  # a roll players do not see
 
 

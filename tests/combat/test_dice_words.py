@@ -84,7 +84,10 @@ def test_a_botch_is_marked_and_each_botch_die_boxed():
         Context({"r": stress([0], [0, 4], 0, 1)})
     )
     assert '<span class="roll botched" data-testid="roll">' in html
-    assert '(<span class="die die-botch">0</span> <span class="die">4</span>)' in html
+    assert (
+        '(<span class="die die-botch">0</span> <span class="roll-join"><span class="die">4</span>):</span>'
+        in html
+    )
     assert '<strong class="botch" data-testid="botch">a botch</strong>; total <b>-2</b>' in html
 
 

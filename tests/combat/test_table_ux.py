@@ -180,7 +180,9 @@ def test_only_faces_and_values_are_in_the_dice_font():
     html = Template("{% load arsmagica_tags %}{% roll r %}").render(
         Context({"r": {"faces": [0], "botch_faces": [0, 3], "value": 0, "botches": 1}})
     )
-    assert '2 botch dice (<span class="die die-botch">0</span> <span class="die">3</span>): one 0' in html
+    # a face and the bracket it closes stay on one line on a phone
+    three = '<span class="roll-join"><span class="die">3</span>):</span>'
+    assert f'2 botch dice (<span class="die die-botch">0</span> {three} one 0' in html
     css = open(finders.find("css/combat.css")).read()
     assert not re.search(r"^\.roll \{", css, re.M)  # the words are in the text font, and wrap on a phone
     assert re.search(r"^\.roll \.die, \.roll \.die-value \{[^}]*font-family: ui-monospace", css, re.M)
