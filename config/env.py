@@ -1,6 +1,7 @@
 """Typed readers of the environment that refuse values they do not understand."""
 
 import os
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -43,3 +44,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_site_url(name: str) -> tuple[str, str] | None:
+    """The scheme and the host (as ALLOWED_HOSTS writes it: an IPv6 address in brackets) of the URL in
+    `name`, such as BASE_URL=http://192.168.1.20:8000; None when it is unset or empty."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        url = urlsplit(raw)
+        scheme, host, _port = url.scheme, url.hostname, url.port  # a port that is no number raises
+    except ValueError:
+        scheme, host = "", None
+    if scheme not in ("http", "https") or not host:
+        raise BadEnvironment(f"{name} must be an address such as http://192.168.1.20:8000, not {raw!r}")
+    return scheme, f"[{host}]" if ":" in host else host

@@ -8,29 +8,40 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
-from .env import BadEnvironment, env_bool, env_int, env_list, env_str
+from .env import env_bool, env_int, env_list, env_site_url, env_str
+from .secret_key import read_or_make
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# --- Debug or production (docs/deployment.md, "The production profile") ---
-DEV_SECRET_KEY = "covenant-dev-only-not-secret"
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = env_str("SECRET_KEY", DEV_SECRET_KEY if DEBUG else "")
-if not DEBUG and SECRET_KEY in ("", DEV_SECRET_KEY):
-    raise BadEnvironment(
-        "SECRET_KEY must be set to a long random value when DEBUG is false "
-        "(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')"
-    )
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# --- The server a group runs (`make run`), the developer's (`make dev`: DEBUG=true), production ---
+# docs/deployment.md, "What make run serves" and "The production profile".
+DEBUG = env_bool("DEBUG", False)
+# SECRET_KEY when set (production: docs/production.env); else this install's own key, made on the first
+# start in SECRET_KEY_FILE (beside db.sqlite3, ignored by git, mode 0600) and read again at every start.
+SECRET_KEY_FILE = Path(env_str("SECRET_KEY_FILE", "") or BASE_DIR / "secret_key")
+SECRET_KEY = env_str("SECRET_KEY", "").strip() or read_or_make(SECRET_KEY_FILE)
+# BASE_URL: the address the browsers use (make run passes it: http://HOST:PORT, or the LAN address; make
+# run-tls https://HOST_IP:8443). Its host joins the loopback names the site answers to.
+SERVED_AT = env_site_url("BASE_URL")
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver", *([SERVED_AT[1]] if SERVED_AT else [])]
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"  # the site's own 403 page, not Django's bare one
 
-# --- HTTPS: on by default when DEBUG is false, each switch of its own ---
-if env_bool("BEHIND_TLS_PROXY", False):
+# --- HTTPS: on by default behind a TLS proxy (production), each switch of its own ---
+# Without one, Covenant serves plain HTTP on purpose (make run): no redirect to an HTTPS nobody serves, no
+# HSTS (which would also forbid clicking through a self-signed certificate's warning). Serving HTTPS itself
+# (make run-tls, BASE_URL https://...) its cookies are sent over HTTPS only.
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     # Only behind a proxy that terminates TLS and sets X-Forwarded-Proto itself (overwriting the client's).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", not DEBUG)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 0 if DEBUG else 31_536_000, 0, 100_000_000)
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", BEHIND_TLS_PROXY)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool(
+    "SECURE_COOKIES", BEHIND_TLS_PROXY or bool(SERVED_AT and SERVED_AT[0] == "https")
+)
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31_536_000 if BEHIND_TLS_PROXY else 0, 0, 100_000_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
 
@@ -214,8 +225,9 @@ USE_I18N = False
 USE_TZ = True
 
 # --- Static files: ServeStatic (config/static.py) ---
-# DEBUG: straight from the apps' static/ folders, no collectstatic. Otherwise `collectstatic` writes
-# hashed, compressed copies to STATIC_ROOT, served with a far-future Cache-Control.
+# DEBUG (make dev): straight from the apps' static/ folders, no collectstatic. Otherwise (make run,
+# production) `collectstatic` writes hashed, compressed copies to STATIC_ROOT, served with a far-future
+# Cache-Control; Daphne will not start without them (config.static.require_collected_static).
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {

@@ -82,6 +82,20 @@ def suite_redis_url():
     return url
 
 
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory):
+    """A STATIC_ROOT that `collectstatic` filled once for the session, as `make run` and a deploy do: what a
+    Daphne with DEBUG off serves (config.static refuses to start without it)."""
+    from tests.deploy.profile import manage
+
+    root = tmp_path_factory.mktemp("static")
+    env = {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
+    env.update(DEBUG="false", SECRET_KEY="collectstatic-" + "x" * 50, STATIC_ROOT=str(root))
+    collected = manage("collectstatic", "--noinput", "--verbosity", "0", env=env)
+    assert collected.returncode == 0, collected.stderr
+    return root
+
+
 @pytest.fixture(scope="session", autouse=True)
 def database_let_go_at_the_end(django_db_setup, django_db_blocker):
     """Before pytest-django drops a PostgreSQL test database: this process lets go of its connections (the

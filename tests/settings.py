@@ -13,6 +13,13 @@ if _WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
     _url = urlsplit(os.environ["REDIS_URL"])
     os.environ["REDIS_URL"] = urlunsplit(_url._replace(path=f"/{1 + int(_WORKER[2:]) % 15}"))
 
+# The suite runs as `make dev` does, in this process and in every Daphne it starts (they inherit the
+# environment): DEBUG on (the apps' own static files, no collectstatic) and a key of the suite's own, so that
+# no test run writes the checkout's secret_key file. A test of `make run`'s profile starts its own Daphne with
+# DEBUG=false and an empty SECRET_KEY (tests/browser/test_run_profile.py).
+os.environ["DEBUG"] = "true"
+os.environ["SECRET_KEY"] = "covenant-test-suite-not-secret-" + "k" * 40
+
 from config.rule_systems import INSTALLED_SYSTEMS  # noqa: E402
 from config.settings import *  # noqa: E402, F403
 

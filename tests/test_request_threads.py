@@ -210,6 +210,7 @@ def test_on_sqlite_a_thread_lent_again_keeps_its_database_connection(tmp_path):
         REDIS_URL=None,
         ALLOWED_HOSTS="testserver",
         DEBUG="true",  # the page's static files from the apps' folders: no collectstatic in a test
+        BEHIND_TLS_PROXY=None,  # these requests come over plain HTTP: no redirect to HTTPS
     )
     result = manage("shell", "--no-imports", "-c", KEEPS_ITS_CONNECTION, env=env)
     assert result.returncode == 0, result.stderr

@@ -67,8 +67,8 @@ class DaphneServer:
         listener.bind((self.host, self.port))
         listener.listen(128)
         self.port = listener.getsockname()[1]
-        env = dict(os.environ, **self.environment)
-        env.update(DATABASE_URL=self.db_url, DJANGO_SETTINGS_MODULE="config.settings")
+        env = dict(os.environ, DATABASE_URL=self.db_url, DJANGO_SETTINGS_MODULE="config.settings")
+        env.update(self.environment)  # a test may name settings of its own (tests/browser/run_profile.py)
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         daphne = [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), "-v", "1"]
         with open(self.log_path, "ab") as log:

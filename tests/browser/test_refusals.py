@@ -1,6 +1,6 @@
 """Issue 10, item 1: a refused command leaves the page in place and says why beside the control that sent it.
 
-Each test runs twice: against the suite's Daphne, which runs with DEBUG true as `make run` does (django-htmx's
+Each test runs twice: against the suite's Daphne, which runs with DEBUG true as `make dev` does (django-htmx's
 `{% htmx_script %}` then installs its debug handler, which replaced the whole page with the answer to a 400,
 403 or 404), and against a second Daphne with DEBUG false and the collected static files, as in production.
 The ways a real table hit it: starting a round with no combatants, adding combatants with none ticked, and
@@ -39,26 +39,15 @@ PRODUCTION = {
 
 
 @pytest.fixture(scope="session")
-def production_daphne(django_db_setup, tmp_path_factory):
+def production_daphne(django_db_setup, collected_static, tmp_path_factory):
     """A Daphne with DEBUG false, after collectstatic as a deploy does (config.static needs it)."""
     from django.db import connections
 
-    from tests.deploy.profile import manage
-
-    static_root = tmp_path_factory.mktemp("static")
-    environment = {**PRODUCTION, "STATIC_ROOT": str(static_root)}
-    collected = manage("collectstatic", "--noinput", env={**_base_env(), **environment})
-    assert collected.returncode == 0, collected.stderr
+    environment = {**PRODUCTION, "STATIC_ROOT": str(collected_static)}
     url = database_url(connections["default"].settings_dict)
     log = tmp_path_factory.mktemp("daphne-production") / "daphne.log"
     with DaphneServer(url, log, environment=environment) as server:
         yield server
-
-
-def _base_env() -> dict[str, str]:
-    import os
-
-    return {name: os.environ[name] for name in ("PATH", "HOME") if name in os.environ}
 
 
 @pytest.fixture(params=["DEBUG true", "DEBUG false"])

@@ -22,3 +22,21 @@ def test_a_server_error_is_a_page_in_the_sites_frame(db):
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500
     assert b"<h1>Something went wrong</h1>" in response.content and b'<html lang="en">' in response.content
+
+
+def test_a_server_error_page_needs_no_database_and_no_request_context(db, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = server_error(RequestFactory().get("/"))
+    assert b'href="/"' in response.content  # the way back: the front page
+
+
+def test_a_form_sent_with_a_stale_token_is_the_sites_own_page(saga, bob):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(bob)
+    response = browser.post(f"/sagas/{saga.pk}/characters/new/", {"csrfmiddlewaretoken": "stale"})
+    assert response.status_code == 403
+    assert [t.name for t in response.templates][:2] == ["403_csrf.html", "base.html"]
+    assert b"<h1>This form has expired</h1>" in response.content
+    assert b"bob" in response.content  # the person's own header: drawn with the request
