@@ -31,7 +31,7 @@ def _parts_html(parts, testid: str) -> str:
         if kind == "total":
             pieces.append(total(text, testid=testid))
         elif pieces and (kind == "added" or text.startswith(")")):
-            pieces.append(format_html('<span class="roll-join">{}{}</span>', pieces.pop(), text.rstrip()))
+            pieces.append(format_html('<span class="joined">{}{}</span>', pieces.pop(), text.rstrip()))
             pieces += [" "] if text != text.rstrip() else []
         else:
             pieces.append(format_html(_PART_HTML[kind], text))

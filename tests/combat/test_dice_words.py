@@ -85,7 +85,7 @@ def test_a_botch_is_marked_and_each_botch_die_boxed():
     )
     assert '<span class="roll botched" data-testid="roll">' in html
     assert (
-        '(<span class="die die-botch">0</span> <span class="roll-join"><span class="die">4</span>):</span>'
+        '(<span class="die die-botch">0</span> <span class="joined"><span class="die">4</span>):</span>'
         in html
     )
     assert '<strong class="botch" data-testid="botch">a botch</strong>; total <b>-2</b>' in html

@@ -181,7 +181,7 @@ def test_only_faces_and_values_are_in_the_dice_font():
         Context({"r": {"faces": [0], "botch_faces": [0, 3], "value": 0, "botches": 1}})
     )
     # a face and the bracket it closes stay on one line on a phone
-    three = '<span class="roll-join"><span class="die">3</span>):</span>'
+    three = '<span class="joined"><span class="die">3</span>):</span>'
     assert f'2 botch dice (<span class="die die-botch">0</span> {three} one 0' in html
     css = open(finders.find("css/combat.css")).read()
     assert not re.search(r"^\.roll \{", css, re.M)  # the words are in the text font, and wrap on a phone
