@@ -24,6 +24,7 @@ from .odds import odds_context
 from .presenters import my_declarations_words
 from .rolling import rolling_notice
 from .rules.declarations import declarations_awaited
+from .rules.state import PhaseOptions
 from .rules.table import (
     Table,
     can_change_combatants,
@@ -74,6 +75,7 @@ DECLARE_KINDS = SETUP_KINDS | {
     Kind.NIGHT_OF_SLEEP,
     Kind.EXERTION,
 }
+DEFAULT_BOTCH_DICE = PhaseOptions().default_botch_dice  # a preview's botch dice left blank
 # The storyguide's NPC entries shown open, each with its form, when there are at most this many; beyond, every
 # entry is closed and its form is fetched when it is opened (a form per combatant made a 40-combatant page
 # half a second of work and half a megabyte).
@@ -208,6 +210,14 @@ class Card:
         carries = carried(self.combatant)
         return presenters.advantage_words(carries.advantage_attack, carries.advantage_defense)
 
+    def advantage_shown(self, storyguide: bool, npc_rolls: str) -> str:
+        """The advantage as the audience reads it: an NPC's size behind the screen for players where the
+        saga keeps NPC totals there (issue 35, item 10)."""
+        if storyguide or not self.character.is_npc or not presenters.screened_advantage(npc_rolls):
+            return self.advantage
+        carries = carried(self.combatant)
+        return presenters.advantage_sides(carries.advantage_attack, carries.advantage_defense)
+
     @property
     def sheet_line(self) -> str:
         return presenters.sheet_line(self.character)
@@ -286,6 +296,7 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         "audience": audience,
         "is_storyguide": storyguide,
         "cards": cards,
+        "advantages": {card.id: card.advantage_shown(storyguide, saga.npc_rolls) for card in cards},
         "sides": sides,
         "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
         "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
@@ -307,9 +318,11 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
         **(setup_context(encounter, cards) if storyguide else {}),
         **(npc_declarations(encounter, combatants, declarations, can["declare"]) if storyguide else {}),
         **(odds_context(encounter.pending) if storyguide and encounter.pending else {}),
-        "option_rows": option_rows(encounter, cards, facts.movement.payload if facts.movement else None)
-        if storyguide and encounter.pending
-        else [],
+        **(
+            preview_options(encounter, cards, facts.movement.payload if facts.movement else None)
+            if storyguide and encounter.pending
+            else {"option_rows": [], "options_open": False, "options_held": False}
+        ),
     }
 
 
@@ -364,6 +377,24 @@ def next_command(table: Table) -> str:
     if table.phase == "round_over":
         return "end_round"
     return "confirm_phase" if table.pending_phase else "preview_phase"
+
+
+def preview_options(encounter: Encounter, cards: list[Card], movement: dict | None) -> dict:
+    """The preview's options per combatant, and whether they open by themselves: when one holds something
+    other than its default, or in the Fatigue phase, which asks who else rolls (ArM3 p168)."""
+    rows = option_rows(encounter, cards, movement)
+    held = options_changed(rows)
+    fatigue = (encounter.pending or {}).get("phase") == Phase.FATIGUE
+    return {"option_rows": rows, "options_open": fatigue or held, "options_held": held}
+
+
+def options_changed(rows: list[dict]) -> bool:
+    """Whether an option of the preview holds something other than its default: botch dice other than one
+    (a stress roll's one botch die, ArM3 p163), a modifier other than 0, someone called to a Fatigue roll."""
+    return any(
+        row["botch_dice"] not in ("", DEFAULT_BOTCH_DICE) or row["modifier"] not in ("", 0) or row["called"]
+        for row in rows
+    )
 
 
 def option_rows(encounter: Encounter, cards: list[Card], movement: dict | None) -> list[dict]:

@@ -113,6 +113,10 @@ def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> 
                 "storyguide_options": players_chosen(payload["storyguide_options"], players, npc_rolls),
             }
         return shown
+    if event.kind == Kind.ROUND_ENDED:
+        return players_round_ended(payload, players, npc_rolls)
+    if event.kind == Kind.DECLARATIONS_OPENED:
+        return players_opened(payload, players, npc_rolls)
     if event.kind == Kind.PHASE_RESOLVED:
         screened = dict(payload)  # a phase nobody acted in passed by itself, with no dice (ArM3 p163)
         if "dice" in payload:
@@ -138,6 +142,48 @@ def players_record(record, characters: set[str], npc_rolls: str) -> dict:
         for row in payload.get("characters", [])
     ]
     return {**payload, "characters": rows}
+
+
+def screened_advantage(npc_rolls: str) -> bool:
+    """Whether an NPC's advantage stays behind the screen: it is the margin of its success (ArM3 p168), the
+    attack's `difference`, which the saga's setting keeps from players with the NPC's totals."""
+    return bool(behind_the_screen(npc_rolls, totals=("difference",)))
+
+
+def advantage_sides(attack: int, defense: int) -> str:
+    """An NPC's advantage with its size behind the screen: "Attack (behind the screen)"; "" when none."""
+    sides = [side for side, value in (("Attack", attack), ("Defense", defense)) if value]
+    return f"{' and '.join(sides)} (behind the screen)" if sides else ""
+
+
+def players_round_ended(payload: dict, players: set[str], npc_rolls: str) -> dict:
+    """The round over: an NPC's advantage carried into the next as the rolls it helps, its size behind the
+    screen where the setting keeps NPC totals there (issue 35, item 10); a player character's whole."""
+    if not screened_advantage(npc_rolls) or "advantages" not in payload:
+        return payload
+    rows = [
+        row
+        if row.get("combatant") in players
+        else {"combatant": row.get("combatant"), "screened": [s for s in ("attack", "defense") if row.get(s)]}
+        for row in payload["advantages"]
+    ]
+    return {**payload, "advantages": rows}
+
+
+def players_opened(payload: dict, players: set[str], npc_rolls: str) -> dict:
+    """A round begins: each NPC's levels as the round starts, its advantage's size behind the screen as in
+    the line that carried it over (`players_round_ended`)."""
+    if not screened_advantage(npc_rolls) or "start" not in payload:
+        return payload
+    rows = []
+    for row in payload["start"]:
+        if row.get("combatant") in players:
+            rows.append(row)
+            continue
+        screened = [side for side in ("attack", "defense") if row.get(f"advantage_{side}")]
+        shown = without(row, {"advantage_attack", "advantage_defense"})
+        rows.append({**shown, "advantage_screened": screened})
+    return {**payload, "start": rows}
 
 
 def players_chosen(chosen: list[dict], players: set[str], npc_rolls: str) -> list[dict]:
@@ -332,7 +378,11 @@ def advantage_side(applied_as: str | None) -> str:
 
 
 def advantage_carried(advantage: dict) -> str:
-    """What a combatant carries into the next round: " Attack +3 Defense +2" (ArM3 p168)."""
+    """What a combatant carries into the next round: " Attack +3 Defense +2" (ArM3 p168); an NPC's " on Attack
+    (behind the screen)" where its size is kept from players (`players_round_ended`)."""
+    if "screened" in advantage:
+        sides = " and ".join(side.title() for side in advantage["screened"])
+        return f" on {sides} (behind the screen)" if sides else ""
     attack = f" Attack +{advantage['attack']}" if advantage.get("attack") else ""
     defense = f" Defense +{advantage['defense']}" if advantage.get("defense") else ""
     return attack + defense

@@ -39,6 +39,7 @@ class Fighter:
     body_level: str | None = None
     advantage_attack: int = 0
     advantage_defense: int = 0
+    advantage_screened: tuple[str, ...] = ()  # in a player's replay: an NPC's advantage, its size hidden
 
 
 @dataclass
@@ -124,8 +125,9 @@ def _opened(table: Table, p: dict) -> None:
         fighter = table.fighters.get(entry["combatant"])
         if fighter is not None:
             fighter.fatigue_level, fighter.body_level = entry["fatigue_level"], entry["body_level"]
-            fighter.advantage_attack = entry["advantage_attack"]
-            fighter.advantage_defense = entry["advantage_defense"]
+            fighter.advantage_attack = entry.get("advantage_attack", 0)
+            fighter.advantage_defense = entry.get("advantage_defense", 0)
+            fighter.advantage_screened = tuple(entry.get("advantage_screened", ()))
 
 
 def _movement(table: Table, p: dict) -> None:
@@ -161,6 +163,7 @@ def _round_ended(table: Table, p: dict) -> None:
     for fighter in table.fighters.values():
         won = carried.get(fighter.id, {})
         fighter.advantage_attack, fighter.advantage_defense = won.get("attack", 0), won.get("defense", 0)
+        fighter.advantage_screened = tuple(won.get("screened", ()))
 
 
 def _correction(table: Table, p: dict) -> None:
@@ -169,6 +172,7 @@ def _correction(table: Table, p: dict) -> None:
         return
     for key, (_, after) in (p.get("changes") or {}).items():
         setattr(fighter, key, after)
+        fighter.advantage_screened = tuple(s for s in fighter.advantage_screened if f"advantage_{s}" != key)
 
 
 def _rested(table: Table, p: dict) -> None:
@@ -223,7 +227,7 @@ def apply(table: Table, event) -> Table:
 def replay_context(table: Table) -> dict:
     """The replay's panels: each combatant's levels and advantage, the acting order, the engagements."""
     from .models import BodyLevel, FatigueLevel
-    from .presenters import advantage_words
+    from .presenters import advantage_sides, advantage_words
 
     names = {fid: f.name for fid, f in table.fighters.items()}
 
@@ -240,7 +244,9 @@ def replay_context(table: Table) -> dict:
                 "side": f.side,
                 "fatigue": FatigueLevel(f.fatigue_level).label if f.fatigue_level else "not in the log",
                 "body": BodyLevel(f.body_level).label if f.body_level else "not in the log",
-                "advantage": advantage_words(f.advantage_attack, f.advantage_defense) or "none",
+                "advantage": advantage_words(f.advantage_attack, f.advantage_defense)
+                or advantage_sides(*(side in f.advantage_screened for side in ("attack", "defense")))
+                or "none",
                 "down": f.body_level in ("incapacitated", "dead") or f.fatigue_level == "unconscious",
             }
             for f in table.fighters.values()

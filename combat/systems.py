@@ -305,7 +305,8 @@ class Replay(Role):
 
     def chart_marks(self, event) -> list[tuple[str, str, str]]:
         """What an event puts on an encounter's timeline, as (mark, combatant id, words): each mark one of
-        `combat.archive.charts.MARKS` ("hit", "wound", "botch", "correction")."""
+        `combat.archive.charts.MARKS` ("hit", "wound", "botch", "correction"); an undo of `UNDO_KINDS` is
+        marked ("undo") by the core itself."""
         return []
 
     def chart_tally(self, event) -> list[tuple[str, str, int]]:

@@ -88,11 +88,15 @@ class Roll(Attempt):
 
 
 class ValueSet(TypedDict):
-    """The storyguide's challenge value (None: no value) for the action or the awaited defence."""
+    """The storyguide's challenge value (None: no value) for the action or the awaited defence: whose
+    challenge it is (`combatant`) and, for a defence, whose attack it meets (`attacker`); entries from before
+    they were logged name only the roller."""
 
     value: int | None
     name: str
     defence: bool
+    combatant: NotRequired[str]
+    attacker: NotRequired[str]
 
 
 class Breather(TypedDict):

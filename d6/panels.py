@@ -456,7 +456,7 @@ def fight_texts(fight: Fight | None, current: FighterCard | None, defence: dict 
         texts["set_value_label"] = presenters.set_value_label(defender, defence=True)
         texts["queued_defences"] = presenters.queued_defences([c.character.name for c in defence["more"]])
         texts["awaiting_defence"] = presenters.awaiting_defence(
-            defender, defence["attacker"].character.name, defence["value"]
+            defender, defence["attacker"].character.name, None if defence["screened"] else defence["value"]
         )
     elif current is not None:
         texts["set_value_label"] = presenters.set_value_label(
@@ -546,6 +546,43 @@ def players_view(encounter: Encounter, audience: str, combatants: list[Combatant
     return players_see
 
 
+def screened_to_meet(encounter: Encounter, audience: str, combatants: list[Combatant], defence: dict) -> bool:
+    """Whether the players' panels, the same for every player, leave out the number the awaited defence
+    must meet: an NPC's attack result where the saga keeps NPC totals behind the screen (issue 35, item 10;
+    the defender's player fetches it, `to_meet`)."""
+    if audience == STORYGUIDE:
+        return False
+    players = {str(c.pk) for c in combatants if not c.character.is_npc}
+    return presenters.to_meet_hidden(
+        defence["attacker"], defence["defender"], players, set(), encounter.saga.npc_rolls
+    )
+
+
+def to_meet(encounter: Encounter, user) -> dict | None:
+    """The defence awaited as `user` may read it: who attacks whom and, for the storyguide or the player of
+    the defending character, the number to meet (None: no defence is awaited)."""
+    fight = Fight.objects.filter(encounter=encounter).first()
+    if fight is None or not fight.defence or encounter.status == Encounter.Status.ENDED:
+        return None
+    combatants = list(encounter.combatants.select_related("character"))
+    by_id = {str(c.pk): c for c in combatants}
+    attacker, defender = by_id.get(fight.defence["attacker"]), by_id.get(fight.defence["defender"])
+    if attacker is None or defender is None:
+        return None
+    own = {str(defender.pk)} if defender.character.owner_id == user.pk else set()
+    players = {str(c.pk) for c in combatants if not c.character.is_npc}
+    storyguide = encounter.saga.storyguide_id == user.pk
+    hidden = not storyguide and presenters.to_meet_hidden(
+        fight.defence["attacker"], fight.defence["defender"], players, own, encounter.saga.npc_rolls
+    )
+    return {
+        "attacker": attacker,
+        "defender": defender,
+        "hidden": hidden,
+        "value": None if hidden else fight.defence["value"],
+    }
+
+
 @dataclass
 class D6Facts:
     """The rows both audiences' d6 panels are built from, read once per page or push (up to six queries)."""
@@ -605,7 +642,10 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
                 "value": fight.defence["value"],
                 "set": fight.defence.get("set", False),
                 "more": [by_id.get(d["defender"]) for d in fight.queue or []],
+                "screened": screened_to_meet(encounter, audience, combatants, fight.defence),
             }
+            if defence["screened"]:  # its player fetches it (`to_meet`); every other player never sees it
+                defence["value"] = None
     else:
         cards = [_card(c) for c in combatants]
     chase_context = None

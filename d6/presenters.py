@@ -163,6 +163,8 @@ def _signed(number: int) -> str:
 DICE = ("faces", "d6", "d10s", "die_result")
 SCORES = ("consistency", "potential", "physical", "exertion", "dexterity")
 TOTALS = ("result", "value", "attack_result", "margin")
+# What a player character's defence against an NPC's attack carries of that attack: the number to meet.
+TO_MEET = ("value", "attack_result")
 SCREENED_WORDS = "(behind the screen)"
 
 
@@ -176,21 +178,60 @@ NPC_ROLLS = {
 
 
 def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
-    """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed)."""
-    return players_entry(event.kind, event.payload, players, npc_rolls)
+    """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed);
+    `own` holds the reader's own combatant ids (none in what every player is sent alike)."""
+    return players_entry(event.kind, event.payload, players, npc_rolls, own)
 
 
-def players_entry(kind: str, payload: dict, players: set[str], npc_rolls: str) -> dict:
+def players_entry(
+    kind: str, payload: dict, players: set[str], npc_rolls: str, own: set[str] = frozenset()
+) -> dict:
     """An entry's payload with each NPC's challenges as much as the saga's `npc_rolls` lets players see;
-    `players` holds the player characters' combatant ids (as strings)."""
-    if kind in (kinds.ROLL, kinds.FACES_IN):
+    `players` holds the player characters' combatant ids (as strings), `own` the reader's: an NPC's attack
+    result that a player character must meet is its player's alone where the setting hides NPC totals."""
+    if kind == kinds.ROLL:
+        shown = players_challenge(payload, payload.get("combatant"), players, npc_rolls)
+        attacker = payload.get("defends_against")
+        if attacker and to_meet_hidden(attacker, payload.get("combatant"), players, own, npc_rolls):
+            shown = without(shown, set(TO_MEET))
+        return shown
+    if kind == kinds.FACES_IN:
         return players_challenge(payload, payload.get("combatant"), players, npc_rolls)
+    if kind == kinds.VALUE_SET:
+        return players_value_set(payload, players, npc_rolls, own)
     if kind == kinds.FIGHT_STARTED:
         order = [players_challenge(row, row.get("combatant"), players, npc_rolls) for row in payload["order"]]
         return {**payload, "order": order}
     if kind == kinds.EXCHANGE:
         return players_exchange(payload, players, npc_rolls)
     return payload
+
+
+def to_meet_hidden(attacker, defender, players: set[str], own: set[str], npc_rolls: str) -> bool:
+    """Whether a reader is kept from the number a defender must meet (an NPC's attack result, or the value
+    the storyguide set for that defence): where the saga keeps NPC totals behind the screen, only the
+    player of the defending character needs it to roll against it (issue 35, item 10). A player
+    character's attack result is everyone's; an NPC defender's value is its own challenge's."""
+    if str(attacker) in players or not behind_the_screen(npc_rolls, totals=("value",)):
+        return False
+    return str(defender) not in own
+
+
+def players_value_set(payload: dict, players: set[str], npc_rolls: str, own: set[str] = frozenset()) -> dict:
+    """The storyguide's challenge value as players see it: a player character's action's, everyone's; its
+    defence against an NPC's attack, its player's alone; an NPC's, at the setting, as on its roll (the
+    `value` of its challenge). An entry from before the log named whose challenge it was is read as an
+    NPC's."""
+    if payload.get("value") is None:
+        return payload
+    who = payload.get("combatant")
+    if who is None or str(who) not in players:
+        hidden = bool(behind_the_screen(npc_rolls, totals=("value",)))
+    elif payload.get("defence"):
+        hidden = to_meet_hidden(payload.get("attacker"), who, players, own, npc_rolls)
+    else:
+        hidden = False
+    return without(payload, {"value"}) if hidden else payload
 
 
 def players_challenge(challenge: dict, combatant, players: set[str], npc_rolls: str) -> dict:
@@ -550,13 +591,19 @@ def turn_ended_line(p: dict) -> str:
 
 
 def value_set_line(p: dict) -> str:
-    """RULES.md Part 2: the storyguide names the challenge value of an action or a defence."""
-    value = "none" if p.get("value") is None else format_html("<b>{}</b>", p["value"])
+    """RULES.md Part 2: the storyguide names the challenge value of an action or a defence (the number
+    behind the screen where the reader may not see it)."""
+    what = "defence" if p.get("defence") else "action"
+    if "value" not in p:
+        return format_html(
+            "The storyguide sets the challenge value of <b>{}</b>’s {} {}.",
+            p.get("name", ""),
+            what,
+            SCREENED_WORDS,
+        )
+    value = "none" if p["value"] is None else format_html("<b>{}</b>", p["value"])
     return format_html(
-        "The storyguide sets the challenge value of <b>{}</b>’s {}: {}.",
-        p.get("name", ""),
-        "defence" if p.get("defence") else "action",
-        value,
+        "The storyguide sets the challenge value of <b>{}</b>’s {}: {}.", p.get("name", ""), what, value
     )
 
 
@@ -696,7 +743,10 @@ def set_value_label(name: str, *, defence: bool, player_rolls: bool = False) -> 
 
 
 def awaiting_defence(defender: str, attacker: str, value) -> str:
-    """The turn waits for a defence: "<b>Wren</b> must defend against Bandit 1’s attack (result 7)."."""
+    """The turn waits for a defence: "<b>Wren</b> must defend against Bandit 1’s attack (result 7)."; with
+    no value where the reader may not see it."""
+    if value is None:
+        return format_html("<b>{}</b> must defend against {}’s attack.", defender, attacker)
     return format_html("<b>{}</b> must defend against {}’s attack (result {}).", defender, attacker, value)
 
 

@@ -179,9 +179,12 @@ def terrain_offered(p: dict) -> str:
 
 
 def value_set(p: dict) -> str:
-    """The storyguide names the challenge value of an action or a defence (RULES.md Part 2)."""
-    value = "none" if p.get("value") is None else p["value"]
+    """The storyguide names the challenge value of an action or a defence (RULES.md Part 2), or that it is
+    behind the screen where the reader may not see it."""
     what = "defence" if p.get("defence") else "action"
+    if "value" not in p:
+        return f"The storyguide sets the challenge value of {p.get('name', '')}’s {what}, {SCREENED}."
+    value = "none" if p["value"] is None else p["value"]
     return f"The storyguide sets the challenge value of {p.get('name', '')}’s {what}: {value}."
 
 

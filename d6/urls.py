@@ -25,6 +25,7 @@ urlpatterns = [
     path("encounters/<id:encounter_id>/d6/", views.table, name="d6_table"),
     path("encounters/<id:encounter_id>/d6/fight/", views.start_fight, name="d6_start_fight"),
     path("encounters/<id:encounter_id>/d6/roll/", views.roll, name="d6_roll"),
+    path("encounters/<id:encounter_id>/d6/to-meet/", views.to_meet, name="d6_to_meet"),
     path("encounters/<id:encounter_id>/d6/cluster/", views.cluster, name="d6_cluster"),
     path("encounters/<id:encounter_id>/d6/value/", views.set_value, name="d6_set_value"),
     path("encounters/<id:encounter_id>/d6/breather/", views.breather, name="d6_breather"),

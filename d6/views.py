@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from campaign.access import is_storyguide, require_storyguide
 from campaign.once import sent_once
@@ -23,6 +23,7 @@ from combat.views import encounter_command, posted_version, visible_log
 
 from . import KEY, services
 from .panels import TERRAIN_ROWS, state_context
+from .panels import to_meet as defence_to_meet
 from .sheet import saga_attributes as attribute_names_of
 from .sheet_forms import D6AttributesForm
 
@@ -76,6 +77,17 @@ def table(request, encounter_id):
         plain_http=audience == STORYGUIDE and not secure_context(request),
     )
     return render(request, "d6table/table.html", context)
+
+
+@login_required
+@require_safe
+def to_meet(request, encounter_id):
+    """The line of the awaited defence with the number it must meet, for the player of the defending
+    character (and the storyguide); any other member gets the line without it (issue 35, item 10). The
+    players' panels, the same for every player, leave it out; the defender's page asks for it here."""
+    encounter = encounter_for(request.user, encounter_id, KEY)
+    meet = defence_to_meet(encounter, request.user)
+    return render(request, "d6table/_to_meet.html", {"meet": meet})
 
 
 # --- the fight ---------------------------------------------------------------------------------

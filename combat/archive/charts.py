@@ -5,7 +5,8 @@ Everything is read from the event log as the reader saw it (a player: the player
 replay), folded by the rule system (`Replay.state_at`'s steps) and asked of it: the level tracks
 (`chart_tracks`, `chart_levels`), what an event marks on the timeline (`chart_marks`) and adds to the
 saga's numbers (`chart_tally`), and who survived (`survived`); an entry an undo took back marks and
-counts nothing (`combat.undo`). The geometry is made here; the templates only draw it.
+counts nothing (`combat.undo`), and the undo itself is marked, with its reason, in whatever system. The
+geometry is made here; the templates only draw it.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from ..access import encounter_for
 from ..events import CoreKind
 from ..names import Roster
 from ..systems import RuleSystem
-from ..undo import taken_back
+from ..undo import reason, taken_back
 from .replay import reader_events
 
-MARKS = ("hit", "wound", "botch", "correction")
-MARK_WORDS = {"hit": "Hits", "wound": "Wounds", "botch": "Botches", "correction": "Corrections"}
+MARKS = ("hit", "wound", "botch", "correction", "undo")
+MARK_WORDS = {
+    "hit": "Hits", "wound": "Wounds", "botch": "Botches", "correction": "Corrections", "undo": "Undos",
+}  # fmt: skip
 TALLIES = {
     "attacks": "Attacks made",
     "landed": "Attacks landed",
@@ -65,8 +68,11 @@ def tell(system: RuleSystem, events: list) -> Story:
     roster = Roster.of(events)
     table = system.replay.start()
     undone = taken_back(system, events)
+    undos = {undo.seq for undo in undone.values()}
     for index, event in enumerate(events):
         table = system.replay.apply(table, event)
+        if event.seq in undos:
+            story.marks.append(undo_mark(system, event, index + 1))
         if event.seq not in undone:
             for mark, who, words in system.replay.chart_marks(event):
                 story.marks.append(
@@ -90,6 +96,17 @@ def tell(system: RuleSystem, events: list) -> Story:
     if story.ended:
         story.survivors = {cid for cid in story.fought if system.replay.survived(table, cid)}
     return story
+
+
+def undo_mark(system: RuleSystem, undo, step: int) -> dict:
+    """An undo that took something back, on the timeline as a correction is: the storyguide's, with what it
+    undid in the system's words and its reason (the one the recap and the history give)."""
+    said = reason(undo)
+    words = f"undid {system.log.event_label(undo)}" + (f": {said}" if said else "")
+    return {
+        "step": step, "seq": undo.seq, "round": undo.round_number, "mark": "undo", "who": "", "words": words,
+        "name": "The storyguide",
+    }  # fmt: skip
 
 
 # --- geometry ------------------------------------------------------------------------------------
@@ -190,11 +207,12 @@ def where_words(where: str) -> str:
     return " of this encounter" if where == "encounter" else " across the saga"
 
 
-def timeline(story: Story) -> dict:
-    """The encounter's timeline: a lane for each mark (hits, wounds, botches, corrections), a dot at the
-    step where it happened, with its words as the dot's title."""
-    height = TOP + BOTTOM + 30 * len(MARKS)
-    lanes = {mark: TOP + 15 + 30 * number for number, mark in enumerate(MARKS)}
+def timeline(story: Story, undoes: bool = True) -> dict:
+    """The encounter's timeline: a lane for each mark (hits, wounds, botches, corrections, and undos where the
+    system has an undo: `undoes`), a dot at the step where it happened, with its words as the dot's title."""
+    marks = [mark for mark in MARKS if undoes or mark != "undo"]
+    height = TOP + BOTTOM + 30 * len(marks)
+    lanes = {mark: TOP + 15 + 30 * number for number, mark in enumerate(marks)}
     dots = [
         {
             "x": _x(mark["step"] - 1, story.steps),
@@ -205,9 +223,11 @@ def timeline(story: Story) -> dict:
         }
         for mark in story.marks
     ]
+    kinds = [MARK_WORDS[mark].lower() for mark in marks]
+    kinds = ", ".join(kinds[:-1]) + f" and {kinds[-1]}"
     return {
         "id": "chart-timeline",
-        "title": "Timeline of hits, wounds, botches and corrections",
+        "title": f"Timeline of {kinds}",
         "desc": f"{len(story.marks)} marks over {story.steps} steps of the encounter's log, a lane for each "
         "kind; the table beside it lists every mark.",
         "width": WIDTH,
@@ -280,7 +300,7 @@ def encounter_charts(request, encounter_id):
             "saga": encounter.saga,
             "encounter": encounter,
             "level_charts": charts,
-            "timeline": timeline(story),
+            "timeline": timeline(story, undoes=bool(system.replay.UNDO_KINDS)),
         },
     )
 

@@ -302,6 +302,7 @@ def set_challenge_value(user, encounter_id: int, expected_version: int, value: i
         encounter = _command(user, encounter_id, expected_version)
         fight, fighters, state = _fight(encounter)
         obey(table.can_set_value(state, value_given=value is not None))
+        against = {}
         if fight.defence:
             defence = dict(fight.defence)
             defence["value"] = value
@@ -309,11 +310,18 @@ def set_challenge_value(user, encounter_id: int, expected_version: int, value: i
             fight.defence = defence
             fight.save(update_fields=["defence"])
             who = _by_id(fighters, defence["defender"])
+            against = {"attacker": defence["attacker"]}  # whose attack the defence meets: who may see it
         else:
             fight.value = value
             fight.save(update_fields=["value"])
             who = _by_id(fighters, state.fight.current.id)
-        payload = {"value": value, "name": who.combatant.character.name, "defence": bool(fight.defence)}
+        payload = {
+            "value": value,
+            "name": who.combatant.character.name,
+            "defence": bool(fight.defence),
+            "combatant": str(who.combatant_id),
+            **against,
+        }
         log = EventLog(encounter, user)
         log.append(VALUE_SET, payload)
         log.save()

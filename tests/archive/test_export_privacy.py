@@ -23,6 +23,10 @@ pytestmark = pytest.mark.django_db
 
 DIE, SCORE, TOTAL = 9182736, 8273645, 7364554
 MARKED = {"dice": DIE, "scores": SCORE, "totals": TOTAL}
+# An NPC's attack result as a player character's defence must meet it (d6): its player's alone under
+# "results only", everyone's at the other settings (issue 35, item 10). Not in MARKED: who may see it
+# depends on the reader.
+TO_MEET = 6455463
 # What players may not see of an NPC's roll at each setting (the screen of docs/archive-format.md).
 SCREENED = {
     NpcRolls.RESULTS: ("dice", "scores", "totals"),
@@ -43,6 +47,14 @@ def _set(record: dict, part: str, *names: str) -> None:
             record[name] = [["Marked", SCORE]] if part == "scores" else [MARKED[part]]
         else:
             record[name] = MARKED[part]
+
+
+def _set_given(row: dict, npcs: set[str], *names: str) -> None:
+    """An NPC's row: each named number it has (not 0: none) marked as a total."""
+    if row.get("combatant") in npcs:
+        for name in names:
+            if row.get(name):
+                row[name] = TOTAL
 
 
 def _ars_roll(record: dict, dice=(), scores=(), totals=()) -> None:
@@ -73,6 +85,12 @@ def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
             _ars_roll(payload, totals=("difference", "damage_total"))
     if kind == "fatigue_roll" and payload["combatant"] in npcs:
         _ars_roll(payload, ("roll",), ("parts", "ease_factor"), ("total",))
+    if kind == "round_ended":  # an NPC's advantage carried over: the margin of its success, a total's
+        for row in payload.get("advantages", []):
+            _set_given(row, npcs, "attack", "defense")
+    if kind == "declarations_opened":  # the same advantage as the next round starts
+        for row in payload.get("start", []):
+            _set_given(row, npcs, "advantage_attack", "advantage_defense")
     if kind == "attack":  # the storyguide's modifier on each NPC's roll, written on the line (issue 31)
         rollers = {payload["attacker"], payload["defender"]} & npcs
         chosen = [{"combatant": who, "option": "modifier", "value": SCORE} for who in sorted(rollers)]
@@ -96,6 +114,25 @@ def mark_d6(kind: str, payload: dict, npcs: set[str]) -> None:
     for challenge, who in owned:
         if who in npcs:
             _ars_roll(challenge, D6_DICE, D6_SCORES, D6_TOTALS)
+    if to_meet_by(kind, payload, npcs) is not None:  # a player character's defence against an NPC's attack
+        for name in ("value", "attack_result"):
+            if payload.get(name) is not None:
+                payload[name] = TO_MEET
+    elif kind == d6_kinds.VALUE_SET and payload.get("value") is not None:
+        if payload.get("combatant") in (None, *npcs):  # an NPC's (or one logged before it named the roller)
+            payload["value"] = TOTAL
+
+
+def to_meet_by(kind: str, payload: dict, npcs: set[str]) -> str | None:
+    """The player character whose defence against an NPC's attack an entry gives the number to meet of
+    (by combatant id), or None."""
+    if kind == d6_kinds.ROLL and payload.get("defends_against") in npcs:
+        who = payload.get("combatant")
+    elif kind == d6_kinds.VALUE_SET and payload.get("defence") and payload.get("attacker") in npcs:
+        who = payload.get("combatant")
+    else:
+        return None
+    return who if who is not None and who not in npcs else None
 
 
 MARK = {"arsmagica": mark_ars_magica, "d6fatigue": mark_d6}

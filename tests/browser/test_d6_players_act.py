@@ -7,7 +7,8 @@ as the storyguide's setup form would. Everything after that is done on the pages
 
 - a fight: the storyguide rolls initiative; on a player character's turn that player picks the challenge on
   their own page and rolls it, and the other player sees the roll arrive without reloading; an NPC's attack
-  on a player character is defended by that player from their own page; the other player takes a breather
+  on a player character is defended by that player from their own page, the only player's page given the
+  number to meet (the saga keeps NPC results' numbers behind the screen); the other player takes a breather
   on their own turn and every screen's fatigue track drops to base fatigue;
 - a chase: the storyguide starts it with Tobias one square behind Hale; Tobias's player chooses "Move ahead"
   on their page, and when the exchange carries Tobias past Hale every screen shows him run past and leave the
@@ -207,11 +208,17 @@ def test_players_roll_their_own_turn_and_defence_and_take_a_breather(table, sett
             expect(wren_player.page.get_by_test_id(f"your-defence-{defender.pk}")).to_be_hidden()
             attack = latest(encounter, kinds.ROLL)
             assert attack.payload["defence_needed"] and attack.payload["target_name"] == "Tobias"
-            expect(defend.get_by_test_id("player-defence-value")).to_contain_text(
-                str(attack.payload["result"])
-            )
+            # Under "results only" the watchman's result is the number Tobias's defence must meet: his page
+            # asks for it, and it reaches no other player's page (issue 35, item 10).
+            result = str(attack.payload["result"])
+            expect(defend.get_by_test_id("to-meet-value")).to_have_text(result)
+            expect(defend.get_by_test_id("to-meet")).to_have_count(1)  # the answer replaced the line drawn
+            expect(wren_player.page.get_by_test_id("to-meet-value")).to_have_count(0)
+            expect(guide.page.get_by_test_id("awaiting-defence")).to_contain_text(f"(result {result})")
             for person in everyone:
                 expect(person.page.get_by_test_id("awaiting-defence")).to_contain_text("Tobias")
+            for person in (wren_player, tobias_player):
+                expect(person.page.get_by_test_id("awaiting-defence")).not_to_contain_text("(result")
             defend.get_by_test_id("player-defence-score").select_option("ability:Swordplay")
             defend.get_by_test_id("player-defence-submit").click()
             for person in everyone:

@@ -137,3 +137,27 @@ def test_undone_lines_are_marked_in_the_recap_and_the_history_export(client, tab
         exported = client.get(reverse("saga_history_json", args=[table.saga.pk])).json()
         attacks = [e for e in exported["encounters"][0]["events"] if e["kind"] == "attack"]
         assert attacks[0]["undone"]["reason"] == REASON and "undone" not in attacks[-1]
+
+
+def test_the_timeline_marks_each_undo_with_its_reason_as_it_marks_a_correction(client, table, scripted_dice):
+    """Issue 35, item 9: the encounter's timeline has an undo's mark, for the storyguide and a player, at the
+    undo's step, saying what it undid and why; an undo confirmed again and undone again is two marks."""
+    melee_twice(table, scripted_dice)
+    services.undo_phase(table.storyguide, table.encounter.pk, table.v, "Still wrong")
+    events = list(Event.objects.filter(encounter=table.encounter).order_by("seq"))
+    undos = [e for e in events if e.kind == "phase_undone"]
+    story = tell(systems.of(table.saga), events)
+    marked = [m for m in story.marks if m["mark"] == "undo"]
+    assert [m["seq"] for m in marked] == [u.seq for u in undos]
+    assert [m["step"] for m in marked] == [events.index(u) + 1 for u in undos]
+    assert [m["words"] for m in marked] == [f"undid R1 · Melee: {REASON}", "undid R1 · Melee: Still wrong"]
+    for user in (table.storyguide, table.alice):
+        client.force_login(user)
+        html = client.get(reverse("encounter_charts", args=[table.encounter.pk])).content.decode()
+        assert html.count('class="mark mark-undo"') == 2, user.username
+        assert ">Undos</text>" in html and "Timeline of hits, wounds, botches, corrections and undos" in html
+        row = r"<tr><td><a [^>]*>\d+</a></td>\s*<td>1</td><td>Undos</td><td>([^<]*)</td><td>([^<]*)</td>"
+        assert re.findall(row, html) == [
+            ("The storyguide", f"undid R1 · Melee: {REASON}"),
+            ("The storyguide", "undid R1 · Melee: Still wrong"),
+        ]

@@ -10,7 +10,7 @@ from campaign.models import NpcRolls
 from combat import services as combat_services
 from combat import systems
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.models import Event
+from combat.models import Combatant, Event
 from combat.rules.dice import RandomDice
 from d6 import services
 from d6.models import Fight
@@ -137,18 +137,36 @@ def test_the_replay_page_draws_the_chase_at_a_step(table, seeded, client):
 @pytest.mark.parametrize("npc_rolls", [NpcRolls.RESULTS, NpcRolls.TOTALS])
 def test_a_players_replay_shows_each_step_as_the_live_frame_showed_it(table, seeded, client, npc_rolls):
     """Each step of a player's replay is the line the players' live frame carried: an NPC's dice and
-    scores (and at the default setting its results' numbers) stay behind the screen."""
+    scores (and at the default setting its results' numbers) stay behind the screen. At that setting the
+    one difference is the player's own defence against an NPC's attack, whose replay keeps the number it
+    had to meet, which the frame every player is sent leaves out (issue 35, item 10)."""
     table.saga.npc_rolls = npc_rolls
     table.saga.save()
     play(table)
     encounter = table.refresh()
     frames = {audience: pushed(encounter, audience) for audience in (PLAYERS, STORYGUIDE)}
     assert frames[PLAYERS] != frames[STORYGUIDE]
+    npcs = {str(c.pk) for c in table.bandits}
+    own_defences = 0
     for event in encounter.events.order_by("seq"):
-        for audience, user in ((PLAYERS, table.alice), (STORYGUIDE, table.storyguide)):
+        for audience, user in ((PLAYERS, table.alice), (PLAYERS, table.bob), (STORYGUIDE, table.storyguide)):
             client.force_login(user)
             html = client.get(f"/encounters/{encounter.pk}/replay/", {"seq": event.seq}).content.decode()
-            assert line_of(html, event.seq) == line_of(frames[audience], event.seq), (audience, event.seq)
+            line, framed = line_of(html, event.seq), line_of(frames[audience], event.seq)
+            p = event.payload
+            mine = (
+                audience == PLAYERS
+                and npc_rolls == NpcRolls.RESULTS
+                and p.get("defends_against") in npcs
+                and Combatant.objects.filter(pk=p["combatant"], character__owner=user).exists()
+            )
+            if mine:
+                own_defences += 1
+                versus = f"vs <b>{p['value']}</b>"
+                assert versus in line and versus not in framed, (user, event.seq)
+            else:
+                assert line == framed, (audience, user, event.seq)
+    assert own_defences or npc_rolls != NpcRolls.RESULTS  # the play has a player defend against an NPC
 
 
 def test_the_d6_charts_draw_the_fatigue_track_and_the_hits(table, seeded, client):
@@ -162,3 +180,12 @@ def test_the_d6_charts_draw_the_fatigue_track_and_the_hits(table, seeded, client
     assert html.count('class="mark mark-hit"') == len(hits)
     saga = client.get(f"/sagas/{table.saga.pk}/charts/")
     assert saga.status_code == 200 and 'data-testid="chart-numbers-table"' in saga.content.decode()
+
+
+def test_the_d6_timeline_has_no_lane_for_an_undo_it_cannot_make(table, seeded, client):
+    """Issue 35, item 9: a system without an undo (`UNDO_KINDS` empty) draws no Undos lane."""
+    play(table)
+    client.force_login(table.storyguide)
+    html = client.get(f"/encounters/{table.encounter.pk}/charts/").content.decode()
+    assert ">Corrections</text>" in html and ">Undos</text>" not in html and "mark-undo" not in html
+    assert "Timeline of hits, wounds, botches and corrections" in html

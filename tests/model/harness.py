@@ -7,8 +7,11 @@ encounter takes nothing but the archive's commands, and that a refused command w
 step the invariants below hold: the log is gapless and the version only grows; the replay folded from the
 log is the live table; the tallies of the charts are the fold of the log with every undone step left out;
 and the players are sent a page for every download.
-A rule of every machine has the player download the exports (history.json, archive.json, recap.md): each
-answered, and under "results only" no NPC's dice in them (a `dice` map or a roll's faces).
+A rule of every machine has the players download the exports (history.json, archive.json, recap.md): each
+answered; and at each example's end, under "results only", no number of an NPC's roll in any player's (its
+dice, scores and totals each first set in the stored log to a number found nowhere else), but for the
+number a player character's defence must meet against an NPC's attack, which its player's keep and no other
+player's show (issue 35, item 10).
 
 A system's machine subclasses `TableModel`: `build` makes its characters and encounter, `live_facts` reads
 the table from the rows (None where the system has no replay), and `undone` says which events an undo took
@@ -47,8 +50,8 @@ from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, InvalidCommand, WrongPhase
-from combat.models import Encounter, Event
-from tests.archive.test_export_privacy import MARK, MARKED
+from combat.models import Combatant, Encounter, Event
+from tests.archive.test_export_privacy import MARK, MARKED, TO_MEET, to_meet_by
 from tests.fuzz.world import fingerprint
 
 ENDED = Encounter.Status.ENDED
@@ -106,6 +109,14 @@ def run(machine: type[TableModel]) -> None:
         TOTAL.update(RAN)
 
 
+def checked(machine: TableModel) -> None:
+    """A machine's invariants as Hypothesis checks them after each step, for a run driven by hand (a
+    regression test replaying a fixed sequence of rules)."""
+    machine.ran += 1
+    for each in machine.invariants:
+        each.function(machine)
+
+
 RAN: Counter = Counter()  # what the last `run` ran: examples, steps (rules run) and commands sent
 TOTAL: Counter = Counter()  # what every `run` of this process ran (tests/model/conftest.py prints it)
 
@@ -113,25 +124,6 @@ TOTAL: Counter = Counter()  # what every `run` of this process ran (tests/model/
 def ran(counted: Counter) -> str:
     """What was run, in words."""
     return f"{counted['examples']} examples, {counted['steps']} steps, {counted['commands']} commands"
-
-
-def npc_dice(value, npcs: set[str], screened: frozenset[str], path: str = "") -> list[str]:
-    """Where a payload (as players were sent it) carries an NPC's dice: a `dice` map with an NPC's id as a
-    key, or a row of an NPC (its `combatant`, `runner` or `caster`) with one of the system's dice fields."""
-    found = []
-    if isinstance(value, dict):
-        dice = value.get("dice")
-        if isinstance(dice, dict):
-            found += [f"{path}.dice.{key}" for key in dice if str(key) in npcs]
-        owner = next((value[key] for key in ("combatant", "runner", "caster") if key in value), None)
-        if owner is not None and str(owner) in npcs:
-            found += [f"{path}.{key}" for key in value if key in screened]
-        for key, item in value.items():
-            found += npc_dice(item, npcs, screened, f"{path}.{key}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += npc_dice(item, npcs, screened, f"{path}[{index}]")
-    return found
 
 
 def tally_of(system, events: list, undone: set[int]) -> dict[str, Counter]:
@@ -151,7 +143,6 @@ class TableModel(RuleBasedStateMachine):
     examples = 30  # how many examples `make test` runs, of up to 20 steps (a coin duel: 0.3 s of CPU)
     budget = 1.0  # this machine's share of the soak's examples (a slow one runs fewer)
     pages = False  # True: the storyguide's round commands go through their pages (`send`)
-    screened: frozenset[str] = frozenset()  # the system's fields of an NPC's roll that are its dice
 
     def __init__(self) -> None:
         super().__init__()
@@ -160,9 +151,11 @@ class TableModel(RuleBasedStateMachine):
         users = get_user_model().objects
         self.storyguide = users.create_user("sg")
         self.player = users.create_user("alice")
+        self.other_player = users.create_user("bob")  # a player who reads: what another's defence must meet
         self.stranger = users.create_user("charlie")
         self.saga = campaign_services.create_saga(self.storyguide, name="Model", rule_system=self.system_key)
         Membership.objects.create(saga=self.saga, user=self.player, role=Membership.Role.PLAYER)
+        Membership.objects.create(saga=self.saga, user=self.other_player, role=Membership.Role.PLAYER)
         self.system = systems.of(self.saga)
         self.versions: dict[int, int] = {}
         self.steps: list[str] = []
@@ -185,6 +178,11 @@ class TableModel(RuleBasedStateMachine):
     def undone(self, events: list) -> set[int]:
         """The seqs of the events an undo took back (the system's own undo), which count nowhere."""
         return set()
+
+    def mark_rows(self, npcs: set[str]) -> int:
+        """The live rows' numbers of an NPC's roll that the panels read (not the log's), set to marks as the
+        log's are (`TO_MEET` for what a defence must meet); how many were set."""
+        return 0
 
     # --- the characters the machine knows -------------------------------------------------------------
 
@@ -441,34 +439,60 @@ class TableModel(RuleBasedStateMachine):
         self.drawn = key
         return True
 
-    def pages_keep_npc_rolls_from_players(self) -> None:
-        """Under "results only", no page the player reads (the encounter, its replay and charts, the saga's
-        history and charts) shows an NPC's dice, scores or totals: each is first set, in the stored log, to
-        a number found nowhere else (tests/archive/test_export_privacy.py's marks)."""
+    def mark_the_log(self) -> tuple[set[str], set[str]]:
+        """Under "results only" (set now), every NPC's dice, scores and totals in the saga's stored log set to
+        numbers found nowhere else (tests/archive/test_export_privacy.py's marks): the parts marked, and the
+        player characters (combatant ids) whose defence against an NPC's attack an entry gives the number to
+        meet of (`TO_MEET`)."""
         campaign_services.set_npc_rolls(self.saga, NpcRolls.RESULTS)
         self.saga.refresh_from_db()
-        npcs = self.npc_ids()
+        npcs, parts, defenders = self.npc_ids(), set(), set()
         for event in Event.objects.filter(encounter__saga=self.saga):
             MARK[self.system_key](event.kind, event.payload, npcs)
             event.save(update_fields=["payload"])
-        client = Client()
-        client.force_login(self.player)
-        for name, pk in (
-            ("encounter_page", self.encounter.pk),
-            ("encounter_replay", self.encounter.pk),
-            ("encounter_charts", self.encounter.pk),
-            ("saga_history", self.saga.pk),
-            ("saga_charts", self.saga.pk),
-        ):
-            page = client.get(reverse(name, args=[pk]), follow=True)
-            assert page.status_code == 200, (name, page.status_code)
-            shown = [part for part, number in MARKED.items() if str(number).encode() in page.content]
-            assert not shown, f"the player's {name} shows an NPC's {shown}"
+            text = json.dumps(event.payload)
+            parts |= {part for part, number in MARKED.items() if str(number) in text}
+            if str(TO_MEET) in text:
+                defenders.add(to_meet_by(event.kind, event.payload, npcs))
+        self.mark_rows(npcs)
+        return parts, defenders
+
+    def meets(self, person: str, defenders: set[str]) -> bool:
+        """Whether the person plays one of these defending characters now (as `Reader.own` reads it)."""
+        ids = [int(pk) for pk in defenders]
+        return Combatant.objects.filter(pk__in=ids, character__owner=self.who(person)).exists()
+
+    def pages_keep_npc_rolls_from_players(self) -> None:
+        """Under "results only", no page a player reads (the encounter, its replay and charts, the saga's
+        history and charts) shows an NPC's dice, scores or totals, each first set, in the stored log and the
+        live rows, to a number found nowhere else; the number a defence must meet shows only on its player's
+        history and replay, never on the encounter's page, which every player is sent alike."""
+        _, defenders = self.mark_the_log()
+        for person in ("player", "other_player"):
+            client = Client()
+            client.force_login(self.who(person))
+            own = self.meets(person, defenders)
+            for name, pk in (
+                ("encounter_page", self.encounter.pk),
+                ("encounter_replay", self.encounter.pk),
+                ("encounter_charts", self.encounter.pk),
+                ("saga_history", self.saga.pk),
+                ("saga_charts", self.saga.pk),
+            ):
+                page = client.get(reverse(name, args=[pk]), follow=True)
+                assert page.status_code == 200, (name, page.status_code)
+                shown = [part for part, number in MARKED.items() if str(number).encode() in page.content]
+                assert not shown, f"the {person}'s {name} shows an NPC's {shown}"
+                may = own and name in ("encounter_replay", "saga_history")
+                assert may or str(TO_MEET).encode() not in page.content, (
+                    f"the {person}'s {name} shows the number another's defence must meet"
+                )
 
     def frames_keep_npc_rolls_from_players(self, first_seq: int) -> None:
         """Under "results only", the frame `combat.live.broadcast` sends the players for a command's events
-        shows none of an NPC's dice, scores or totals, each first set, in the events handed to it (the
-        stored log left as it is), to a number found nowhere else; the storyguide's frame is counted
+        shows none of an NPC's dice, scores or totals, nor the number a defence must meet (every player is
+        sent the same frame), each first set, in the events handed to it and the live rows (the stored log
+        and the rows left as they are), to a number found nowhere else; the storyguide's frame is counted
         when it shows one (`marks_sent`): the example's end sees that the check looked at something."""
         mark = MARK.get(self.system_key)
         if mark is None or self.saga.npc_rolls != NpcRolls.RESULTS:
@@ -481,13 +505,18 @@ class TableModel(RuleBasedStateMachine):
             unmarked = repr(event.payload)
             mark(event.kind, event.payload, npcs)
             marked += repr(event.payload) != unmarked
-        if not marked:  # no NPC roll among them: nothing a frame could leak
-            return
+        rows = transaction.savepoint()  # the live rows marked for these frames alone
+        try:
+            if not self.mark_rows(npcs) and not marked:  # no NPC roll anywhere: nothing a frame could leak
+                return
+            sent = self.frames_sent(encounter, events, first_seq)
+        finally:
+            transaction.savepoint_rollback(rows)
         self.marks_sent["rolls"] += marked
-        sent = self.frames_sent(encounter, events, first_seq)
         assert set(sent) == {PLAYERS, STORYGUIDE}, f"{self.steps[-1]}'s frames reached only {sorted(sent)}"
         for audience, html in sent.items():
-            shown = [part for part, number in MARKED.items() if str(number) in html]
+            marks = {**MARKED, "number to meet": TO_MEET}
+            shown = [part for part, number in marks.items() if str(number) in html]
             assert audience != PLAYERS or not shown, (
                 f"the players' frame of {self.steps[-1]} shows an NPC's {shown}"
             )
@@ -539,12 +568,16 @@ class TableModel(RuleBasedStateMachine):
         self.tallies_equal_the_fold()
 
     def tallies_equal_the_fold(self) -> None:
-        """The charts' numbers are the fold of the log with every undone step left out."""
+        """The charts' numbers are the fold of the log with every undone step left out; the timeline marks
+        every undo."""
         events = self.events()
         story = tell(self.system, events)
         counted = {who: counted for who, counted in story.tally.items() if +counted}
         expected = tally_of(self.system, events, self.undone(events))
         assert counted == expected, f"the charts count an undone step: {counted} != {expected}"
+        undos = [e.seq for e in events if e.kind in self.system.replay.UNDO_KINDS]
+        marked = [m["seq"] for m in story.marks if m["mark"] == "undo"]
+        assert marked == undos, f"the timeline marks the undos {marked}, the log has {undos}"
 
     def npc_ids(self) -> set[str]:
         """Every NPC combatant the log ever added (a removed one's dice stay behind the screen too)."""
@@ -565,16 +598,16 @@ class TableModel(RuleBasedStateMachine):
             self._example.__exit__(None, None, None)
 
     def at_the_end(self) -> None:
-        """What is checked once the example has played: the player's downloads, the storyguide's frames
-        shown a marked NPC roll where one was marked for them, each undone step shown as undone, the kept
-        summaries equal to the fold."""
+        """What is checked once the example has played: the storyguide's frames shown a marked NPC roll where
+        one was marked for them, each undone step shown as undone, the kept summaries equal to the fold, and
+        the players' downloads keeping every number of an NPC's roll."""
         bodies = {person: self.downloads(person) for person in ("storyguide", "player")}
-        self.a_player_downloads(bodies["player"])
         assert self.marks_sent[STORYGUIDE] or not self.marks_sent["rolls"], (
             f"{self.marks_sent['rolls']} NPC rolls marked for the frames, no storyguide's frame shows one"
         )
         self.undone_is_shown_as_undone(bodies)
         self.summaries_equal_the_fold()
+        self.downloads_keep_npc_numbers_from_players()  # last: it marks the stored log
 
     def undone_is_shown_as_undone(self, bodies: dict[str, dict[str, bytes]]) -> None:
         """The storyguide's history.json marks undone exactly the steps an undo took back (by the model's
@@ -622,17 +655,32 @@ class TableModel(RuleBasedStateMachine):
             bodies[name] = b"".join(response.streaming_content) if response.streaming else response.content
         return bodies
 
-    def a_player_downloads(self, bodies: dict[str, bytes]) -> None:
-        """Under "results only", no NPC's dice in the player's history.json and archive.json."""
-        if self.saga.npc_rolls != NpcRolls.RESULTS:
+    def downloads_keep_npc_numbers_from_players(self) -> None:
+        """Under "results only" (set now, whatever the example left), no player's history.json, archive.json
+        or recap.md holds a number of an NPC's roll: each of its dice, scores and totals is first set, in the
+        stored log, to a number found nowhere else, and the storyguide's history.json is seen to hold every
+        one marked. The number a player character's defence must meet against an NPC's attack (d6) is kept
+        in its player's history.json and shown in no other player's download (issue 35, item 10). The coin
+        duel has nothing behind the screen: a coin's face is its result."""
+        if self.system_key not in MARK:
             return
-        npcs = self.npc_ids()
-        for name in ("saga_history_json", "saga_archive_json"):
-            for encounter in json.loads(bodies[name])["encounters"]:
-                for event in encounter["events"]:
-                    leaks = npc_dice(event["payload"], npcs, self.screened)
-                    assert not leaks, f"{name} gives players an NPC's dice: {event['kind']} {leaks}"
-
+        parts, defenders = self.mark_the_log()
+        storyguide = self.downloads("storyguide")["saga_history_json"].decode()
+        missing = [part for part in parts if str(MARKED[part]) not in storyguide]
+        assert not missing, f"the storyguide's history.json lacks an NPC's {missing}"
+        assert not defenders or str(TO_MEET) in storyguide, "the storyguide's history.json lacks one to meet"
+        for person in ("player", "other_player"):
+            own = self.meets(person, defenders)
+            for name, body in self.downloads(person).items():
+                text = body.decode()
+                shown = [part for part, number in MARKED.items() if str(number) in text]
+                assert not shown, f"the {person}'s {name} gives an NPC's {shown}"
+                assert own or str(TO_MEET) not in text, (
+                    f"the {person}'s {name} gives the number another's defence must meet"
+                )
+                assert not own or name != "saga_history_json" or str(TO_MEET) in text, (
+                    f"the {person}'s {name} lacks the number their character's defence had to meet"
+                )
 
 def renamed(value, order: dict[str, str]):
     """A replay's facts with each combatant's id (a string, as a key or a value) put as `order` names it."""

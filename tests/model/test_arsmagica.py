@@ -25,10 +25,11 @@ from arsmagica.rules.levels import why_not_acting
 from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import unable_to_act
 from arsmagica.services.table import table_of
-from arsmagica.sheet import new_sheet
+from arsmagica.sheet import carried, carry, new_sheet
 from campaign.models import Character
 from combat.models import Encounter
 from combat.rules.dice import RandomDice
+from tests.archive.test_export_privacy import TOTAL
 from tests.combat.test_replay import live_facts
 
 from .harness import ENDED, TableModel, people, run, seeds
@@ -62,7 +63,6 @@ class ArsMagicaModel(TableModel):
     budget = 0.6
     starting_sides = ((("Sir Boris",), "Companions"), (("Bandit 1", "Bandit 2"), "Bandits"))
     template = "Wolf"
-    screened = frozenset({"roll", "attack_roll", "defense_roll"})
 
     def build(self) -> Encounter:
         for name, owner, weapon in (
@@ -84,6 +84,20 @@ class ArsMagicaModel(TableModel):
 
     def live_facts(self, encounter):
         return live_facts(encounter)
+
+    def mark_rows(self, npcs):
+        """Each NPC's advantage carried into the round (the margin of its success, a total's; ArM3 p168)
+        marked as the log's totals are."""
+        marked = 0
+        for combatant in self.row().combatants.filter(pk__in=[int(pk) for pk in npcs]):
+            carries = carried(combatant)
+            keys = ("advantage_attack", "advantage_defense")
+            changes = {key: TOTAL for key in keys if getattr(carries, key)}
+            if changes:
+                carry(combatant, **changes)
+                combatant.save(update_fields=["state"])
+                marked += 1
+        return marked
 
     def undone(self, events):
         return undone_by_undo(events)

@@ -13,7 +13,7 @@ from combat.models import Encounter
 from combat.rules.dice import RandomDice, ScriptedDice
 from tests.coinduel import rules, services
 
-from .harness import TableModel, people, run, seeds
+from .harness import TableModel, checked, people, run, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -54,30 +54,24 @@ def test_a_copy_that_takes_a_renamed_copys_name_is_known_after_a_restore():
     restored: the machine knows all six characters, and plays on in the restored saga; every invariant
     holds after each step, and the example's last checks at its end."""
     machine = CoinDuelModel()
-
-    def checked():
-        machine.ran += 1
-        for invariant in machine.invariants:
-            invariant.function(machine)
-
     try:
-        checked()
+        checked(machine)
         machine.stamp(2)
-        checked()
+        checked(machine)
         copy = next(c for c in machine.characters.values() if c.name == "Cleo 2")
         machine.rename_character(sorted(machine.characters).index(copy.pk), "Old Tom")
-        checked()
+        checked(machine)
         machine.stamp(1)
-        checked()
+        checked(machine)
         assert sorted(c.name for c in machine.saga.characters.all()) == [
             "Ada", "Bruno", "Cleo", "Cleo 1", "Cleo 2", "Old Tom"
         ]
         machine.delete_and_restore()
-        checked()
+        checked(machine)
         assert len(machine.characters) == 6
         machine.knows_every_character()
         machine.add("storyguide", 5, "Bandits")  # the new "Cleo 2", in the restored saga
-        checked()
+        checked(machine)
         assert machine.steps[-1] == "add", machine.steps
         assert machine.row().combatants.get().character.name == "Cleo 2"
     finally:

@@ -8,21 +8,25 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
-from campaign.models import Character
-from combat.models import Encounter
+from campaign.models import Character, NpcRolls
+from combat.audience import STORYGUIDE
+from combat.models import Encounter, Event
 from combat.rules.dice import RandomDice
-from d6 import services
+from d6 import kinds, services
+from d6.models import Fight
 from d6.rules import table as rules
 from d6.services import dice as dice_module
 from d6.sheet import new_sheet
 from d6.state import actor, table_state
+from tests.archive.test_export_privacy import TO_MEET, TOTAL
 from tests.d6table.test_replay import live_facts
 
-from .harness import TableModel, people, run, seeds
+from .harness import TableModel, checked, people, run, seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +42,6 @@ class D6Model(TableModel):
     budget = 0.6
     starting_sides = ((("Marta",), "Companions"), (("Bandit 1", "Bandit 2"), "Bandits"))
     template = "Thug"
-    screened = frozenset({"faces", "d6", "d10s", "die_result"})
 
     def build(self) -> Encounter:
         for name, owner in (("Marta", self.player), ("Bandit 1", None), ("Bandit 2", None), ("Thug", None)):
@@ -58,6 +61,17 @@ class D6Model(TableModel):
 
     def live_facts(self, encounter):
         return live_facts(encounter)
+
+    def mark_rows(self, npcs):
+        """The awaited defence against an NPC's attack: the number it must meet marked, `TO_MEET` for a player
+        character's defence (its player's alone), an NPC's total for an NPC's."""
+        fight = Fight.objects.filter(encounter=self.encounter.pk).first()
+        defence = fight.defence if fight is not None else {}
+        if not defence or defence["attacker"] not in npcs or defence.get("value") is None:
+            return 0
+        fight.defence = {**defence, "value": TOTAL if defence["defender"] in npcs else TO_MEET}
+        fight.save(update_fields=["defence"])
+        return 1
 
     # --- helpers ------------------------------------------------------------------------------------
 
@@ -146,6 +160,41 @@ class D6Model(TableModel):
             allowed=person != "stranger",
         )
 
+    @rule(steps=st.integers(1, 8), seed=seeds, value=st.integers(1, 6))
+    def play_on(self, steps, seed, value):
+        """The table plays on for a few commands, each the one it offers next: the fight starts; whoever's
+        turn it is attacks the first fighter of another side (an NPC's the storyguide rolls against `value`,
+        Marta's her player), the one attacked defends (Marta's player for her), and the turn ends. An NPC's
+        attack on Marta is what the number-to-meet invariants need (issue 35, item 10)."""
+        for step in range(steps):
+            state = self.state()
+            if self.row().status == Encounter.Status.ENDED or state.chase is not None:
+                return
+            if state.fight is None:
+                if rules.can_start_fight(state) is not None:
+                    return
+                self.start_fight("storyguide", seed + step)
+            elif state.defence is not None:
+                self.roll(self.player_of(state.defence.defender), seed + step, None, None, SCORES[0], None)
+            elif state.fight.acted or state.fight.took_breather:
+                self.end_turn("storyguide")
+            else:
+                current = state.fight.current.id
+                person = self.player_of(current)
+                given = value if person == "storyguide" else None
+                self.roll(person, seed + step, None, self.foe_of(current), SCORES[0], given)
+
+    def player_of(self, combatant_id: str) -> str:
+        """Who rolls for a combatant when the table plays on: its player, else the storyguide."""
+        owner = self.row().combatants.filter(pk=int(combatant_id)).values_list("character__owner", flat=True)
+        return "player" if owner.first() == self.player.pk else "storyguide"
+
+    def foe_of(self, combatant_id: str) -> int | None:
+        """The index (in `pick`'s order) of the first combatant on another side than this one, if any."""
+        rows = list(self.row().combatants.order_by("order", "pk").values_list("pk", "side"))
+        side = next(side for pk, side in rows if str(pk) == combatant_id)
+        return next((index for index, (_, other) in enumerate(rows) if other != side), None)
+
     # --- the chase ----------------------------------------------------------------------------------
 
     @rule(person=people, runner=st.integers(0, 5), chaser=st.integers(0, 5), distance=st.integers(1, 4))
@@ -222,9 +271,28 @@ class D6Pages(D6Model):
     budget = 0.35
 
     def at_the_end(self):
-        """Every machine's last checks, then what the player's pages show of the NPCs' rolls."""
+        """Every machine's last checks, then what the players' pages show of the NPCs' rolls, and who is
+        given the number an awaited defence must meet."""
         super().at_the_end()
         self.pages_keep_npc_rolls_from_players()
+        self.only_the_defenders_player_is_given_the_number_to_meet()
+
+    def only_the_defenders_player_is_given_the_number_to_meet(self):
+        """The awaited defence's line (`d6_to_meet`), the number marked in the row: the player of a defending
+        player character is given it, while the encounter runs; any other player never (issue 35, item 10)."""
+        fight = Fight.objects.filter(encounter=self.encounter.pk).first()
+        defence = fight.defence if fight is not None else {}
+        running = self.row().status != Encounter.Status.ENDED
+        marked = bool(defence) and defence.get("value") == TO_MEET and running
+        for person in ("player", "other_player"):
+            client = Client()
+            client.force_login(self.who(person))
+            answer = client.get(reverse("d6_to_meet", args=[self.encounter.pk]))
+            assert answer.status_code == 200, (person, answer.status_code)
+            meets = marked and self.meets(person, {defence["defender"]})
+            assert (str(TO_MEET).encode() in answer.content) == meets, (
+                f"the {person} is {'not ' if meets else ''}given the number the defence must meet"
+            )
 
     @invariant()
     def pages_offer_only_what_is_accepted(self):
@@ -243,3 +311,28 @@ def test_the_d6_model():
 
 def test_the_d6_pages():
     run(D6Pages)
+
+
+def test_an_npcs_attack_on_a_player_character_is_checked_as_the_number_to_meet():
+    """The page machine driven by hand under "results only" until Bandit 1 or 2 has attacked Marta and her
+    player has rolled her defence: every frame on the way, and the pages and downloads of both players at
+    the end, are checked for the number her defence had to meet (issue 35, item 10), which the make-test
+    budget's examples seldom reach."""
+    machine = D6Pages()
+    try:
+        checked(machine)
+        machine.sides(True)
+        machine.npc_rolls(NpcRolls.RESULTS)
+        checked(machine)
+        marta = str(machine.row().combatants.get(character=machine.character("Marta")).pk)
+        for seed in range(60):
+            machine.play_on(1, seed, 2)
+            checked(machine)
+            defences = Event.objects.filter(encounter=machine.encounter.pk, kind=kinds.ROLL)
+            if any(e.payload.get("defends_against") and e.payload["combatant"] == marta for e in defences):
+                break
+        else:
+            raise AssertionError(f"no NPC attacked Marta and was defended against: {machine.steps}")
+        assert machine.marks_sent["rolls"] and machine.marks_sent[STORYGUIDE], machine.marks_sent
+    finally:
+        machine.teardown()

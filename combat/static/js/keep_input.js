@@ -6,9 +6,11 @@
  * - any other pushed region comes in at once, so that every control in it carries the version the page
  *   now shows (a click on a region held back would send the old one: "the encounter has moved on");
  * - a pushed region is swapped in with what was typed or ticked in its fields put back, and its <details>
- *   open or closed as they were; except a form whose command is on its way: what was typed in it is set
- *   aside (an accepted form is not filled in again), its buttons wait for the answer, and a refused
- *   command gets its typed fields back and its message in the redrawn error slot.
+ *   open or closed as they were (but one the server opened because it holds something other than the
+ *   defaults, data-holds: the preview's options, which stay open); except a form whose command is on its
+ *   way: what was typed in it is set aside (an accepted form is not filled in again), its buttons wait
+ *   for the answer, and a refused command gets its typed fields back and its message in the redrawn
+ *   error slot.
  * The region itself is whatever the server pushes whole (the set-up panel, the storyguide's NPC declarations,
  * the controls...): nothing here knows which.
  */
@@ -136,6 +138,7 @@
   function reopen(region, state) {
     detailsIn(region).forEach(function (d) {
       var key = detailsKey(d, region);
+      if (d.hasAttribute("data-holds")) { return; }  // open because of what it holds: it stays open
       if (Object.prototype.hasOwnProperty.call(state, key)) { d.open = state[key]; }
     });
   }

@@ -2,7 +2,8 @@
  * - each new result in the log is highlighted for a few seconds and read out by screen readers
  *   (the #live-announce aria-live region);
  * - on a phone, the latest result shows for a few seconds in a bar at the top of the screen, headed by
- *   this person's own character when the result names them;
+ *   this person's own character when the result names them; the bar is in the page's flow (it covers none
+ *   of it) and, scrolled, sticks above the round's bar, which --latest-height, its height, moves down;
  * - when a move is wanted from this person (a declaration to make; a turn, a defence, chase dice,
  *   a terrain to choose), the tab's title says so and the phone vibrates once, where the
  *   browser allows it;
@@ -68,9 +69,16 @@
     body.textContent = words(chosen);
     bar.append(head, " ", body);
     bar.classList.toggle("mine", Boolean(mine));
-    bar.hidden = false;
+    shown(bar, true);
     clearTimeout(latestTimer);
-    latestTimer = setTimeout(function () { bar.hidden = true; }, LATEST_MS);
+    latestTimer = setTimeout(function () { shown(bar, false); }, LATEST_MS);
+  }
+  // Show or hide the bar, and keep its height for the sticky bars under it (0 where it is not drawn: a wide screen).
+  function shown(bar, showing) {
+    bar.hidden = !showing;
+    var root = document.documentElement.style;
+    if (showing && bar.offsetHeight) { root.setProperty("--latest-height", bar.offsetHeight + "px"); }
+    else { root.removeProperty("--latest-height"); }
   }
 
   function newResults() {
@@ -139,7 +147,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     shownSeq = newestSeq();
     var bar = document.getElementById("latest-result");
-    if (bar) { bar.addEventListener("click", function () { bar.hidden = true; }); }
+    if (bar) { bar.addEventListener("click", function () { shown(bar, false); }); }
     attention(true);  // the page just opened: the title says it, no buzz
   });
   document.addEventListener("htmx:wsAfterMessage", function () { newResults(); attention(); });
