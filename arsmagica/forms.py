@@ -13,6 +13,7 @@ from combat.models import Combatant
 from .models import BodyLevel, FatigueLevel, Range, Weapon
 from .presenters import fires_in_words
 from .services.dice import PURPOSE_LABELS, faces_text, parse_faces
+from .services.sheets import engage_refusal
 
 DICE_PURPOSES = ("initiative", "combat", "missile", "missile_second", "magic", "fatigue")
 
@@ -82,10 +83,11 @@ class DeclarationForm(RefusesControlCharacters, forms.Form):
         if declaration is None and weapons:
             self.fields["weapon"].initial = weapons[0].pk
         self.fields["weapon"].choices = [("", "No weapon")] + [(weapon.pk, weapon.name) for weapon in weapons]
+        # Whom this combatant may engage (`can_engage`: nobody dead, not itself): what the check accepts.
         self.fields["engage"].choices = [
             (str(other.pk), f"{other.character.name} ({other.side})")
             for other in others
-            if other.pk != combatant.pk
+            if engage_refusal(combatant, other) is None
         ]
         if not storyguide:
             del self.fields["modifier"]

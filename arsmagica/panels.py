@@ -40,6 +40,7 @@ from .rules.table import (
     step_label,
 )
 from .services.corrections import LEVELS
+from .services.declarations import repeat_refusals
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
 from .services.table import TableRead, combatants_of, declarations_in, last_confirmed, table_of
@@ -148,6 +149,10 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
         for event in events
         if event.kind == Kind.CORRECTION and not set(LEVELS).isdisjoint(event.payload["changes"])
     }
+    # A death corrected in, or out, changes whom everyone may engage (`can_engage`): each NPC's target list
+    # and "same as last round" with it, so the storyguide's "Declare for NPCs" panel goes whole.
+    if any(died(event) for event in events):
+        flags["declare_changed"] = True
     flags["declared_changed"] = changed is None or bool(declared or relevelled)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     # Only while the panel shows its entries: closed, it says so instead and has none to swap into.
@@ -155,6 +160,11 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     if showing and not flags["declare_changed"] and (declared or relevelled):
         flags["declared_entries"] = context["entries_of"](declared | relevelled)
     return flags
+
+
+def died(event) -> bool:
+    """A correction that makes its combatant dead, or dead no more (ArM3 p177)."""
+    return event.kind == Kind.CORRECTION and "dead" in event.payload["changes"].get("body_level", ())
 
 
 @dataclass
@@ -291,9 +301,12 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
     storyguide = audience == STORYGUIDE
+    over = encounter.status == Encounter.Status.ENDED  # the one decision: an ended table names no next step
     return {
         "encounter": encounter,
         "audience": audience,
+        "over": over,
+        "order_note": order_note(over),
         "is_storyguide": storyguide,
         "cards": cards,
         "advantages": {card.id: card.advantage_shown(storyguide, saga.npc_rolls) for card in cards},
@@ -328,9 +341,17 @@ def state_context(encounter: Encounter, audience: str, facts: TableFacts | None 
 
 def declaration_counts(cards: list[Card]) -> dict:
     """Who has declared of those the round waits for, and who cannot act and why (ArM3 p163, p177): the
-    "N/M declared" of the Declarations panel and the close button count only those who can act."""
+    "N/M declared" of the Declarations panel and the close button count only those who can act; the close
+    button's confirmation names those it would leave doing nothing."""
     declared, able = declarations_awaited((card.declared, card.unable) for card in cards)
-    return {"declared_count": declared, "able_count": able, "unable_count": len(cards) - able}
+    waiting = [card.character.name for card in cards if not card.declared and not card.unable]
+    return {
+        "declared_count": declared,
+        "able_count": able,
+        "unable_count": len(cards) - able,
+        # Closing declarations on someone who can act and has not declared asks once, naming them.
+        "close_confirm": presenters.close_declarations_confirm(waiting),
+    }
 
 
 def people_digest(cards: list[Card]) -> str:
@@ -348,6 +369,14 @@ def acting_order(movement: Event | None, audience: str, saga, combatants) -> dic
         return movement.payload if movement else None
     players = {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
     return presenters.players_payload(movement, set(), players, saga.npc_rolls)
+
+
+def order_note(over: bool) -> str:
+    """What the acting order says before this round's Initiative is rolled (ArM3 p163): when it will be,
+    or, the encounter over, that it will not."""
+    if over:
+        return "The encounter is over: no more Initiative is rolled."
+    return "Initiative is rolled when the storyguide closes declarations."
 
 
 def refusals(table: Table) -> dict[str, str | None]:
@@ -459,6 +488,10 @@ def declaration_entries(
     mine_ids = {c.pk for c in mine}
     others = [c for c in combatants if c.pk not in mine_ids] if storyguide else []
     mine_open = not storyguide or len(mine) <= OPEN_AT_ONCE
+    shown = [c for c in mine + others if only is None or c.pk in only]
+    # "Same as last round" is offered where `declare` would take it; elsewhere, why not in its place.
+    repeats = {c.pk: previous[c.pk] for c in shown if previous and c.pk in previous}
+    refused = repeat_refusals(encounter, combatants, repeats) if repeats else {}
     entries = []
     for combatant in mine + others:
         if only is not None and combatant.pk not in only:
@@ -475,6 +508,7 @@ def declaration_entries(
                 "combatant": combatant,
                 "declaration": declaration,
                 "previous": (previous or {}).get(combatant.pk),
+                "repeat_refusal": refused.get(combatant.pk),
                 "own": own,
                 "open": opened,
                 "unable": unable,
@@ -494,11 +528,15 @@ def declaration_form(encounter: Encounter, combatant, combatants, storyguide: bo
     )
 
 
-def npcs_to_repeat(combatants, declarations: dict, previous: dict) -> bool:
-    """Whether "every NPC not declared yet: same as last round" has anyone to declare for [ours]: an NPC
-    that cannot act (ArM3 p177) has nothing to declare."""
-    waiting = (c for c in combatants if c.character.is_npc and c.pk in previous and c.pk not in declarations)
-    return any(not unable_to_act(c.character) for c in waiting)
+def npcs_to_repeat(encounter: Encounter, combatants, declarations: dict, previous: dict) -> bool:
+    """Whether "every NPC not declared yet: same as last round" has anyone it would declare for [ours]: an
+    NPC that cannot act (ArM3 p177) has nothing to declare, and a repeat the check refuses is left out."""
+    waiting = [c for c in combatants if c.character.is_npc and c.pk in previous and c.pk not in declarations]
+    waiting = [c for c in waiting if not unable_to_act(c.character)]
+    if not waiting:
+        return False
+    refused = repeat_refusals(encounter, combatants, {c.pk: previous[c.pk] for c in waiting})
+    return any(c.pk not in refused for c in waiting)
 
 
 def npc_declarations(encounter: Encounter, combatants, declarations: dict, refusal) -> dict:
@@ -516,7 +554,9 @@ def npc_declarations(encounter: Encounter, combatants, declarations: dict, refus
     return {
         "entries": SimpleLazyObject(entries_of),
         "entries_of": entries_of,
-        "npcs_as_before": SimpleLazyObject(lambda: npcs_to_repeat(combatants, declarations, previous)),
+        "npcs_as_before": SimpleLazyObject(
+            lambda: npcs_to_repeat(encounter, combatants, declarations, previous)
+        ),
         "refusal": refusal,
         **my_declarations_words(encounter, True),
     }

@@ -69,6 +69,16 @@ def close_declarations_label(declared: int, able: int, unable: int = 0) -> str:
     return f"Close declarations, roll Initiative ({declared}/{able} declared{out})"
 
 
+def close_declarations_confirm(waiting: list[str]) -> str:
+    """The storyguide's one confirmation before declarations close on someone who can act and has not
+    declared (ArM3 p163: they do nothing this round), naming them; "" when nobody is left out."""
+    if not waiting:
+        return ""
+    who = waiting[0] if len(waiting) == 1 else f"{', '.join(waiting[:-1])} and {waiting[-1]}"
+    verb = "has" if len(waiting) == 1 else "have"
+    return f"{who} {verb} not declared and will do nothing this round. Close declarations anyway?"
+
+
 def end_round_label(round_number: int) -> str:
     """The storyguide's button after the Fatigue phase: this round ends, the next opens (ArM3 p163)."""
     return f"End round {round_number}, open round {round_number + 1}"
@@ -596,6 +606,16 @@ def sheet_line(character) -> str:
         f"Soak {sheet.soak} · Dodge {sheet.dodge_defense} · Combat Fatigue {sheet.combat_fatigue}"
         f" · Qik {sheet.quickness} · Enc {sheet.encumbrance}"
     )
+
+
+def repeated_words(declared: list[str], left_out: list[str]) -> str:
+    """What "every NPC not declared yet: same as last round" did, in one line: for whom of how many, and each
+    NPC left out with why (`left_out`: a sentence each)."""
+    said = f"Same as last round for {len(declared)} of {len(declared) + len(left_out)} NPCs not declared yet"
+    said += f": {', '.join(declared)}." if declared else "."
+    if left_out:
+        said += f" Left out: {'; '.join(left_out)}."
+    return said
 
 
 def my_declarations_words(encounter, storyguide: bool, waiting: tuple[str, ...] = ()) -> dict:

@@ -236,7 +236,9 @@ def replay_context(table: Table) -> dict:
 
     return {
         "table": table,
-        "step_label": STEPS.get(table.phase, table.phase),
+        # An ended encounter's last step names no step of a round still to come (ArM3 p163's steps).
+        "step_label": "Encounter over" if table.status == "ended" else STEPS.get(table.phase, table.phase),
+        "over": table.status == "ended",
         "rows": [
             {
                 "id": f.id,

@@ -89,15 +89,18 @@ def my_declarations(request, encounter_id):
     return _my_declarations(request, encounter_for(request.user, encounter_id))
 
 
-def _my_declarations(request, encounter: Encounter, error: CombatError | None = None):
+def _my_declarations(request, encounter: Encounter, error: CombatError | None = None, report: str = ""):
+    """The declarations panel; `error`: why the storyguide's "every NPC" tap was refused, `report`: what it
+    did (each beside its button)."""
     storyguide = is_storyguide(request.user, encounter.saga)
     combatants = combatants_of(encounter)
     declarations = declarations_in(encounter, encounter.round_number)
-    previous = declarations_in(encounter, encounter.round_number - 1, weapons=True)
+    refusal = can_declare(table_of(encounter))
+    # Last round's declarations, for "same as last round": only while declarations are open.
+    previous = {} if refusal else declarations_in(encounter, encounter.round_number - 1, weapons=True)
     entries = declaration_entries(
         encounter, combatants, declarations, storyguide=storyguide, user_id=request.user.pk, previous=previous
     )
-    refusal = can_declare(table_of(encounter))
     # A player's characters with a form still to send: the panel's heading names them (issue 32, item 4).
     waiting = (
         ()
@@ -111,9 +114,10 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
             "encounter": encounter,
             "entries": entries,
             "is_storyguide": storyguide,
-            "npcs_as_before": storyguide and npcs_to_repeat(combatants, declarations, previous),
+            "npcs_as_before": storyguide and npcs_to_repeat(encounter, combatants, declarations, previous),
             "refusal": refusal,
             "npcs_error": str(error) if error else "",
+            "npcs_report": report,
             **my_declarations_words(encounter, storyguide, waiting),
         },
         status=answers.status_of(error, inline=True) if error else 200,
@@ -280,16 +284,17 @@ def declare_npcs_as_before(request, encounter_id):
     except CombatError as error:
         return _refused(request, encounter_id, error)
     try:
-        services.declare_npcs_as_before(request.user, encounter.pk, posted_version(request))
+        done = services.declare_npcs_as_before(request.user, encounter.pk, posted_version(request))
     except CombatError as error:
         if wants_a_page(request):
             return _on_the_page(request, encounter.pk, str(error))
         encounter.refresh_from_db()
         return _my_declarations(request, encounter, error)
     if wants_a_page(request):
-        return _on_the_page(request, encounter.pk)
+        messages.info(request, done.words)
+        return redirect("encounter_page", encounter_id=encounter.pk)
     encounter.refresh_from_db()
-    return _my_declarations(request, encounter)
+    return _my_declarations(request, encounter, report=done.words)
 
 
 # --- the storyguide's commands -----------------------------------------------------------------

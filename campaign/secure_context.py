@@ -6,6 +6,7 @@ HTTPS, or from the machine itself (localhost, 127.0.0.1, ::1). `http://192.168.1
 
 import ipaddress
 
+from django.core.exceptions import DisallowedHost
 from django.http.request import split_domain_port
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -15,7 +16,10 @@ def secure_context(request) -> bool:
     """HTTPS (behind a proxy, as SECURE_PROXY_SSL_HEADER says, through `is_secure`), or a loopback host."""
     if request.is_secure():
         return True
-    host, _port = split_domain_port(request.get_host())
+    try:
+        host, _port = split_domain_port(request.get_host())
+    except DisallowedHost:  # a host the server was not given: answered 400, logged once already
+        return False
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:

@@ -44,6 +44,7 @@ def refused_on_page(request, error: CombatError, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def error_frame(message: str) -> str:
-    """The websocket: an error frame the client shows; the connection stays open."""
-    return json.dumps({"error": message})
+def error_frame(message: str, *, last: bool = False) -> str:
+    """The websocket: an error frame the client shows; the connection stays open, unless `last` says the
+    server closes it next (4403), so the page keeps this message as why it stopped."""
+    return json.dumps({"error": message, "last": True} if last else {"error": message})

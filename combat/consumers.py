@@ -14,9 +14,12 @@ import json
 import logging
 import time
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+from campaign.models import Saga
 
 from . import answers, layers, live, presence, saga_live
 from .audience import audience_for
@@ -28,6 +31,9 @@ CLOSE_FORBIDDEN = 4403
 # 3000-4999, so not RFC 6455's 1013; live.js reconnects after any code but 4403, with its own backoff.
 CLOSE_UNAVAILABLE = 4503
 LAYER_DOWN = "Live updates are paused: the server cannot reach Redis. Reconnecting…"
+NOT_IN_SAGA = "You are not in this saga (log in again?)."
+ENCOUNTER_GONE = "This encounter is no longer there: it was deleted."
+SAGA_GONE = "This saga is no longer there: it was deleted."
 # What the channel layer brings a socket: frames rendered once per audience, which the handlers only send.
 PUSHED = frozenset({live.FRAME_TYPE, live.NAME_TYPE, saga_live.FRAME_TYPE, presence.FRAME_TYPE})
 
@@ -35,12 +41,13 @@ logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
-def _audience(user, encounter_id: int) -> str | None:
+def _audience(user, encounter_id: int) -> tuple[str | None, str]:
+    """This person's audience of the encounter, or None with why not (not in the saga, or it was deleted)."""
     try:
         encounter = Encounter.objects.select_related("saga").get(pk=encounter_id)
     except Encounter.DoesNotExist:
-        return None
-    return audience_for(user, encounter)
+        return None, ENCOUNTER_GONE
+    return audience_for(user, encounter), NOT_IN_SAGA
 
 
 @database_sync_to_async
@@ -49,8 +56,12 @@ def _saga_audience(user, saga_id: int) -> str | None:
 
 
 @database_sync_to_async
-def _saga_frame(saga_id: int, audience: str) -> str:
-    return saga_live.current_frame(saga_id, audience)
+def _saga_frame(saga_id: int, audience: str) -> str | None:
+    """The saga page's frame; None when the saga was deleted meanwhile."""
+    try:
+        return saga_live.current_frame(saga_id, audience)
+    except Saga.DoesNotExist:
+        return None
 
 
 @database_sync_to_async
@@ -59,8 +70,12 @@ def _presence(place: presence.Place, user, tab: str, visible: bool | None) -> tu
 
 
 @database_sync_to_async
-def _replay(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int]:
-    return live.replay_frame(encounter_id, audience, after_seq)
+def _replay(encounter_id: int, audience: str, after_seq: int) -> tuple[str, int] | None:
+    """The replay frame and its newest seq; None when the encounter was deleted while its page was open."""
+    try:
+        return live.replay_frame(encounter_id, audience, after_seq)
+    except Encounter.DoesNotExist:
+        return None
 
 
 MAX_FRAME = 4096  # characters: a resume frame is some thirty
@@ -172,6 +187,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await super().close(code, reason)
         self.closed = True
 
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """Send a frame; one for a socket whose close has begun (either end's) is dropped. Daphne's websocket
+        refuses it (Autobahn's Disconnected, "Attempt to send on a closed protocol") until the connection is
+        gone and this consumer's disconnect runs: two people leaving at once is no error."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Disconnected:
+            logger.debug("a frame for a closing socket was dropped")
+
     async def join(self, group: str) -> bool:
         """Join the group; with the channel layer down, answer 4503 here (not from the dispatcher,
         whose other tasks on Redis may be slow to cancel) and say no."""
@@ -183,11 +207,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
             return False
         return True
 
-    async def forbid(self) -> None:
+    async def forbid(self, reason: str = NOT_IN_SAGA) -> None:
         """Accept (if not yet) then close, so the browser sees 4403 and stops reconnecting."""
         if not self.accepted:
             await self.accept()
-        await self.send(text_data=answers.error_frame("You are not in this saga (log in again?)."))
+        await self.send(text_data=answers.error_frame(reason, last=True))
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def disconnect(self, code: int) -> None:
@@ -255,10 +279,11 @@ class EncounterConsumer(LiveConsumer):
         self.last_sent: int | None = None  # None until the client's first resume
         self.held: list[dict] = []
         user = self.scope.get("user")
+        refusal = NOT_IN_SAGA
         if user is not None:
-            self.audience = await _audience(user, self.encounter_id)
+            self.audience, refusal = await _audience(user, self.encounter_id)
         if self.audience is None:
-            await self.forbid()
+            await self.forbid(refusal)
             return
         self.group = Encounter.group_name(self.encounter_id, self.audience)
         self.place = presence.Place("encounter", self.encounter_id)
@@ -274,7 +299,11 @@ class EncounterConsumer(LiveConsumer):
 
     async def replay(self, after_seq: int) -> None:
         """Everything after `after_seq`, then the panels; frames held meanwhile go after, if newer."""
-        html, newest = await _replay(self.encounter_id, self.audience, after_seq)
+        replayed = await _replay(self.encounter_id, self.audience, after_seq)
+        if replayed is None:
+            await self.forbid(ENCOUNTER_GONE)
+            return
+        html, newest = replayed
         await self.send(text_data=html)
         self.last_sent = newest
         held, self.held = self.held, []
@@ -316,7 +345,7 @@ class SagaConsumer(LiveConsumer):
         self.place = presence.Place("saga", self.saga_id)
         if await self.join(self.group):
             await self.accept()
-            await self.send(text_data=await _saga_frame(self.saga_id, self.audience))
+            await self.send_saga_frame()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A resume: the current regions again, if this person is still in the saga (else 4403)."""
@@ -326,7 +355,15 @@ class SagaConsumer(LiveConsumer):
         if await _saga_audience(user, self.saga_id) != self.audience:
             await self.forbid()
             return
-        await self.send(text_data=await _saga_frame(self.saga_id, self.audience))
+        await self.send_saga_frame()
+
+    async def send_saga_frame(self) -> None:
+        """The saga page's current regions; a saga deleted since the membership was read: 4403."""
+        html = await _saga_frame(self.saga_id, self.audience)
+        if html is None:
+            await self.forbid(SAGA_GONE)
+        else:
+            await self.send(text_data=html)
 
     async def saga_frame(self, message: dict) -> None:
         """A frame from the group, as rendered once for this audience."""

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "campaign.middleware.OpenerPolicyWhereHeededMiddleware",  # around SecurityMiddleware: sees its headers
     "django.middleware.security.SecurityMiddleware",
     "config.static.StaticFilesMiddleware",
+    "config.head.HeadAsGetMiddleware",  # every view that answers GET answers HEAD (inside ServeStatic's own)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -281,9 +282,15 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Everything goes to the console (stderr) through the root logger. Django's own "django" logger has a
+# console handler of its own under DEBUG, which printed each of its records twice: here it only passes
+# them up. A request refused with a 4xx is one line, without the exception's traceback
+# (config/log_filters.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"refusals_in_one_line": {"()": "config.log_filters.RefusalsInOneLine"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals_in_one_line"]}},
+    "loggers": {"django": {"handlers": [], "level": "INFO"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -352,28 +352,36 @@ def _name_the_choice(chase_context: dict) -> None:
             own.choice = "choose where to run"
 
 
-def chase_texts(chase: Chase, runners: list[Runner], target: Runner, *, physical_dice: bool) -> dict:
-    """The chase panel's wording: its heading, its outcome, the terrain now, each chaser's place."""
+def chase_texts(
+    chase: Chase, runners: list[Runner], target: Runner, *, physical_dice: bool, over: bool = False
+) -> dict:
+    """The chase panel's wording: its heading, its outcome, the terrain now, each chaser's place. A chase
+    the encounter's end stopped (`over`) reads as stopped: no next exchange, no dice awaited."""
     chasers = [r for r in runners if r.role == Runner.Role.CHASER]
     target_name = target.combatant.character.name
+    ongoing = chase.ongoing and not over
     texts = {
         "heading": presenters.chase_heading(
             chase.number, [r.combatant.character.name for r in chasers], target_name
         ),
         "exchanges_text": presenters.plural(chase.exchanges, "exchange"),
-        "next_exchange": chase.exchanges + 1,
+        "next_exchange": chase.exchanges + 1 if ongoing else None,
         "terrain": chase.stretches[-1],
         "exchange_button": presenters.roll_exchange_text(chase.exchanges + 1, chase.stretches[-1]),
         "not_sent_yet": presenters.not_sent_yet(
             [r.combatant.character.name for r in runners if r.status == Runner.Status.RUNNING and not r.faces]
         )
-        if chase.ongoing
+        if ongoing
         else "",
         "offered_text": presenters.terrains_text(chase.offered),
-        "distances": [distance_row(r, target_name, chase.ongoing, physical_dice) for r in chasers],
+        "distances": [distance_row(r, target_name, ongoing, physical_dice) for r in chasers],
         "target_dice": "",
+        "outcome": "",
+        "outcome_key": chase.outcome,
     }
-    if not chase.ongoing:
+    if chase.ongoing and over:
+        texts["outcome"], texts["outcome_key"] = presenters.chase_stopped(), "stopped"
+    elif not chase.ongoing:
         texts["outcome"] = presenters.chase_outcome(
             chase.outcome,
             target_name,
@@ -381,7 +389,7 @@ def chase_texts(chase: Chase, runners: list[Runner], target: Runner, *, physical
             acts_against_target=chase.acts_against_target,
             ahead=[r.combatant.character.name for r in chasers if r.status == Runner.Status.AHEAD],
         )
-    elif physical_dice and target.status == Runner.Status.RUNNING:
+    elif physical_dice and ongoing and target.status == Runner.Status.RUNNING:
         texts["target_dice"] = dice_note(target)
     return texts
 
@@ -526,8 +534,8 @@ KEYS = {
 
 
 def shortcut_keys(mode: str) -> list[tuple[str, str]]:
-    """The keys the control panel lists: only those whose buttons it shows now."""
-    return [*KEYS.get(mode, []), ("N", "next step")]
+    """The keys the control panel lists: only those whose buttons it shows now (none once it is over)."""
+    return [] if mode == "over" else [*KEYS.get(mode, []), ("N", "next step")]
 
 
 def players_view(encounter: Encounter, audience: str, combatants: list[Combatant]):
@@ -614,6 +622,7 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     """Everything the d6 panels show; `audience` hides the storyguide's controls and NPC sheets. A push
     reads `facts` once for both audiences."""
     facts = facts or table_facts(encounter)
+    over = encounter.status == Encounter.Status.ENDED  # the one decision: an ended table names no next step
     combatants, fight, fighters, chase, runners = (
         facts.combatants, facts.fight, facts.fighters, facts.chase, facts.runners
     )
@@ -627,14 +636,14 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
             card = _card(fighter.combatant, fighter.base_fatigue)
             card.position = fighter.position + 1
             card.initiative = shown(fighter.initiative, FIGHT_STARTED_ROW, fighter.combatant_id)
-            card.current = fighter.position == fight.turn
+            card.current = fighter.position == fight.turn and not over
             card.rose_this_turn = fighter.rose_this_turn
             cards.append(card)
             in_fight.add(fighter.combatant_id)
             if card.current:
                 current = card
         cards += [_card(c) for c in combatants if c.pk not in in_fight]
-        if fight.defence:
+        if fight.defence and not over:
             by_id = {str(card.id): card for card in cards}
             defence = {
                 "attacker": by_id.get(fight.defence["attacker"]),
@@ -649,12 +658,13 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     else:
         cards = [_card(c) for c in combatants]
     chase_context = None
+    chase_runs = chase is not None and chase.ongoing and not over
     if chase is not None:
         target = next(r for r in runners if r.role == Runner.Role.TARGET)
         owner = target.combatant.character.owner
         chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None
         chase_context = {
-            **chase_texts(chase, runners, target, physical_dice=encounter.saga.physical_dice),
+            **chase_texts(chase, runners, target, physical_dice=encounter.saga.physical_dice, over=over),
             "chase": chase,
             "runners": runners,
             "target": target,
@@ -664,14 +674,16 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
             "chooser_name": owner.get_username() if chooser_id else "the storyguide",
             "last": shown(chase.last_exchange, EXCHANGE) if chase.last_exchange else None,
             "cards": [c for c in cards if c.id in {r.combatant_id for r in runners}],
-            "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase.ongoing else [],
-            "yours": _own_runs(chase, runners) if chase.ongoing else [],
+            "standing": [r for r in runners if r.status != Runner.Status.RUNNING] if chase_runs else [],
+            "yours": _own_runs(chase, runners) if chase_runs else [],
             # A terrain offered and not chosen is a choice only while the encounter lasts.
-            "choosing": bool(chase.offered) and chase.ongoing and encounter.status != Encounter.Status.ENDED,
+            "choosing": bool(chase.offered) and chase_runs,
         }
         _name_the_choice(chase_context)
-    chase_ongoing = chase is not None and chase.ongoing
-    if chase_ongoing:
+    chase_ongoing = chase_runs
+    if over:
+        mode = "over"
+    elif chase_ongoing:
         mode = "chase"
     elif fight is not None:
         mode = "fight"
@@ -693,6 +705,10 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     )
     if chase_context is not None:
         runner_refusals(state, chase_context)
+    # Whom the acting fighter may attack, or shoot at in a cluster: those the roll's check takes as a target.
+    roller = str(current.id) if current is not None else None
+    sg = table.STORYGUIDE
+    targets = [c for c in cards if roller and table.can_roll(state, sg, roller, target=str(c.id)) is None]
     available = []
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
@@ -713,11 +729,14 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
         "fight": fight,
         "current": current,
         "defence": defence,
+        "targets": targets,
         "last_roll": last_roll,
         "available": available,
         "chase": chase_context,
         "chase_ongoing": chase_ongoing,
         "mode": mode,
+        "over": over,
+        "fight_over": presenters.fight_over(fight.round) if over and fight is not None else "",
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
         "refusals": refusals(state, current, defence),
         **fight_texts(fight, current, defence),

@@ -633,6 +633,16 @@ def chase_outcome(outcome: str, target: str, caught_by: str, *, acts_against_tar
     return format_html("<b>Escaped!</b> {} gets away: no chaser is left in the chase.", target)
 
 
+def chase_stopped() -> str:
+    """A chase still running when the storyguide ended the encounter: it stops where it stood [ours]."""
+    return format_html("<b>{}</b> The encounter ended while the chase ran.", "Stopped.")
+
+
+def fight_over(round_number: int) -> str:
+    """The turn panel of a fight whose encounter has ended: the round it stopped in, and no one's turn."""
+    return f"The encounter is over: the fight stopped in round {round_number}."
+
+
 def stretch_exchanges(stretch: dict) -> str:
     """Which exchanges a terrain stretch lasted: "exchanges 1–3", "exchange 4", "from exchange 5"."""
     if not stretch["count"]:

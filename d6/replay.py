@@ -214,12 +214,19 @@ STATUS_WORDS = {
     "ahead": "moved ahead",
 }
 OUTCOME_WORDS = {"ongoing": "running", "caught": "caught", "escaped": "escaped", "overtaken": "overtaken"}
+# A chase still running when the encounter ended stops where it stood, and its runners with it [ours].
+STOPPED = "stopped when the encounter ended"
+STOPPED_RUNNER = "in the chase when it stopped"
 
 
 def replay_context(table: Table) -> dict:
     """The replay's panels: each combatant's fatigue on its track, the acting order with whose turn it
-    is, the chase's terrain and every runner's squares behind the target."""
+    is, the chase's terrain and every runner's squares behind the target. Once the encounter has ended
+    nobody's turn comes and a chase still running has stopped: no step reads as one to come."""
     names = {cid: c.name for cid, c in table.combatants.items()}
+    over = table.status == "ended"
+    outcome_words = {**OUTCOME_WORDS, "ongoing": STOPPED} if over else OUTCOME_WORDS
+    status_words = {**STATUS_WORDS, "running": STOPPED_RUNNER} if over else STATUS_WORDS
 
     def name(cid) -> str:
         return names.get(str(cid), "someone who left")
@@ -238,7 +245,9 @@ def replay_context(table: Table) -> dict:
             }
             for c in table.combatants.values()
         ],
-        "order": [{"name": name(cid), "turn": cid == table.turn} for cid in table.order],
+        "heading": f"Round {table.round}" if table.round else "Before the fight",
+        "over": over,
+        "order": [{"name": name(cid), "turn": cid == table.turn and not over} for cid in table.order],
         "chase": None
         if chase is None
         else {
@@ -246,7 +255,7 @@ def replay_context(table: Table) -> dict:
             "terrain": chase.terrain.get("name", ""),
             "rolled": chase.terrain.get("rolled", ""),
             "exchanges": chase.exchanges,
-            "outcome": OUTCOME_WORDS.get(chase.outcome, chase.outcome),
+            "outcome": outcome_words.get(chase.outcome, chase.outcome),
             "target": name(chase.target),
             "runners": [
                 {
@@ -255,7 +264,7 @@ def replay_context(table: Table) -> dict:
                     "role": r.role,
                     "distance": r.distance,
                     "where": _where(r, name(chase.target)),
-                    "status": STATUS_WORDS.get(r.status, r.status),
+                    "status": status_words.get(r.status, r.status),
                 }
                 for r in chase.runners.values()
             ],

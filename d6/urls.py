@@ -13,7 +13,7 @@ def moved(name: str, view):
     opened before the move, is answered by the core's view itself, so its form still works."""
 
     def old_url(request, **kwargs):
-        if request.method in ("GET", "HEAD"):
+        if request.method == "GET":  # a HEAD too (config/head.py)
             return HttpResponsePermanentRedirect(reverse(name, kwargs=kwargs))
         return view(request, **kwargs)
 

@@ -1,5 +1,8 @@
 """The host's view at /admin/: every list and page answers a superuser; the logs cannot be changed there."""
 
+import io
+import logging
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -77,6 +80,43 @@ def test_the_log_cannot_be_changed_or_deleted(host, model):
     answer = host.post(url(model, "changelist"), {"action": "delete_selected", "_selected_action": [row.pk]})
     assert answer.status_code in (200, 302)  # no such action: the list again, nothing deleted
     assert list(model.objects.values()) == before
+
+
+@pytest.fixture
+def console():
+    """What the server's console handler (config/settings.py's LOGGING) writes, as text."""
+    handler = next(h for h in logging.getLogger().handlers if h.get_name() == "console")
+    written = io.StringIO()
+    before = handler.setStream(written)
+    try:
+        yield written
+    finally:
+        handler.setStream(before)
+
+
+@pytest.mark.parametrize("model", [Event, SagaRecord])
+def test_a_refused_write_is_one_line_in_the_log_without_a_traceback(host, model, console):
+    """Issue 35, item 3: Django logs PermissionDenied with its exception; config/log_filters.py keeps the
+    line and drops the traceback, and Django's "django" logger no longer prints it a second time under
+    DEBUG (it passes its records up to the root's console handler only)."""
+    row = model.objects.first()
+    assert host.post(url(model, "change", row.pk), {"kind": "edited"}).status_code == 403
+    assert host.post(url(model, "delete", row.pk), {"post": "yes"}).status_code == 403
+    assert console.getvalue().splitlines() == [
+        f"Forbidden (Permission denied): {url(model, 'change', row.pk)}",
+        f"Forbidden (Permission denied): {url(model, 'delete', row.pk)}",
+    ]
+    assert logging.getLogger("django").handlers == [] and logging.getLogger("django").propagate
+
+
+def test_a_host_header_the_server_was_not_given_is_one_line_in_the_log(db, console):
+    """A 400 for a Host not in ALLOWED_HOSTS (django.security.DisallowedHost, logged with its exception):
+    once, and without the traceback."""
+    assert Client().get("/accounts/login/", HTTP_HOST="elsewhere.example").status_code == 400
+    assert console.getvalue().splitlines() == [
+        "Invalid HTTP_HOST header: 'elsewhere.example'. "
+        "You may need to add 'elsewhere.example' to ALLOWED_HOSTS."
+    ]
 
 
 def test_an_encounter_and_its_saga_are_not_deleted_with_their_log(host):

@@ -4,7 +4,7 @@ Every name a caller needs is importable from here; each lives in a small module
 with one job, named after the rule it holds.
 """
 
-from .declarations import check_declaration, declare
+from .declarations import can_engage, check_declaration, declare
 from .dice import SimpleRoll, StressRoll, roll_total, simple_die, stress_die
 from .dicebox import PURPOSES, DiceBox, RandomDiceBox, RecordingDiceBox, ScriptedDiceBox
 from .engagement import (
@@ -71,7 +71,7 @@ __all__ = [
     "RoundResult", "RoundState", "ScriptedDiceBox", "Sheet", "SimpleRoll", "Skip", "Spell",
     "SpellKind", "StaminaRoll", "StressOdds", "StressRoll", "Weapon", "acting_order_key",
     "attack_total", "body_levels_lost", "can_act", "can_strike", "casting_order_key",
-    "casting_speed", "casting_total", "check_declaration", "combat_fatigue_roll",
+    "can_engage", "casting_speed", "casting_total", "check_declaration", "combat_fatigue_roll",
     "damage_total", "declare", "defense_total", "end_round", "exchange_result",
     "fatigue_penalty", "fatigue_phase", "fatigue_test", "first_missile_phase",
     "initiative_modifiers", "initiative_total", "lose_fatigue_levels", "magic_phase",

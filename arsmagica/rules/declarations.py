@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from combat.rules.errors import RulesError
+from combat.rules.refusals import BAD_INPUT, Refusal
 
 from .levels import BodyLevel, why_not_acting
 from .movement import Movement
@@ -22,6 +23,18 @@ def declarations_awaited(people: Iterable[tuple[bool, str]]) -> tuple[int, int]:
     counts on neither side."""
     able = [declared for declared, why in people if not why]
     return sum(able), len(able)
+
+
+def can_engage(
+    name: str, target_name: str, target_body_level: BodyLevel, *, itself: bool = False
+) -> Refusal | None:
+    """Whom a combatant may engage or shoot at (ArM3 p163): anyone else in the fight but the dead. The
+    declaration's check asks it, and the declaration form's target list and "same as last round" too."""
+    if itself:
+        return Refusal(f"{name} cannot engage {name} (that is the combatant declaring)", BAD_INPUT)
+    if target_body_level is BodyLevel.DEAD:
+        return Refusal(f"{name} cannot engage {target_name}, who is dead", BAD_INPUT)
+    return None
 
 
 def check_declaration(
@@ -55,13 +68,12 @@ def check_declaration(
     if len(declaration.engage) > 1 and len(set(declaration.engage)) != len(declaration.engage):
         raise RulesError(f"{name} names the same opponent twice")
     for target_id in declaration.engage:
-        if target_id == combatant.id:
-            raise RulesError(f"{name} cannot engage {name} (that is the combatant declaring)")
         target = by_id.get(target_id)
         if target is None:
             raise _no_such(target_id)
-        if target.body_level is BodyLevel.DEAD:
-            raise RulesError(f"{name} cannot engage {target.sheet.name}, who is dead")
+        refusal = can_engage(name, target.sheet.name, target.body_level, itself=target_id == combatant.id)
+        if refusal is not None:
+            raise RulesError(refusal)
     if action is Action.ATTACK and weapon is not None and weapon.missile:
         raise RulesError(f"{name}'s {weapon.name} is a missile weapon: declare missile, not attack")
     if action is Action.MISSILE:

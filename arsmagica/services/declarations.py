@@ -3,10 +3,13 @@ anyone), close them: Initiative rolled or typed in, engagement contests settled 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 
 from arsmagica.events import Kind
 from arsmagica.models import Declaration, Phase, Weapon
+from arsmagica.presenters import repeated_words
 from arsmagica.rules import check_declaration, movement_phase
 from arsmagica.rules import declare as engine_declare
 from arsmagica.rules.table import can_close_declarations, can_declare, can_open_declarations
@@ -19,8 +22,8 @@ from combat.services.log import EventLog, lock_encounter, obey, require_storygui
 from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
 from .round import pass_quiet_phases, rebuild, snapshots, start_log
-from .sheets import declaration_of, options_from_json, unable_to_act
-from .table import read_table, table_of
+from .sheets import declaration_of, engage_refusal, options_from_json, unable_to_act
+from .table import declarations_in, read_table
 
 DECLARATION_FIELDS = (
     "action",
@@ -98,45 +101,111 @@ def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_v
             raise NotAllowed(
                 f"You cannot declare for {character.name}: only their player or the storyguide can."
             )
-        unknown = set(values) - set(DECLARATION_FIELDS)
-        if unknown:
-            raise InvalidCommand(f"Unknown declaration fields: {', '.join(sorted(unknown))}.")
         values = dict(values)
         if not storyguide:
             values.pop("modifier", None)  # the storyguide's Initiative modifier
-        engage = [int(target) for target in values.get("engage", [])]
-        known = {each.pk for each in read.combatants}
-        if not set(engage) <= known:
-            raise InvalidCommand("You can only engage combatants of this encounter.")
-        values["engage"] = engage
-        weapon_id = values.get("weapon_id")
-        on_sheet = {str(weapon.pk): weapon for weapon in Weapon.of(character)}
-        if weapon_id is not None and str(weapon_id) not in on_sheet:
-            raise InvalidCommand(f"That weapon is not on {character.name}'s sheet.")
         row = read.declarations.get(combatant.pk)
-        if row is None:
-            row = Declaration(encounter=encounter, combatant=combatant, round_number=encounter.round_number)
-        for field, value in values.items():
-            setattr(row, field, value)
-        if weapon_id is not None:  # the row as read with the sheet, for the summary and the push
-            row.weapon = on_sheet[str(weapon_id)]
+        row = declaration_row(encounter, combatant, values, read.combatants, row)
         row.declared_by = user
-        _check_with_engine(encounter, row, read.combatants)
         row.save()
         read.declarations[combatant.pk] = row  # the push shows the table as this command left it
         log = EventLog(encounter, user)
-        log.append(
-            Kind.DECLARED,
-            {
-                "combatant": str(combatant.pk),
-                "name": character.name,
-                "summary": summary(row),
-                "by_storyguide": storyguide,
-            },
-            storyguide_only=character.is_npc,
-        )
+        append_declared(log, row, by_storyguide=storyguide)
         log.save(read=read)
     return row
+
+
+def append_declared(log: EventLog, row: Declaration, *, by_storyguide: bool) -> None:
+    """The `declared` event of a saved declaration; an NPC's is the storyguide's alone."""
+    character = row.combatant.character
+    log.append(
+        Kind.DECLARED,
+        {
+            "combatant": str(row.combatant_id),
+            "name": character.name,
+            "summary": summary(row),
+            "by_storyguide": by_storyguide,
+        },
+        storyguide_only=character.is_npc,
+    )
+
+
+def declaration_row(
+    encounter: Encounter, combatant: Combatant, values: dict, combatants: list, row=None, *, state=None
+) -> Declaration:
+    """The declaration `values` make for `combatant` this round (on its `row` when it has one), checked as
+    `declare` checks it: known fields, targets in this encounter, a weapon on the sheet, and the engine's
+    check (ArM3 p163); not saved. `state`: the round as `rebuild` made it, when the caller checks several."""
+    unknown = set(values) - set(DECLARATION_FIELDS)
+    if unknown:
+        raise InvalidCommand(f"Unknown declaration fields: {', '.join(sorted(unknown))}.")
+    values = dict(values)
+    engage = [int(target) for target in values.get("engage", [])]
+    if not set(engage) <= {each.pk for each in combatants}:
+        raise InvalidCommand("You can only engage combatants of this encounter.")
+    values["engage"] = engage
+    weapon_id = values.get("weapon_id")
+    on_sheet = {str(weapon.pk): weapon for weapon in Weapon.of(combatant.character)}
+    if weapon_id is not None and str(weapon_id) not in on_sheet:
+        raise InvalidCommand(f"That weapon is not on {combatant.character.name}'s sheet.")
+    if row is None:
+        row = Declaration(encounter=encounter, combatant=combatant, round_number=encounter.round_number)
+    for field, value in values.items():
+        setattr(row, field, value)
+    if weapon_id is not None:  # the row as read with the sheet, for the summary and the push
+        row.weapon = on_sheet[str(weapon_id)]
+    _check_with_engine(encounter, row, combatants, state)
+    return row
+
+
+def as_before(previous: Declaration, combatants: list) -> dict:
+    """What "same as last round" declares [ours]: last round's declaration, less its targets that have left
+    the fight or can be engaged no more (`can_engage`: the dead); typed dice are the new round's to roll."""
+    by_id = {combatant.pk: combatant for combatant in combatants}
+    declarer = by_id.get(previous.combatant_id)
+    values = {field: getattr(previous, field) for field in DECLARATION_FIELDS if field != "dice"}
+    targets = [by_id[int(target)] for target in previous.engage if int(target) in by_id]
+    values["engage"] = [
+        target.pk for target in targets if declarer is not None and engage_refusal(declarer, target) is None
+    ]
+    return values
+
+
+def repeated_row(encounter: Encounter, combatant, previous: Declaration, combatants: list, state=None):
+    """The declaration "same as last round" makes (`as_before`), checked as `declare` checks it; refused
+    with the reason a target dropped gives (it is dead) where the repeat fails without it."""
+    try:
+        return declaration_row(encounter, combatant, as_before(previous, combatants), combatants, state=state)
+    except InvalidCommand:
+        _refused_for_a_dropped_target(combatant, previous, combatants)
+        raise
+
+
+def _refused_for_a_dropped_target(combatant, previous: Declaration, combatants: list) -> None:
+    """A repeat refused once its dead targets were dropped is refused for them: the reason `can_engage`
+    gives ("Bandit 2 cannot engage Sir Boris, who is dead."), not what the declaration then lacks."""
+    for target in combatants:
+        if target.pk in previous.engage and (refusal := engage_refusal(combatant, target)):
+            raise InvalidCommand(_sentence(refusal)) from None
+
+
+def repeat_refusals(encounter: Encounter, combatants: list, previous: dict) -> dict[int, str]:
+    """Why "same as last round" would be refused now, by combatant, for those of `previous` (last round's
+    declarations by combatant) it would not be accepted for: the page offers it exactly where `declare`
+    takes it. The round is rebuilt once for them all."""
+    by_id = {combatant.pk: combatant for combatant in combatants}
+    refused: dict[int, str] = {}
+    state = None
+    for combatant_id, declaration in previous.items():
+        combatant = by_id.get(combatant_id)
+        if combatant is None:
+            continue
+        try:
+            state = rebuild(encounter, combatants, []) if state is None else state
+            repeated_row(encounter, combatant, declaration, combatants, state)
+        except InvalidCommand as error:
+            refused[combatant_id] = str(error)
+    return refused
 
 
 def last_round_declaration(encounter: Encounter, combatant_id: int) -> Declaration | None:
@@ -149,50 +218,81 @@ def last_round_declaration(encounter: Encounter, combatant_id: int) -> Declarati
 def declare_as_before(
     user, encounter_id: int, combatant_id: int, expected_version: int | None
 ) -> Declaration:
-    """Declare what the combatant declared last round, in one tap [ours]: targets that have left the
-    fight and a weapon no longer on the sheet are dropped; typed dice are the new round's to roll.
-    The page's version is checked, so a second tap of the same button does nothing twice."""
+    """Declare what the combatant declared last round, in one tap (`as_before`) [ours]. The page's version
+    is checked, so a second tap of the same button does nothing twice."""
     encounter = Encounter.objects.filter(pk=encounter_id).only("round_number").first()
     previous = last_round_declaration(encounter, combatant_id) if encounter else None
     if previous is None:
         raise InvalidCommand("There is no declaration from last round to repeat.")
-    present = set(Combatant.objects.filter(encounter_id=encounter_id).values_list("pk", flat=True))
-    values = {field: getattr(previous, field) for field in DECLARATION_FIELDS if field != "dice"}
-    values["engage"] = [target for target in previous.engage if int(target) in present]
-    return declare(user, encounter_id, combatant_id, values, expected_version)
+    combatants = list(Combatant.objects.filter(encounter_id=encounter_id).select_related("character"))
+    try:
+        return declare(user, encounter_id, combatant_id, as_before(previous, combatants), expected_version)
+    except InvalidCommand:
+        declarer = next((each for each in combatants if each.pk == combatant_id), None)
+        if declarer is not None:
+            _refused_for_a_dropped_target(declarer, previous, combatants)
+        raise
 
 
-def declare_npcs_as_before(user, encounter_id: int, expected_version: int) -> list[Declaration]:
+@dataclass
+class Repeated:
+    """What "every NPC not declared yet: same as last round" did: the NPCs it declared for, and why it
+    left out each of the others (a sentence each, the NPC named)."""
+
+    declared: list[Declaration]
+    left_out: list[str]
+
+    @property
+    def words(self) -> str:
+        return repeated_words([row.combatant.character.name for row in self.declared], self.left_out)
+
+
+def declare_npcs_as_before(user, encounter_id: int, expected_version: int) -> Repeated:
     """The storyguide's one tap: every NPC not yet declared this round declares what it declared last
-    round [ours], but one that cannot act (ArM3 p177), which has nothing to declare. All or nothing, on
-    the page's version: a second tap does nothing twice."""
+    round (`as_before`) [ours], where `declare` would take it; one that cannot act (ArM3 p177), declared
+    nothing last round or whose repeat the check refuses is left out, with why. One command on the page's
+    version (a second tap does nothing twice); refused, with every reason, when it declares for nobody."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
         require_storyguide_of(user, encounter)
-        obey(can_declare(table_of(encounter)))
-        declared = set(
-            Declaration.objects.filter(encounter=encounter, round_number=encounter.round_number).values_list(
-                "combatant_id", flat=True
-            )
-        )
-        npcs = (
-            encounter.combatants.filter(character__is_npc=True)
-            .select_related("character")
-            .order_by("order", "pk")
-        )
-        waiting = [npc for npc in npcs if npc.pk not in declared and not unable_to_act(npc.character)]
-        rows = []
-        for npc in waiting:
-            if last_round_declaration(encounter, npc.pk) is None:
-                continue  # nothing to repeat
+        read = read_table(encounter)
+        obey(can_declare(read.table))
+        previous = declarations_in(encounter, encounter.round_number - 1)
+        log = EventLog(encounter, user)
+        declared, left_out, state = [], [], None
+        for npc in read.combatants:
+            if not npc.character.is_npc or npc.pk in read.declarations:
+                continue
+            name, unable = npc.character.name, unable_to_act(npc.character)
+            if unable:
+                left_out.append(f"{name} is {unable} and cannot act")
+                continue
+            if npc.pk not in previous:
+                left_out.append(f"{name} declared nothing last round")
+                continue
             try:
-                rows.append(declare_as_before(user, encounter_id, npc.pk, None))
+                state = rebuild(encounter, read.combatants, []) if state is None else state
+                row = repeated_row(encounter, npc, previous[npc.pk], read.combatants, state)
             except InvalidCommand as error:
-                raise InvalidCommand(f"{npc.character.name}: {error}") from None
-        if not rows:
-            raise InvalidCommand("No NPC left to declare as last round.")
-    return rows
+                left_out.append(named(name, str(error)))
+                continue
+            row.declared_by = user
+            row.save()
+            read.declarations[npc.pk] = row
+            declared.append(row)
+            append_declared(log, row, by_storyguide=True)
+        done = Repeated(declared, left_out)
+        if not declared:
+            raise InvalidCommand(done.words)
+        log.save(read=read)
+    return done
+
+
+def named(name: str, reason: str) -> str:
+    """A refusal as a sentence about `name`: as it is when it names them first, else after their name."""
+    reason = reason.rstrip(".")
+    return reason if reason.startswith(name) else f"{name}: {reason[:1].lower()}{reason[1:]}"
 
 
 def summary(row: Declaration) -> dict:
@@ -210,8 +310,8 @@ def summary(row: Declaration) -> dict:
     }
 
 
-def _check_with_engine(encounter: Encounter, row: Declaration, combatants: list[Combatant]) -> None:
-    state = rebuild(encounter, combatants, [])
+def _check_with_engine(encounter: Encounter, row: Declaration, combatants: list, state=None) -> None:
+    state = rebuild(encounter, combatants, []) if state is None else state
     start = snapshots(encounter)
     try:
         check_declaration(state, declaration_of(row, start[str(row.combatant_id)]))

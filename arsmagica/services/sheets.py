@@ -28,6 +28,7 @@ from arsmagica.rules import (
     Spell,
     SpellKind,
     Weapon,
+    can_engage,
     fatigue_penalty,
     wound_penalty,
 )
@@ -49,6 +50,12 @@ def level_penalties(character: Character) -> tuple[int, int]:
         fatigue_penalty(FatigueLevel(sheet.fatigue_level)),
         wound_penalty(BodyLevel(sheet.body_level)),
     )
+
+
+def engage_refusal(combatant: Combatant, target: Combatant) -> str | None:
+    """`can_engage` asked of two combatants in the fight, by the target's Body level now (ArM3 p163)."""
+    body = BodyLevel(sheet_of(target.character).body_level)
+    return can_engage(combatant.character.name, target.character.name, body, itself=target.pk == combatant.pk)
 
 
 def unable_to_act(character: Character) -> str:

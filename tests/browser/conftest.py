@@ -7,6 +7,9 @@ Fixtures:
 - `table` (function): makes people, one browser context each (`table.person("storyguide")`), on a
   transactional database the server can see; on failure it saves a screenshot of every tab and prints
   the server's log for the test.
+- `no_traceback_in_the_server_log` (every test, autouse): after the test, no Daphne this process started
+  logged a traceback while it ran, unless the test is marked `causes_server_traceback("text", …)`: then
+  each text is in a traceback, and every traceback names one of them.
 """
 
 import os
@@ -21,6 +24,7 @@ from tests.conftest import missing, other_sessions
 
 from .people import Table
 from .server import DaphneServer, database_url
+from .server_log import tracebacks, unexpected
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,7 +35,17 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+LOG_QUIET = 0.1  # seconds without a new line in any server's log before it is read after a test
+LOG_QUIET_LONGEST = 3.0
 ARTIFACTS = Path(os.environ.get("COVENANT_BROWSER_ARTIFACTS", "/tmp/covenant-browser-failures"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "causes_server_traceback(*texts): the test makes a Daphne log a traceback on purpose; each text "
+        "must be in one, and every traceback must name one (no_traceback_in_the_server_log)",
+    )
 
 
 @pytest.hookimpl(wrapper=True)
@@ -102,3 +116,63 @@ def table(request, chromium, daphne, transactional_db):
         server_settled()
     if errors and report is not None and report.passed:
         pytest.fail("JavaScript errors in the pages:\n" + "\n".join(errors))
+
+
+def _log_sizes() -> dict[Path, int]:
+    return {server.log_path: server.log_size() for server in DaphneServer.started}
+
+
+# How far each server's log was read after the last browser test: the next test's check reads on from there,
+# so a line written between two tests (a socket's disconnect answered after the check) is not lost.
+_READ: dict[Path, int] = {}
+
+
+def _logs_quiet() -> None:
+    """Wait until no server's log has grown for LOG_QUIET seconds (at most LOG_QUIET_LONGEST): the sockets
+    a test closed are answered, and whatever their disconnect logs is in."""
+    deadline = time.monotonic() + LOG_QUIET_LONGEST
+    sizes = _log_sizes()
+    while time.monotonic() < deadline:
+        time.sleep(LOG_QUIET)
+        now = _log_sizes()
+        if now == sizes:
+            return
+        sizes = now
+
+
+def server_log_since(sizes: dict[Path, int], read: dict[Path, int] | None = None) -> str:
+    """What every server's log gained since `sizes` (a server started since: all of its log); where each
+    log was read to goes into `read`."""
+    parts = []
+    for path in dict.fromkeys(server.log_path for server in DaphneServer.started):
+        if path.exists():
+            with open(path, "rb") as log:
+                log.seek(sizes.get(path, 0))
+                parts.append(log.read().decode("utf-8", "replace"))
+                if read is not None:
+                    read[path] = log.tell()
+    return "\n".join(parts)
+
+
+@pytest.fixture(autouse=True)
+def no_traceback_in_the_server_log(request):
+    """Fail a browser test whose servers logged a traceback while it ran (issue 35, item 3: a traceback in
+    the server's log is a bug), unless the test causes it on purpose and says which (the marker)."""
+    sizes = {path: _READ.get(path, size) for path, size in _log_sizes().items()}
+    yield
+    if not DaphneServer.started:
+        return
+    _logs_quiet()
+    marker = request.node.get_closest_marker("causes_server_traceback")
+    expected = tuple(marker.args) if marker else ()
+    stray, missing = unexpected(tracebacks(server_log_since(sizes, _READ)), expected)
+    report = request.node.stash.get(CALL_REPORT, None)
+    if report is not None and report.failed:
+        if stray:
+            print("\nTracebacks in the server's log during the test:\n" + "\n\n".join(stray))
+        return
+    if stray:
+        shown = "\n\n".join(stray)
+        pytest.fail(f"{len(stray)} traceback(s) in the server's log during the test:\n\n{shown}")
+    if missing:
+        pytest.fail(f"The test says it causes a traceback naming {missing!r}, and no server logged one")

@@ -44,6 +44,8 @@ class DaphneServer:
     `server.restart()` replaces the process, keeping the address."""
 
     host = "127.0.0.1"
+    # Every server this process started: tests/browser/conftest.py reads their logs after each test.
+    started: list["DaphneServer"] = []
 
     def __init__(self, db_url: str, log_path: Path, environment: dict[str, str] | None = None):
         self.db_url = db_url
@@ -81,6 +83,8 @@ class DaphneServer:
                 pass_fds=[listener.fileno()],
             )
         listener.close()
+        if self not in DaphneServer.started:
+            DaphneServer.started.append(self)
         try:
             self._wait_until_serving()
         except BaseException:

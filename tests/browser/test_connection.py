@@ -11,9 +11,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from arsmagica.models import Declaration
+from combat.consumers import ENCOUNTER_GONE
 
 from .encounter_page import load_demo_table, phase_is
-from .people import CUT_OFF, PHONE
+from .people import CUT_OFF, PHONE, outside_the_event_loop
 
 pytestmark = pytest.mark.browser
 
@@ -248,3 +249,20 @@ def test_the_banner_covers_neither_the_top_bar_nor_the_round_and_phase(table):
     page.mouse.wheel(0, -2000)
     page.wait_for_timeout(300)
     assert box(page, ".topbar")["y"] == 0  # the room goes with the banner
+
+
+def test_a_page_whose_encounter_was_deleted_says_so_when_it_reconnects(table, settings):
+    """The 4403 after a resume says why: the error frame the server sent last, not "log in again"."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    _saga, encounter, _combatants, player = seat_boris(table)
+    line = player.wire_live_socket()
+    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    page = player.page
+    line.cut()
+    chip_says(page, "reconnecting", "Reconnecting…")
+    outside_the_event_loop(type(encounter).objects.filter(pk=encounter.pk).delete)  # deleted meanwhile
+    line.restore()
+    chip_says(page, "offline", "Offline")
+    expect(page.get_by_test_id("reconnecting")).to_have_text(ENCOUNTER_GONE)
+    expect(page.get_by_test_id("toast")).to_have_count(0)  # said once, in the banner

@@ -207,6 +207,7 @@ def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
     page.evaluate("document.body.dispatchEvent(new CustomEvent('covenant:phase', {bubbles: true}))")
     wait_until(page, lambda: held, "the first fetch held")  # once the server has answered it (route.fetch)
     assert len(held) == 1
+    control.once("dialog", lambda dialog: dialog.accept())  # "Sir Boris … have not declared … anyway?"
     control.get_by_test_id("close-declarations").click()  # its frame changes the phase: a second fetch
     status = page.get_by_test_id("encounter-status")
     expect(status).not_to_have_attribute("data-phase", "declaring")

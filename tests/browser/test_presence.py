@@ -14,7 +14,7 @@ from django.db import connections
 from playwright.sync_api import expect
 
 from .encounter_page import load_demo_table
-from .people import PHONE, outside_the_event_loop
+from .people import PHONE, outside_the_event_loop, wait_until
 from .server import DaphneServer, database_url
 
 pytestmark = pytest.mark.browser
@@ -88,3 +88,48 @@ def shoot(page, name: str) -> None:
     for theme in ("light", "dark"):
         page.emulate_media(color_scheme=theme)
         page.screenshot(path=str(SHOTS / f"{name}-{theme}.png"))
+
+
+def test_a_declaration_waiting_on_someone_away_is_named_and_closing_on_it_asks_first(table):
+    """Issue 35, item 8: the phone in a pocket (its tab hidden) is away, not here for the table: "Waiting on"
+    names Sir Boris (away) between the gone and those not come yet; closing declarations while he has not
+    declared asks once, naming him, and a "no" leaves declarations open."""
+    from arsmagica import services
+
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+
+    def open_with_bandit_1_declared():
+        services.open_declarations(saga.storyguide, encounter.pk, encounter.version)
+        values = {"action": "attack", "weapon_id": bandit.character.weapons.first().pk, "engage": [boris.pk]}
+        services.declare(saga.storyguide, encounter.pk, bandit.pk, values)
+
+    outside_the_event_loop(open_with_bandit_1_declared)
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    guide.goto(f"/encounters/{encounter.pk}/")
+    guide.wait_until_live()
+    player = table.person("player", viewport=PHONE)
+    player.enter_as(boris.character.owner)
+    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    player.wait_until_live()
+    waits = guide.page.get_by_test_id("presence-waits")
+    expect(waits).not_to_contain_text("Sir Boris")  # he is here
+
+    phone.evaluate(HIDE)
+    expect(guide.page.get_by_test_id(f"presence-{boris.character.owner.get_username()}")).to_have_attribute(
+        "data-state", "away"
+    )
+    away_first = re.compile(r"^Waiting on someone not here: Sir Boris \(away\), .*\(not here\)$")
+    expect(waits).to_have_text(away_first)  # the away before those not come yet
+    expect(guide.page.get_by_test_id(f"declared-{boris.pk}")).to_have_class(re.compile(r"\bwaits-on-gone\b"))
+
+    asked = []
+    guide.page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    guide.page.get_by_test_id("close-declarations").click()
+    wait_until(guide.page, lambda: asked, "the confirmation")
+    undeclared = "Brother Anselm, Marta the Huntress, Sir Boris, Bandit 2 and Bandit 3"
+    said = "have not declared and will do nothing this round. Close declarations anyway?"
+    assert asked[0] == f"{undeclared} {said}"
+    expect(guide.page.get_by_test_id("encounter-status")).to_have_attribute("data-phase", "declaring")
+    shoot(guide.page, "presence-waiting-on-away")

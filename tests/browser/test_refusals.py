@@ -133,6 +133,7 @@ def test_the_storyguides_refused_commands_stay_beside_their_controls(people):
     phase_is(page, "declaring")
     weapon = bandit.character.weapons.get().name
     declare(page, bandit, action="Fight hand to hand", weapon=weapon, engage=boris)
+    page.once("dialog", lambda dialog: dialog.accept())  # "Sir Boris … have not declared … anyway?"
     page.get_by_test_id("close-declarations").click()
     phase_is(page, "melee")
     roll_with_the_options_open(page)

@@ -126,6 +126,7 @@ def test_a_storyguides_page_opened_by_a_player_is_the_sites_not_allowed_page(vis
     expect(page.locator("main")).to_contain_text("Only the storyguide can do that.")
 
 
+@pytest.mark.causes_server_traceback(f"RuntimeError: {FAILURE}")  # the check of tests/browser/conftest.py
 def test_a_failure_is_the_sites_server_error_page_and_the_traceback_stays_in_the_log(visit, run_daphne):
     log_start = run_daphne.log_size()
     for viewport, scheme in ((PHONE, "light"), (DESKTOP, "dark")):

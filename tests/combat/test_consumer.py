@@ -14,6 +14,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from arsmagica import services
+from combat.consumers import ENCOUNTER_GONE
+from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from config.asgi import application
 
@@ -212,6 +214,19 @@ async def test_anyone_not_in_the_saga_is_refused(table_live, who):
         assert closing == {"type": "websocket.close", "code": 4403}
     finally:
         await comm.disconnect()
+
+
+async def test_an_encounter_deleted_while_its_page_is_open_closes_it_with_4403_on_resume(table_live):
+    """Issue 35, item 3: the replay of an encounter that is gone was an exception inside the application."""
+    alice, _ = await joined(table_live.encounter.pk, table_live.alice)
+    try:
+        await database_sync_to_async(Encounter.objects.filter(pk=table_live.encounter.pk).delete)()
+        await alice.send_to(text_data=json.dumps({"type": "resume", "last_seq": 0}))
+        farewell = json.loads(await alice.receive_from(timeout=TIMEOUT))
+        assert farewell == {"error": ENCOUNTER_GONE, "last": True}
+        assert await alice.receive_output(timeout=TIMEOUT) == {"type": "websocket.close", "code": 4403}
+    finally:
+        await alice.disconnect()
 
 
 async def test_the_full_stack_authenticates_by_session_cookie(table_live):

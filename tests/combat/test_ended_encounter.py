@@ -165,3 +165,54 @@ def test_the_end_s_frame_replaces_the_panels_that_offered_commands(table, script
     players = render_frame(encounter, [end], "players", end.seq, end.seq)
     # The status bar's status changes, so each player's own declarations fetch themselves again (live.js).
     assert 'data-status="ended"' in players and offered(players) == []
+
+
+# --- issue 35, item 6: an ended table names no next step ----------------------------------------------
+
+# What a running Ars Magica table says of what comes next: none of it may stay on an ended one.
+NEXT_STEPS = re.compile(
+    r"Initiative is rolled when|Close declarations|Start round|Roll (First|Melee|Second|Magic|Fatigue)"
+    r"|End round|not declared yet|data-waits|is rolling|Keys \(not while typing"
+)
+
+
+def ended_pages(table, encounter) -> dict[str, str]:
+    """Every page and frame of the ended encounter, by who reads it."""
+    end = encounter.events.get(kind="encounter_ended")
+    shown = {}
+    for user in (table.storyguide, table.alice):
+        client = login(Client(), user)
+        shown[user.username] = client.get(reverse("encounter_page", args=[encounter.pk]), follow=True)
+        shown[f"{user.username}'s declarations"] = client.get(reverse("my_declarations", args=[encounter.pk]))
+    shown = {who: answer.content.decode() for who, answer in shown.items()}
+    for audience in ("players", "storyguide"):
+        shown[audience] = render_frame(encounter, [end], audience, end.seq, end.seq)
+    return shown
+
+
+@pytest.mark.parametrize("when", ["setting up", "declarations open", "a phase rolled"])
+def test_an_ended_encounter_names_no_next_step_on_any_page_or_frame(table, scripted_dice, when):
+    """The evening's page said "Initiative is rolled when the storyguide closes declarations." after the
+    end: each page and frame, both audiences, now says it is over and nothing more."""
+    if when == "declarations open":
+        ended_in_round_two(table, scripted_dice)
+    else:
+        if when == "a phase rolled":
+            through_movement(table, scripted_dice)
+            services.preview_phase(table.storyguide, table.encounter.pk, table.v, "melee")
+        services.end_encounter(table.storyguide, table.encounter.pk, table.v)
+    encounter = table.refresh()
+    for who, html in ended_pages(table, encounter).items():
+        assert NEXT_STEPS.findall(html) == [], who
+        assert "The encounter is over" in html, who
+
+
+def test_the_replay_s_last_step_says_the_encounter_is_over_not_where_the_round_stood(table, scripted_dice):
+    encounter = ended_in_round_two(table, scripted_dice)
+    client = login(Client(), table.alice)
+    last = client.get(reverse("encounter_replay", args=[encounter.pk]), {"seq": encounter.last_seq})
+    step = last.content.decode()
+    step = step[step.index('data-testid="replay-table"') :]
+    assert re.search(r"Round 2 · <span data-testid=\"replay-over\">Encounter over</span>", step)
+    before = client.get(reverse("encounter_replay", args=[encounter.pk]), {"seq": encounter.last_seq - 1})
+    assert "Round 2 · <span>Declarations</span>" in before.content.decode()

@@ -17,10 +17,10 @@ from django.contrib.auth.models import AnonymousUser
 
 from arsmagica import services
 from campaign import services as campaign
-from campaign.models import Character, Membership
+from campaign.models import Character, Membership, Saga
 from combat import saga_live
 from combat.audience import AUDIENCES
-from combat.consumers import CLOSE_FORBIDDEN, CLOSE_UNAVAILABLE, LAYER_DOWN, RATE_LIMIT
+from combat.consumers import CLOSE_FORBIDDEN, CLOSE_UNAVAILABLE, LAYER_DOWN, RATE_LIMIT, SAGA_GONE
 from combat.routing import websocket_urlpatterns
 
 from .conftest import Table, make_user
@@ -181,6 +181,22 @@ async def test_a_member_no_longer_in_the_saga_is_closed_with_4403_on_resume(saga
         assert await alice.receive_output(timeout=TIMEOUT) == closed_with(CLOSE_FORBIDDEN)
     finally:
         await alice.disconnect()
+
+
+async def test_a_saga_deleted_as_its_page_connects_closes_it_with_4403(saga_table, monkeypatch):
+    """The membership was read just before the saga went (issue 35, item 3: its frame was a traceback)."""
+    monkeypatch.setattr(saga_live, "audience_for", lambda user, saga_id: saga_live.PLAYERS)
+    saga_id = saga_table.saga.pk
+    await database_sync_to_async(Saga.objects.filter(pk=saga_id).delete)()
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/sagas/{saga_id}/")
+    comm.scope["user"] = saga_table.alice
+    try:
+        connected, _ = await comm.connect(timeout=TIMEOUT)
+        assert connected
+        assert json.loads(await comm.receive_from(timeout=TIMEOUT))["error"] == SAGA_GONE
+        assert await comm.receive_output(timeout=TIMEOUT) == closed_with(CLOSE_FORBIDDEN)
+    finally:
+        await comm.disconnect()
 
 
 async def test_bad_and_too_many_messages_get_error_frames(saga_table):

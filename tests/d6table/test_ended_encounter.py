@@ -114,3 +114,61 @@ def test_a_breather_plays_the_round(table, dice):
     services.take_breather(table.storyguide, table.encounter.pk, table.v)
     combat_services.end_encounter(table.storyguide, table.encounter.pk, table.v)
     assert table.refresh().events.get(kind="encounter_ended").payload == {"rounds": 1}
+
+
+# --- issue 35, item 6: an ended table names no next step ----------------------------------------------
+
+# What a running d6 table says of what comes next: none of it may stay on an ended one.
+NEXT_STEPS = re.compile(
+    r"next: exchange|’s turn|The fight waits|Waiting for|has acted|▶ acting|data-waits"
+    r"|Roll initiative|Start the chase"
+)
+
+
+def ended_mid_chase(table, dice):
+    """Marta acts in the fight's first round; a chase starts and runs two exchanges; then the end."""
+    start(table, dice)
+    dice(4, 4, 4)
+    services.roll(table.storyguide, table.encounter.pk, table.v, table.marta.pk, "attribute:dexterity")
+    services.start_chase(
+        table.storyguide, table.encounter.pk, table.v, table.marta.pk, [(table.bandits[0].pk, 2)], STREETS
+    )
+    dice(*[5] * 8)
+    for _ in range(2):
+        services.exchange(table.storyguide, table.encounter.pk, table.v)
+    combat_services.end_encounter(table.storyguide, table.encounter.pk, table.v)
+    return table.refresh()
+
+
+def test_a_chase_ended_with_the_encounter_reads_as_stopped_on_every_page_and_frame(table, dice):
+    """The evening's page said "next: exchange 3", "Round 1: Mara Flint's turn" and "The fight waits while
+    the chase runs" after the end: each page and frame, both audiences, now says it is over and nothing
+    more."""
+    encounter = ended_mid_chase(table, dice)
+    end = encounter.events.get(kind="encounter_ended")
+    shown = {user.username: page_of(table, user) for user in (table.storyguide, table.alice)}
+    for audience in ("players", "storyguide"):
+        shown[audience] = render_frame(encounter, [end], audience, end.seq, end.seq)
+    for who, html in shown.items():
+        assert NEXT_STEPS.findall(html) == [], who
+        assert 'data-testid="status-ended"' in html and 'data-outcome="stopped"' in html, who
+        assert "The encounter is over: the fight stopped in round 1." in html, who
+        assert "The encounter ended while the chase ran." in html, who
+
+
+def test_the_replay_s_last_step_of_an_ended_chase_names_no_turn_and_no_running_chase(table, dice):
+    encounter = ended_mid_chase(table, dice)
+    client = Client()
+    for user in (table.storyguide, table.alice):
+        client.force_login(user)
+        page = client.get(reverse("encounter_replay", args=[encounter.pk]), {"seq": encounter.last_seq})
+        html = page.content.decode()
+        step = html[html.index('data-testid="replay-table"') :]
+        assert 'data-testid="replay-over"' in step and "(their turn)" not in step
+        assert "exchange 2, stopped when the encounter ended" in step
+        assert ">running<" not in step and "in the chase when it stopped" in step
+    # One step before the end, the same table runs: whose turn it was, and the chase running.
+    page = client.get(reverse("encounter_replay", args=[encounter.pk]), {"seq": encounter.last_seq - 1})
+    step = page.content.decode()
+    assert "(their turn)" in step and "exchange 2, running" in step
+    assert 'data-testid="replay-over"' not in step

@@ -9,6 +9,7 @@ import re
 from unittest import mock
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from arsmagica.services.sheets import unable_to_act
 from arsmagica.services.table import table_of
 from arsmagica.sheet import carried, carry, new_sheet
 from campaign.models import Character
+from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.dice import RandomDice
 from tests.archive.test_export_privacy import TOTAL
@@ -333,6 +335,10 @@ class ArsMagicaModel(TableModel):
 
 
 
+class TakenBack(Exception):
+    """Rolls back a command a check only tries."""
+
+
 class ArsMagicaPages(ArsMagicaModel):
     """The same model with the storyguide's round commands and the end posted through their pages; after
     every step both people's pages answer, and a player is offered a declaration form only while a
@@ -362,12 +368,35 @@ class ArsMagicaPages(ArsMagicaModel):
         if boris is not None and not open_now:
             url = reverse("declare", args=[self.encounter.pk, boris.pk]).encode()
             assert url not in forms.content, "the player is offered a declaration that would be refused"
+        if open_now and boris is not None:
+            self.as_before_offered_exactly_when_accepted(forms.content, boris)
         if open_now:
             shown = COUNT.search(pages["storyguide"].decode())
             assert shown is not None, "declarations are open and the page counts nobody"
             assert tuple(map(int, shown.groups())) == self.declared_of_able(), (
                 f"the page says {shown.group(0)!r}, the log {self.declared_of_able()}"
             )
+
+    def as_before_offered_exactly_when_accepted(self, html: bytes, boris) -> None:
+        """Sir Boris's "same as last round" on his player's panel is offered (its button enabled) exactly
+        when the command takes it, tried and taken back (issue 35, item 7: it was offered with its only
+        target dead, then refused)."""
+        button = re.search(rb'<button[^>]*data-testid="as-before-%d"[^>]*>' % boris.pk, html)
+        if button is None:
+            return  # nothing declared last round, or he cannot act: nothing offered
+        offered = b" disabled" not in button.group(0)
+        before = self.snapshot()
+        try:
+            with transaction.atomic():
+                services.declare_as_before(self.player, self.encounter.pk, boris.pk, self.v)
+                raise TakenBack
+        except TakenBack:
+            accepted, refused = True, None
+        except InvalidCommand as error:
+            accepted, refused = False, error
+        assert self.snapshot() == before, "trying same as last round left a trace"
+        said = f"offered but refused: {refused}" if offered else "accepted but not offered"
+        assert offered == accepted, f"same as last round {said}"
 
     def declared_of_able(self) -> tuple[int, int]:
         """Who has declared this round of those who can act (by the levels the replay of the log gives),

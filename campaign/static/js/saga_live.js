@@ -11,6 +11,7 @@
   var STAMP = /id="saga-stamp"[^>]*data-stamp="(\d+)"/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
+  var farewell = null;  // the error frame the server sent before its 4403: why it closed
   var retries = 0;
   var forbidden = false;
 
@@ -32,7 +33,7 @@
 
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code, wrapper = event.detail.socketWrapper;
-    if (code === FORBIDDEN) { forbidden = true; sign("You are no longer in this saga: log in again."); return; }
+    if (code === FORBIDDEN) { forbidden = true; sign(farewell || "You are no longer in this saga: log in again."); return; }
     sign("Reconnecting…");
     if (EXTENSION_RETRIES.indexOf(code) >= 0 || forbidden) { return; }
     var delay = Math.min(5000, 250 * Math.pow(2, retries)) * (0.5 + Math.random() / 2);
@@ -44,7 +45,11 @@
     var message = event.detail.message;
     if (message.charAt(0) === "{") {
       event.preventDefault();
-      try { sign(JSON.parse(message).error || null); } catch (e) { sign(null); }
+      try {
+        var said = JSON.parse(message);
+        if (said.last) { farewell = said.error; }
+        sign(said.error || null);
+      } catch (e) { sign(null); }
       return;
     }
     var match = STAMP.exec(message);

@@ -28,6 +28,9 @@
   var FRAME = /id="live-seq"[^>]*data-first-seq="(\d+)" data-last-seq="(\d+)"( data-replay="1")?/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
+  // Why the server closed with 4403: the error frame it sent last ("This encounter is no longer there").
+  var NOT_IN_SAGA = "You are no longer in this saga: log in again.";
+  var farewell = null;
   var PROBE_MS = 8000;        // an open socket that does not answer a resume within this is replaced
   var FIRST_RETRY_MS = 400, RETRY_MS = 1000, MAX_RETRY_MS = 5000, QUICK_RETRIES = 15;
   var retries = 0;
@@ -132,7 +135,7 @@
     // is not a drop (a retry timer left over from before a wake-up does this once).
     if ((socket === live && connecting) || socket.covenantRetired) { return; }
     if (socket !== live) { connecting = false; }  // an attempt that never opened
-    if (code === FORBIDDEN) { forbidden = true; connection("offline", "You are no longer in this saga: log in again."); return; }
+    if (code === FORBIDDEN) { forbidden = true; connection("offline", farewell || NOT_IN_SAGA); return; }
     down();
     if (EXTENSION_RETRIES.indexOf(code) < 0) {
       var delay = backoff(retries);
@@ -180,7 +183,10 @@
     var message = event.detail.message;
     if (message.charAt(0) === "{") {
       event.preventDefault();
-      try { toast(JSON.parse(message).error || "Something went wrong."); } catch (e) { toast("Something went wrong."); }
+      try {
+        var said = JSON.parse(message);
+        if (said.last) { farewell = said.error; } else { toast(said.error || "Something went wrong."); }
+      } catch (e) { toast("Something went wrong."); }
       return;
     }
     var match = FRAME.exec(message);

@@ -5,8 +5,9 @@
  * - show "gone since" in the device's own time, and mark what belongs to a gone person (a card, a
  *   declaration waiting: [data-owner]) so the storyguide sees whose turn waits on someone gone; one who
  *   has not opened the page yet is marked "not here", not "gone";
- * - say at the top, in the region, whose move waits on someone gone or not here: each [data-waits] (a
- *   declaration still to make, the fighter whose turn it is) of such an owner, by the name it carries.
+ * - say at the top, in the region, whose move waits on someone gone, away (only hidden tabs: the phone in a
+ *   pocket) or not here: each [data-waits] (a declaration still to make, the fighter whose turn it is) of
+ *   such an owner, by the name it carries.
  */
 (function () {
   "use strict";
@@ -33,24 +34,29 @@
       var at = new Date(time.getAttribute("datetime"));
       if (!isNaN(at)) { time.textContent = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }); }
     });
-    var gone = {}, absent = {};  // gone since a time, or never here: a player still on the saga page
+    var gone = {}, absent = {}, away = {};  // gone since a time, never here, or only hidden tabs
     el.querySelectorAll("[data-person][data-state=gone]").forEach(function (item) {
       (item.querySelector("time") ? gone : absent)[item.dataset.person] = true;
     });
+    el.querySelectorAll("[data-person][data-state=away]").forEach(function (item) { away[item.dataset.person] = true; });
     document.querySelectorAll("[data-owner]").forEach(function (item) {
       item.classList.toggle("owner-gone", Boolean(gone[item.dataset.owner]));
       item.classList.toggle("owner-absent", Boolean(absent[item.dataset.owner]));
+      item.classList.toggle("owner-away", Boolean(away[item.dataset.owner]));
     });
-    waiting(el, gone, absent);
+    waiting(el, gone, absent, away);
   }
-  function waiting(el, gone, absent) {  // whose move waits on someone who is not at the table
-    var names = [];  // the gone first, then those not come yet
+  function waiting(el, gone, absent, away) {  // whose move waits on someone who is not at the table
+    var said = { gone: [], away: [], absent: [] };  // the gone first, then the away, then those not come yet
     document.querySelectorAll("[data-owner][data-waits]").forEach(function (item) {
-      var owner = item.dataset.owner, off = Boolean(gone[owner] || absent[owner]);
-      var said = item.dataset.waits + (gone[owner] ? " (gone)" : " (not here)");
-      item.classList.toggle("waits-on-gone", off);
-      if (off && names.indexOf(said) < 0) { names[gone[owner] ? "unshift" : "push"](said); }
+      var owner = item.dataset.owner;
+      var state = gone[owner] ? "gone" : away[owner] ? "away" : absent[owner] ? "absent" : "";
+      item.classList.toggle("waits-on-gone", Boolean(state));
+      if (!state) { return; }
+      var words = item.dataset.waits + (state === "absent" ? " (not here)" : " (" + state + ")");
+      if (said[state].indexOf(words) < 0) { said[state].push(words); }
     });
+    var names = said.gone.concat(said.away, said.absent);
     var note = el.querySelector(".presence-waits");
     if (!note) { return; }
     note.textContent = names.length ? "Waiting on someone not here: " + names.join(", ") : "";
