@@ -94,6 +94,14 @@ def event_label(event, *, in_round: bool = False) -> str:
     return f"{where} · {phase}" if phase else where
 
 
+# The saga's setting for NPC rolls, in Ars Magica's words (`combat.systems.Log.NPC_ROLLS`).
+NPC_ROLLS = {
+    "results": "Results only: hit or miss, the wound, the Fatigue level lost",
+    "totals": "Attack, Defense and other totals, and the results; no dice",
+    "everything": "Everything: scores, dice and totals",
+}
+
+
 def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
     """An event's payload as the players see it, in the log, the frames, the history and the exports.
 
@@ -364,8 +372,9 @@ def advantage_won(attack: dict) -> str:
 
 
 def versus(ease_factor) -> str:
-    """ " vs 9" after a roll's total; nothing when an NPC's Ease Factor is behind the screen (ArM3 p177)."""
-    return "" if ease_factor in ("", None) else f" vs {ease_factor}"
+    """ " vs ease factor 9" after a roll's total; nothing when an NPC's Ease Factor is behind the screen
+    (ArM3 p177)."""
+    return "" if ease_factor in ("", None) else f" vs ease factor {ease_factor}"
 
 
 def damage_vs_soak(attack: dict) -> str:
@@ -471,22 +480,108 @@ def still(fatigue_level: str) -> str:
     return level if fatigue_level == "fresh" else f"{level}, still"
 
 
+def simple_die_note(face) -> str:
+    """After a simple die's face: " (as 10)" for a 0, which counts as 10 (ArM3 p177); nothing otherwise."""
+    return " (as 10)" if face == 0 else ""
+
+
 def stamina_outcome(stamina: dict) -> str:
-    """The rest of a Stamina roll after its die: " + 2 with penalties = 7 vs 9: half the time"; an NPC's as
-    far as players see it, " = 7 vs 9: half the time" or " (behind the screen): no help" (ArM3 p177)."""
-    outcome = "half the time" if stamina["success"] else "no help"
+    """The rest of a Stamina roll after its simple die: " + Stamina 2 with penalties = 7 vs ease factor 9:
+    rest takes half the time"; an NPC's as far as players see it, " = 7 vs ease factor 9: …" or
+    " (behind the screen): no help" (ArM3 p177)."""
+    outcome = "rest takes half the time" if stamina["success"] else "no help"
     if "total" not in stamina:
         return f" {SCREENED_WORDS}: {outcome}"
-    versus = f" = {stamina['total']} vs {stamina['ease_factor']}: {outcome}"
+    versus = f" = {stamina['total']} vs ease factor {stamina['ease_factor']}: {outcome}"
     if "stamina" not in stamina:
         return versus
     penalties = " with penalties" if stamina["total"] != stamina["value"] + stamina["stamina"] else ""
-    return f" + {stamina['stamina']}{penalties}{versus}"
+    return f" + Stamina {stamina['stamina']}{penalties}{versus}"
+
+
+# --- a stress roll in words (ArM3 p163, RULES.md Part 1 "Dice") -----------------------------------
+# A roll is said as parts, (text, what it is): "" for words, "die", "die-again" (a 1 that doubles),
+# "die-botch" (a botch die's 0), "die-value" (what the die counts for), "botch" (what botched), "added" (what
+# is added to the die), "total".
+# The page wraps each part in its mark-up (`arsmagica_tags.roll`), a sentence joins their text: one wording.
+
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+BOTCH_WORDS = {1: "a botch", 2: "a double botch", 3: "a triple botch"}
 
 
 def botch_label(botches: int) -> str:
-    """A botched roll, marked: BOTCH, or "3 BOTCHES" when several botch dice came up 0 (ArM3 p163)."""
-    return "BOTCH" if botches == 1 else f"{botches} BOTCHES"
+    """A botch said: "a botch", "a double botch", "a triple botch", "4 botches" (each botch die's 0 is one:
+    ArM3 p163)."""
+    return BOTCH_WORDS.get(botches, f"{botches} botches")
+
+
+def botch_outcome(dice: int, zeros: int) -> str:
+    """What botch dice came to: "none came up 0, no botch", "one 0, a botch", "two 0s, a double botch"."""
+    if not zeros:
+        return "not a 0, no botch" if dice == 1 else "none came up 0, no botch"
+    came = "a 0" if dice == 1 else f"{COUNT_WORDS.get(zeros, zeros)} 0{'' if zeros == 1 else 's'}"
+    return f"{came}, {botch_label(zeros)}"
+
+
+def botch_dice_parts(botch_faces) -> list[tuple[str, str]]:
+    """After a first 0, the botch dice: "4 botch dice (3 5 7 2): none came up 0, no botch"; with none, the
+    roll cannot botch (RULES.md: the storyguide may set 0 botch dice)."""
+    if not botch_faces:
+        return [("no botch dice, so it cannot botch", "")]
+    count, zeros = len(botch_faces), list(botch_faces).count(0)
+    parts = [(f"{count} botch {'die' if count == 1 else 'dice'} (", "")]
+    for index, face in enumerate(botch_faces):
+        parts += [(" ", "")] if index else []
+        parts.append((str(face), "die-botch" if face == 0 else "die"))
+    parts.append(("): ", ""))
+    outcome = botch_outcome(count, zeros)
+    if zeros:
+        came, _, botch = outcome.partition(", ")
+        return parts + [(f"{came}, ", ""), (botch, "botch")]
+    return parts + [(outcome, "")]
+
+
+def stress_parts(roll: dict | None) -> list[tuple[str, str]]:
+    """A stress die in words: "stress die 7"; "stress die 1 (a 1 doubles and rolls again): 9 ×2 = 18";
+    "stress die 0, 2 botch dice (0 4): one 0, a botch" (ArM3 p163); nothing for a roll not shown."""
+    faces = list((roll or {}).get("faces") or ())
+    if not faces:
+        return []
+    parts = [("stress die ", "")]
+    if faces[0] == 1 and len(faces) > 1:
+        ones, last = faces[:-1], faces[-1]
+        for index in range(len(ones)):
+            parts += [(", ", "")] if index else []
+            parts.append(("1", "die-again"))
+        rule = "a 1 doubles and rolls again" if len(ones) == 1 else "each 1 doubles and rolls again"
+        parts += [(f" ({rule}): ", ""), (str(last), "die")]
+        parts += [(" (as 10)", "")] if last == 0 else []
+        return parts + [(f" ×{2 ** len(ones)} = ", ""), (str(roll.get("value", "")), "die-value")]
+    parts.append((str(faces[0]), "die"))
+    if faces[0] == 0:
+        return parts + [(", ", "")] + botch_dice_parts((roll or {}).get("botch_faces") or ())
+    return parts
+
+
+def rolled_parts(roll: dict | None, total, *, with_total: bool = True) -> list[tuple[str, str]]:
+    """A stress die and the total it made: "stress die 7 +10 = 17", "stress die 1 (…): 9 ×2 = 18, +1 = 19";
+    a botched roll's total is 0, or its modifiers if negative: "…, a botch; total -2" (RULES.md Part 1).
+    Without the total, what is added to the die ("stress die 7 +10"), for a row that shows the total apart.
+    Only the total when the roll is not shown; nothing when neither is."""
+    dice = stress_parts(roll) if total not in ("", None) else []
+    if not dice:
+        return [(str(total), "total")] if with_total and total not in ("", None) else []
+    if roll.get("botches"):
+        return dice + [("; total ", ""), (str(total), "total")] if with_total else dice
+    added = f"{total - roll.get('value', 0):+d}"
+    joined = " " if len(dice) == 2 else ", "
+    after = [(" = ", ""), (str(total), "total")] if with_total else []
+    return [*dice, (f"{joined}{added}", "added"), *after]
+
+
+def said(parts: list[tuple[str, str]]) -> str:
+    """A roll's parts as plain words."""
+    return "".join(text for text, _ in parts)
 
 
 # --- a combatant's card ---------------------------------------------------------------------------

@@ -18,14 +18,9 @@ def name(names: dict, key) -> str:
 
 
 def stress(roll: dict | None) -> str:
-    """A stress roll's faces and value, "1 → 9 = 18", botches marked; "" for a roll not shown."""
-    if not roll:
-        return ""
-    said = " → ".join(str(face) for face in roll.get("faces", []))
-    if roll.get("botch_faces"):
-        said += f", botch dice {', '.join(str(face) for face in roll['botch_faces'])}"
-    said += f" = {roll.get('value')}"
-    return f"{said}, {say.botch_label(roll['botches'])}" if roll.get("botches") else said
+    """A stress die in words, "stress die 1 (a 1 doubles and rolls again): 9 ×2 = 18", a first 0's botch
+    dice and what came of them (ArM3 p163); "" for a roll not shown."""
+    return say.said(say.stress_parts(roll))
 
 
 def total(value) -> str:
@@ -34,9 +29,9 @@ def total(value) -> str:
 
 
 def rolled(roll: dict | None, value) -> str:
-    """A total after its dice: "23 (1 → 9 = 18)"; the total alone, or the screen's words."""
-    dice = stress(roll) if value not in ("", None) else ""
-    return f"{total(value)} ({dice})" if dice else total(value)
+    """A stress die and its total, as the page says it: "stress die 7 +10 = 17"; the total alone, or the
+    screen's words."""
+    return say.said(say.rolled_parts(roll, value)) or total(value)
 
 
 def chosen(p: dict, names: dict) -> str:
@@ -55,7 +50,7 @@ def movement(p: dict, names: dict, storyguide: bool) -> str:
     """Initiative in order, then who engaged whom and who got away (ArM3 p163-p164)."""
     them = p.get("names") or names
     order = "; ".join(
-        f"{name(them, row['combatant'])}, Initiative {rolled(row.get('roll'), row.get('total'))}"
+        f"{name(them, row['combatant'])}, Initiative: {rolled(row.get('roll'), row.get('total'))}"
         for row in p.get("initiative", [])
     )
     said = [f"Declarations closed, Initiative rolled: {order}." if order else "Declarations closed."]
@@ -71,8 +66,8 @@ def attack(p: dict, names: dict, storyguide: bool) -> str:
     """Who attacked whom with what, both totals, and what came of it (ArM3 p168)."""
     said = (
         f"{name(names, p['attacker'])} attacks {name(names, p['defender'])} ({say.weapon_at(p)}): "
-        f"Attack {rolled(p.get('attack_roll'), p.get('attack_total'))} vs "
-        f"Defense {rolled(p.get('defense_roll'), p.get('defense_total'))}"
+        f"Attack: {rolled(p.get('attack_roll'), p.get('attack_total'))}, vs "
+        f"Defense: {rolled(p.get('defense_roll'), p.get('defense_total'))}"
     )
     if p["result"] == "hit":
         harm = (
@@ -94,13 +89,13 @@ def fatigue_test(t: dict | None) -> str:
     if not t:
         return ""
     lost = f": {say.lost(t['levels_lost'], 'Fatigue')}" if t.get("levels_lost") else ": holds on"
-    return f" Fatigue test {rolled(t.get('roll'), t.get('total'))}{say.versus(t.get('ease_factor'))}{lost}."
+    return f" Fatigue test: {rolled(t.get('roll'), t.get('total'))}{say.versus(t.get('ease_factor'))}{lost}."
 
 
 def spell(p: dict, names: dict, storyguide: bool) -> str:
     """A spell cast: its casting total and a spontaneous spell's Fatigue test (ArM3 p168)."""
     spell_name = p.get("spell") or "a spell"
-    cast = f"{name(names, p['caster'])} casts {spell_name} ({p['kind']}): casting total "
+    cast = f"{name(names, p['caster'])} casts {spell_name} ({p['kind']}), casting total: "
     said = cast + rolled(p.get("roll"), p.get("casting_total")) + "."
     return said + fatigue_test(p.get("fatigue_test")) + chosen(p, names)
 
@@ -108,10 +103,10 @@ def spell(p: dict, names: dict, storyguide: bool) -> str:
 def fatigue_roll(p: dict, names: dict, storyguide: bool) -> str:
     """A Fatigue roll and what it cost (ArM3 p177)."""
     outcome = say.fatigue_lost(p) if p.get("levels_lost") else "holds on"
-    botch = ", BOTCH" if p.get("botch") else ""
+    botch = " (a botch)" if p.get("botch") and not p.get("roll") else ""
     versus = say.versus(p.get("ease_factor"))
     roll = rolled(p.get("roll"), p.get("total"))
-    return f"{name(names, p['combatant'])}, Fatigue roll {roll}{versus}: {outcome}{botch}.{chosen(p, names)}"
+    return f"{name(names, p['combatant'])}, Fatigue roll: {roll}{versus}: {outcome}{botch}.{chosen(p, names)}"
 
 
 def skipped(p: dict, names: dict, storyguide: bool) -> str:
@@ -167,13 +162,16 @@ def correction(p: dict, names: dict, storyguide: bool) -> str:
 
 
 def recovered(c: dict) -> str:
-    """Fatigue after a rest: "Marta: Winded → fresh (Stamina roll 6 + 2 = 8 vs 9: no help)"."""
+    """Fatigue after a rest: "Marta: Winded → fresh (Stamina roll: simple die 6 + Stamina 2 = 8 vs ease factor
+    9: no help)"."""
     level = (
         say.still(c["to"]) if c["from"] == c["to"] else f"{words(c['from']).capitalize()} → {words(c['to'])}"
     )
     stamina = c.get("stamina")
     if stamina:
-        face = f" {stamina['face']}" if "face" in stamina else ""
+        face = ""
+        if "face" in stamina:
+            face = f": simple die {stamina['face']}{say.simple_die_note(stamina['face'])}"
         level += f" (Stamina roll{face}{say.stamina_outcome(stamina)})"
     if c.get("blocked_by_long_term"):
         level += ", long-term fatigue waits for a good meal and a night's sleep"

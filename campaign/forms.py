@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from campaign import systems
 from campaign.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
 
-from .models import Character, NpcRolls, Saga
+from .models import Character, NpcRolls, Saga, npc_rolls_choices
 from .services import MAX_STAMPED_COPIES
 
 SCORE_MIN, SCORE_MAX = -10, 40
@@ -92,6 +92,10 @@ class NpcRollsForm(forms.ModelForm):
         model = Saga
         fields = ("npc_rolls",)
         widgets = {"npc_rolls": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["npc_rolls"].choices = npc_rolls_choices(self.instance)  # in the saga's system's words
 
 
 class CharacterBaseForm(RefusesControlCharacters, forms.ModelForm):

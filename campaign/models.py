@@ -19,11 +19,22 @@ def default_rule_system() -> str:
 
 
 class NpcRolls(models.TextChoices):
-    """How much of an NPC's rolls the players see; the storyguide always sees everything."""
+    """How much of an NPC's rolls the players see; the storyguide always sees everything. The labels name no
+    rule's outcome: a saga's system says its own (`combat.systems.Log.NPC_ROLLS`, `npc_rolls_words`)."""
 
-    RESULTS = "results", "Results only: hit or miss, the wound, the fatigue lost"
+    RESULTS = "results", "Results only: what came of each roll, not its dice or numbers"
     TOTALS = "totals", "Totals and results, no dice"
     EVERYTHING = "everything", "Everything: scores, dice and totals"
+
+
+def npc_rolls_choices(saga) -> list[tuple[str, str]]:
+    """The choices of "NPC rolls players see" in the saga's rule system's words, each the core's label where
+    the system has none (or is no longer installed)."""
+    try:
+        words = systems.of(saga).log.NPC_ROLLS
+    except systems.UnknownSystem:
+        words = {}
+    return [(value, words.get(value, label)) for value, label in NpcRolls.choices]
 
 
 class Saga(models.Model):
@@ -62,6 +73,11 @@ class Saga(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def npc_rolls_words(self) -> str:
+        """The saga's setting for NPC rolls in its rule system's words."""
+        return dict(npc_rolls_choices(self)).get(self.npc_rolls, self.get_npc_rolls_display())
 
     @property
     def rule_system_label(self) -> str:

@@ -185,7 +185,7 @@ def saga_npc_rolls(request, saga_id):
     form = NpcRollsForm(request.POST, instance=saga)
     if form.is_valid():
         services.set_npc_rolls(saga, form.cleaned_data["npc_rolls"])
-        messages.success(request, f"Players now see: {saga.get_npc_rolls_display()}.")
+        messages.success(request, f"Players now see: {saga.npc_rolls_words}.")
     else:
         messages.error(request, "Choose one of the settings for NPC rolls.")
     return redirect("saga_detail", saga_id=saga_id)

@@ -16,7 +16,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from . import systems
+from . import sentences, systems
 from .archive.downloads import as_download, chosen_encounter, file_name
 from .archive.filters import Filters
 from .archive.paging import page_of, pager
@@ -100,6 +100,14 @@ def undone_entry(undo, is_storyguide: bool) -> dict:
     return {"reason": reason(undo), **({"by": undo.seq} if is_storyguide else {})}
 
 
+def said(reader: Reader, event) -> str:
+    """An entry in words, as its reader's page says it (`combat.sentences`: "Sir Boris, Initiative: stress
+    die 8 +12 = 20"), from the payload the reader sees."""
+    return sentences.sentence(
+        reader.system, event.kind, event.payload, event.names, storyguide=reader.is_storyguide
+    )
+
+
 @login_required
 @require_GET
 def history_json(request, saga_id):
@@ -109,7 +117,7 @@ def history_json(request, saga_id):
     by_encounter: dict[int, list] = {}
     undone = undone_in(reader.system, reader.encounter_ids)
     for event in filters.events(reader.events().select_related("actor"), reader):
-        event = reader.shown(event)
+        event = reader.named(reader.shown(event))
         undo = undone.get((event.encounter_id, event.seq))
         by_encounter.setdefault(event.encounter_id, []).append(
             {
@@ -118,6 +126,7 @@ def history_json(request, saga_id):
                 "round": event.round_number,
                 "phase": event.phase,
                 "payload": event.payload,
+                "said": said(reader, event),
                 "actor": event.actor.get_username() if event.actor else None,
                 "created_at": event.created_at.isoformat(),
                 **({"undone": undone_entry(undo, reader.is_storyguide)} if undo else {}),
@@ -145,6 +154,9 @@ def history_json(request, saga_id):
                 {
                     "kind": record.kind,
                     "payload": record.payload,
+                    "said": sentences.sentence(
+                        reader.system, record.kind, record.payload, {}, storyguide=reader.is_storyguide
+                    ),
                     "actor": record.actor.get_username() if record.actor else None,
                     "created_at": record.created_at.isoformat(),
                 }

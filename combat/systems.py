@@ -194,6 +194,10 @@ class Log(Role):
         """The history's heading for a round number (0: before the first round)."""
         return f"Round {number}" if number else "Setting up"
 
+    NPC_ROLLS: dict[str, str] = {}
+    """The saga setting "NPC rolls players see" in the system's words, by `NpcRolls` value: what "results
+    only" leaves players of an NPC's rolls in its rules, say. A value left out reads as the core's label."""
+
     def players_payload(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
         """An event's payload as the players see it, in every log, frame, history and export; `own` and
         `players` are combatant ids as strings, `npc_rolls` the saga's `NpcRolls` (how much of an NPC's

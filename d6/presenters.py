@@ -90,32 +90,67 @@ def names_list(names) -> str:
     return ", ".join(str(name) for name in names)
 
 
+def score_label(name) -> str:
+    """What is rolled, as the sheet labels it: an attribute's key ("dexterity", kept in lower case by the
+    saga's attributes form) as "Dexterity"; an ability's name ("Running") as its sheet gives it."""
+    name = str(name or "")
+    return name.title() if name == name.lower() else name
+
+
 def terrains_text(terrains) -> str:
     """Terrains as they read at the table: "Rooftops (Climbing), The river (Swimming)"."""
-    return names_list(f"{terrain['name']} ({terrain['rolled']})" for terrain in terrains)
+    return names_list(f"{terrain['name']} ({score_label(terrain['rolled'])})" for terrain in terrains)
 
 
 def terrain_html(terrain) -> str:
     """A terrain offered on the route: its name in bold, then what is rolled there."""
-    return format_html('<b>{}</b> <span class="muted">({})</span>', terrain["name"], terrain["rolled"])
+    return format_html(
+        '<b>{}</b> <span class="muted">({})</span>', terrain["name"], score_label(terrain["rolled"])
+    )
 
 
 def terrain_choice(terrain) -> str:
     """A terrain the target may choose: its name, then what is rolled there."""
-    return format_html('{} <span class="small">({})</span>', terrain["name"], terrain["rolled"])
+    return format_html('{} <span class="small">({})</span>', terrain["name"], score_label(terrain["rolled"]))
+
+
+def dice_words(faces) -> str:
+    """The dice of a challenge, named (d6 seed: one d6, then |Consistency| d10s): "d6 4, d10s 7, 3"."""
+    faces = list(faces or ())
+    if not faces:
+        return ""
+    d10s = faces[1:]
+    tens = f", d10{'s' if len(d10s) > 1 else ''} {', '.join(str(face) for face in d10s)}" if d10s else ""
+    return f"d6 {faces[0]}{tens}"
 
 
 def faces_html(faces) -> str:
-    """Typed or rolled dice, the d6 first, then the d10s, each in its own box."""
-    dice = format_html_join(
-        "",
-        '<span class="die {}" title="{}">{}</span>',
-        (
-            ("d6", "the d6", face) if index == 0 else ("d10", "a d10", face)
-            for index, face in enumerate(faces)
-        ),
+    """Typed or rolled dice, each in its own box and named: "d6 [4], d10s [7] [3]" (d6 seed)."""
+    faces = list(faces or ())
+    boxes = format_html_join(" ", '<span class="die d10">{}</span>', ((face,) for face in faces[1:]))
+    d10s = format_html(", d10{} {}", "s" if len(faces) > 2 else "", boxes) if faces[1:] else ""
+    return format_html(
+        '<span class="d6-faces" data-testid="faces">d6 <span class="die d6">{}</span>{}</span>',
+        faces[0] if faces else "",
+        d10s,
     )
-    return format_html('<span class="d6-faces" data-testid="faces">{}</span>', dice)
+
+
+def die_result_how(p: dict) -> str:
+    """How the die result was read from the dice (RULES.md Part 2): " (the highest die)", " (the d6)",
+    " (the lowest die, -1 for the extra 1)"; nothing when the dice or the Consistency are not shown."""
+    faces, consistency = list(p.get("faces") or ()), p.get("consistency")
+    if not faces or not isinstance(consistency, int):
+        return ""
+    if consistency == 0:
+        return " (the d6)"
+    if consistency > 0:
+        extra = faces[1:].count(10) - 1
+        more = f", +{extra} for the extra 10{'s' if extra > 1 else ''}" if extra > 0 else ""
+        return f" (the highest die{more})"
+    extra = faces.count(1) - 1
+    more = f", -{extra} for the extra 1{'s' if extra > 1 else ''}" if extra > 0 else ""
+    return f" (the lowest die{more})"
 
 
 def _signed(number: int) -> str:
@@ -131,6 +166,15 @@ TOTALS = ("result", "value", "attack_result", "margin")
 # What a player character's defence against an NPC's attack carries of that attack: the number to meet.
 TO_MEET = ("value", "attack_result")
 SCREENED_WORDS = "(behind the screen)"
+
+
+# The saga's setting for NPC rolls, in the d6 system's words (`combat.systems.Log.NPC_ROLLS`): d6 has fatigue
+# tracks, not wounds (d6 seed).
+NPC_ROLLS = {
+    "results": "Results only: success or failure, the fatigue that rose, who closed in or fell behind",
+    "totals": "Results and their numbers (the result, the challenge value, a chase's margin); no dice",
+    "everything": "Everything: Consistency and Potential, dice and results",
+}
 
 
 def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
@@ -226,7 +270,7 @@ def roll_line(p: dict) -> str:
         p.get("name", ""),
         _cluster_note(p),
         _roll_against(p),
-        p.get("rolled", ""),
+        score_label(p.get("rolled", "")),
         roll_workings(p),
         roll_outcome(p),
         _roll_consequence(p),
@@ -252,18 +296,18 @@ def _roll_against(p: dict) -> str:
 
 
 def roll_score(p: dict) -> str:
-    """The score rolled: "C2, P1, physical"."""
-    parts = [f"C{p.get('consistency', '')}"]
+    """The score rolled, in words: "Consistency 2, Potential 1, physical" (d6 seed)."""
+    parts = [f"Consistency {p.get('consistency', '')}"]
     if p.get("potential"):
-        parts.append(f"P{p['potential']}")
+        parts.append(f"Potential {p['potential']}")
     if p.get("physical"):
         parts.append("physical")
     return ", ".join(parts)
 
 
 def roll_workings(p: dict) -> str:
-    """A challenge's score, dice and numbers: " (C2, P1) [4][7] → die result 4, result 7 vs 6"; less of an
-    NPC's, as the saga's setting for NPC rolls says."""
+    """A challenge's score, dice and numbers: " (Consistency 1, Potential 1) d6 [4], d10 [7] → die result 7
+    (the highest die), +1 = result 8 vs 6"; less of an NPC's, as the saga's setting for NPC rolls says."""
     score = format_html(" ({})", roll_score(p)) if "consistency" in p else ""
     dice = format_html(" {}", faces_html(p["faces"])) if p.get("faces") else ""
     numbers = _roll_numbers(p)
@@ -274,9 +318,12 @@ def _roll_numbers(p: dict) -> str:
     if "die_result" not in p:
         numbers = format_html("result <b>{}</b>", p["result"]) if "result" in p else ""
     else:
-        numbers = format_html('die result <b data-testid="die-result">{}</b>', p["die_result"])
+        numbers = format_html(
+            'die result <b data-testid="die-result">{}</b>{}', p["die_result"], die_result_how(p)
+        )
     if p.get("potential") and "die_result" in p:
-        numbers = format_html("{}, result <b>{}</b>", numbers, p.get("result", ""))
+        potential = f"{p['potential']:+d}"
+        numbers = format_html("{}, {} = result <b>{}</b>", numbers, potential, p.get("result", ""))
     if p.get("value") is not None:
         numbers = format_html("{} vs <b>{}</b>", numbers, p["value"])
     return numbers
@@ -347,10 +394,11 @@ def exchange_roll(r: dict, p: dict) -> str:
 
 
 def exchange_workings(r: dict) -> str:
-    """A runner's dice and result: " [4][7] → <b>9</b>"; the result alone, or nothing, of an NPC's."""
+    """A runner's dice and result: " d6 [4], d10 [7] → result <b>9</b>"; the result alone, or nothing, of an
+    NPC's."""
     if r.get("faces"):
-        return format_html(" {} → <b>{}</b>", faces_html(r["faces"]), r.get("result", ""))
-    return format_html(" <b>{}</b>", r["result"]) if "result" in r else ""
+        return format_html(" {} → result <b>{}</b>", faces_html(r["faces"]), r.get("result", ""))
+    return format_html(" result <b>{}</b>", r["result"]) if "result" in r else ""
 
 
 def drops_out(r: dict) -> str:
@@ -452,7 +500,7 @@ def chase_started_line(p: dict) -> str:
         chasers,
         p.get("target_name", ""),
         terrain.get("name", ""),
-        terrain.get("rolled", ""),
+        score_label(terrain.get("rolled", "")),
     )
     if p.get("escape_distance"):
         line = format_html("{} {} squares behind, a chaser loses sight.", line, p["escape_distance"])
@@ -464,7 +512,7 @@ def faces_in_line(p: dict) -> str:
     return format_html(
         "<b>{}</b> rolled {} for exchange {}: {}",
         p.get("name", ""),
-        p.get("rolled", ""),
+        score_label(p.get("rolled", "")),
         p.get("exchange", ""),
         faces_html(p["faces"]) if "faces" in p else SCREENED_WORDS,
     )
@@ -483,10 +531,11 @@ def fight_started_line(p: dict) -> str:
 
 
 def initiative_workings(row: dict) -> str:
-    """An initiative roll's dice and result: " [4][7] = 9"; the result alone, or nothing, of an NPC's."""
+    """An initiative roll's dice and result: " d6 [4], d10 [7] → result 9"; the result alone, or nothing,
+    of an NPC's."""
     if row.get("faces"):
-        return format_html(" {} = {}", faces_html(row["faces"]), row.get("result", ""))
-    return format_html(" {}", row["result"]) if "result" in row else ""
+        return format_html(" {} → result {}", faces_html(row["faces"]), row.get("result", ""))
+    return format_html(" result {}", row["result"]) if "result" in row else ""
 
 
 def pass_choice_line(p: dict) -> str:
@@ -506,7 +555,7 @@ def terrain_chosen_line(p: dict) -> str:
         before.get("name", ""),
         after.get("name", ""),
         p.get("from_exchange", ""),
-        after.get("rolled", ""),
+        score_label(after.get("rolled", "")),
     )
     if p.get("dice_cleared"):
         line = format_html(
@@ -659,7 +708,7 @@ def faces_prompt(exchange: int, rolled: str, dice: int) -> str:
     return format_html(
         "Exchange {}: roll <b>{}</b>, one d6 and {} d10{}, and type them (the d6 first)",
         exchange,
-        rolled,
+        score_label(rolled),
         dice,
         "" if dice == 1 else "s",
     )
@@ -674,7 +723,7 @@ def sent_note(faces) -> str:
 
 def roll_exchange_text(number: int, terrain: dict) -> str:
     """The storyguide's button: "Roll exchange 3 (Dexterity on Rooftops)"."""
-    return f"Roll exchange {number} ({terrain['rolled']} on {terrain['name']})"
+    return f"Roll exchange {number} ({score_label(terrain['rolled'])} on {terrain['name']})"
 
 
 def not_sent_yet(names) -> str:
@@ -749,10 +798,10 @@ def track_text(fatigue: int, always_rises: int) -> str:
 
 
 def score_option(score) -> str:
-    """A score in a roll's select: "Dexterity (C2 P1, physical)"."""
-    potential = f" P{score.potential}" if score.potential else ""
+    """A score in a roll's select, in words: "Dexterity (Consistency 2, Potential 1, physical)" (d6 seed)."""
+    potential = f", Potential {score.potential}" if score.potential else ""
     physical = ", physical" if score.physical else ""
-    return f"{score.label} (C{score.consistency}{potential}{physical})"
+    return f"{score.label} (Consistency {score.consistency}{potential}{physical})"
 
 
 def scores_html(scores) -> str:

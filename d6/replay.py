@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from combat.events import CoreKind
 
-from . import kinds
+from . import kinds, presenters
 
 TEMPLATE = "d6table/_replay.html"
 
@@ -346,7 +346,7 @@ def recap_rolls(event) -> list[tuple[str, int, str]]:
     elif event.kind == kinds.FIGHT_STARTED:
         rolled = [(row.get("combatant"), row.get("result"), "initiative") for row in p.get("order") or ()]
     elif event.kind == kinds.EXCHANGE:
-        terrain = (p.get("terrain") or {}).get("rolled") or "chase"
+        terrain = presenters.score_label((p.get("terrain") or {}).get("rolled")) or "chase"
         runners = p.get("rolls") or ()
         rolled = [(row.get("runner"), row.get("result"), f"{terrain} in the chase") for row in runners]
     else:

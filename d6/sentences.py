@@ -15,16 +15,19 @@ SCREENED = "behind the screen"
 
 
 def dice(faces) -> str:
-    """Dice as numbers of their own: "1, 8, 1"."""
-    return ", ".join(str(face) for face in faces)
+    """Dice named, each a number of its own: "d6 1, d10s 8, 1" (d6 seed)."""
+    return say.dice_words(faces)
 
 
 def numbers(p: dict) -> str:
-    """A challenge's numbers: " (C2, P1) dice 1, 8, 1: die result 8, result 9 vs 6"; what is shown of them."""
+    """A challenge's numbers: " (Consistency 2, Potential 1) d6 1, d10s 8, 1: die result 8 (the highest die),
+    +1 = result 9 vs 6"; what is shown of them."""
     score = f" ({say.roll_score(p)})" if "consistency" in p else ""
-    faces = f" dice {dice(p['faces'])}" if p.get("faces") else ""
-    said = [f"die result {p['die_result']}"] if "die_result" in p else []
-    if "result" in p and ("die_result" not in p or p.get("potential")):
+    faces = f" {dice(p['faces'])}" if p.get("faces") else ""
+    said = [f"die result {p['die_result']}{say.die_result_how(p)}"] if "die_result" in p else []
+    if "result" in p and "die_result" in p and p.get("potential"):
+        said.append(f"{p['potential']:+d} = result {p['result']}")
+    elif "result" in p and "die_result" not in p:
         said.append(f"result {p['result']}")
     versus = f" vs {p['value']}" if p.get("value") is not None and said else ""
     return f"{score}{faces}{': ' if faces and said else ' ' if said else ''}{', '.join(said)}{versus}"
@@ -63,7 +66,7 @@ def roll(p: dict) -> str:
         follows = f"; {p['target_name']} must defend" if p.get("defence_needed") else "; no defence needed"
     elif p.get("defends_against"):
         follows = "; the attack is stopped" if p.get("success") else "; the attack lands"
-    head = f"{p.get('name', '')}{into}{against}: {p.get('rolled', '')}{numbers(p)}"
+    head = f"{p.get('name', '')}{into}{against}: {say.score_label(p.get('rolled', ''))}{numbers(p)}"
     return f"{head}: {outcome(p)}{follows}{fatigue(p)}."
 
 
@@ -80,7 +83,7 @@ def runner(r: dict, p: dict) -> str:
     """One runner's roll in an exchange: the numbers shown, what the margin does, fatigue."""
     said = f"{r.get('name', '')} ({r.get('role', '')})"
     if r.get("faces"):
-        said += f" dice {dice(r['faces'])}, result {r.get('result', '')}"
+        said += f" {dice(r['faces'])}, result {r.get('result', '')}"
     elif "result" in r:
         said += f" result {r['result']}"
     if r.get("dropped_out"):
@@ -95,7 +98,8 @@ def exchange(p: dict) -> str:
     terrain = p.get("terrain") or {}
     rolls = "; ".join(runner(r, p) for r in p.get("rolls", []))
     said = (
-        f"Exchange {p.get('number', '')} on {terrain.get('name', '')} ({terrain.get('rolled', '')}): {rolls}."
+        f"Exchange {p.get('number', '')} on {terrain.get('name', '')} "
+        f"({say.score_label(terrain.get('rolled', ''))}): {rolls}."
     )
     if p.get("moves"):
         said += f" {say.exchange_moves(p)}"
@@ -112,7 +116,7 @@ def chase_started(p: dict) -> str:
     terrain = p.get("terrain") or {}
     said = (
         f"A chase! {chasers} after {p.get('target_name', '')} on {terrain.get('name', '')}: "
-        f"everyone rolls {terrain.get('rolled', '')}."
+        f"everyone rolls {say.score_label(terrain.get('rolled', ''))}."
     )
     far = p.get("escape_distance")
     return f"{said} {far} squares behind, a chaser loses sight." if far else said
@@ -136,7 +140,7 @@ def terrain_chosen(p: dict) -> str:
     said = (
         f"{p.get('target_name', '')} takes the chase from {before.get('name', '')} "
         f"onto {after.get('name', '')}: from exchange {p.get('from_exchange', '')} "
-        f"everyone rolls {after.get('rolled', '')}."
+        f"everyone rolls {say.score_label(after.get('rolled', ''))}."
     )
     if p.get("dice_cleared"):
         said += (
@@ -155,7 +159,8 @@ def turn_ended(p: dict) -> str:
 def faces_in(p: dict) -> str:
     """A runner's dice typed in for the next exchange; an NPC's behind the screen, at the saga's setting."""
     shown = dice(p["faces"]) if "faces" in p else SCREENED
-    return f"{p.get('name', '')} rolled {p.get('rolled', '')} for exchange {p.get('exchange', '')}: {shown}."
+    rolled = say.score_label(p.get("rolled", ""))
+    return f"{p.get('name', '')} rolled {rolled} for exchange {p.get('exchange', '')}: {shown}."
 
 
 def breather(p: dict) -> str:

@@ -12,47 +12,48 @@ from .. import presenters
 register = template.Library()
 
 
-@register.simple_tag
-def roll(stress, label=""):
-    """A stress roll as its faces: `1 → 1 → 3 = 12`, botch dice shown, botches marked (ArM3 p163); nothing
-    for a roll players do not see."""
-    if not stress:
+_PART_HTML = {
+    "": "{}",
+    "die": '<span class="die">{}</span>',
+    "die-again": '<span class="die die-again">{}</span>',
+    "die-botch": '<span class="die die-botch">{}</span>',
+    "die-value": '<span class="die-value">{}</span>',
+    "botch": '<strong class="botch" data-testid="botch">{}</strong>',
+    "added": "{}",
+}
+
+
+def _parts_html(parts, testid: str) -> str:
+    """A roll's parts in their mark-up; what is added to a die, or closes its brackets, is kept on the die's
+    line on a phone ("5 +6", "0 4):")."""
+    pieces: list[str] = []
+    for text, kind in parts:
+        if kind == "total":
+            pieces.append(total(text, testid=testid))
+        elif pieces and (kind == "added" or text.startswith(")")):
+            pieces.append(format_html('<span class="joined">{}{}</span>', pieces.pop(), text.rstrip()))
+            pieces += [" "] if text != text.rstrip() else []
+        else:
+            pieces.append(format_html(_PART_HTML[kind], text))
+    return mark_safe("".join(pieces))
+
+
+def _roll_html(stress, parts, testid="") -> str:
+    """A roll's parts (`presenters.stress_parts`) in their mark-up, the total in bold."""
+    if not parts:
         return ""
-    faces = stress.get("faces", [])
-    botches = stress.get("botches", 0)
-    dice = format_html_join(
-        mark_safe('<span class="arrow"> → </span>'),
-        '<span class="{}">{}</span>',
-        (
-            ("die die-again" if face == 1 and n < len(faces) - 1 else "die", face)
-            for n, face in enumerate(faces)
-        ),
-    )
-    botch_faces = stress.get("botch_faces", [])
-    botch_dice = (
-        format_html(
-            ' <span class="botch-dice">botch dice {}</span>',
-            format_html_join(
-                "",
-                '<span class="{}">{}</span>',
-                (("die die-botch" if face == 0 else "die", face) for face in botch_faces),
-            ),
-        )
-        if botch_faces
-        else ""
-    )
-    botch = format_html(
-        ' <strong class="botch" data-testid="botch">{}</strong>', presenters.botch_label(botches)
-    )
-    return format_html(
-        '<span class="roll{}" data-testid="roll"{}>{}{} = <b class="die-value">{}</b>{}</span>',
-        " botched" if botches else "",
-        format_html(' title="{}"', label) if label else "",
-        dice,
-        botch_dice,
-        stress.get("value"),
-        botch if botches else "",
-    )
+    html = _parts_html(parts, testid)
+    if not (stress or {}).get("faces"):
+        return html
+    botched = " botched" if stress.get("botches") else ""
+    return format_html('<span class="roll{}" data-testid="roll">{}</span>', botched, html)
+
+
+@register.simple_tag
+def roll(stress):
+    """A stress die in words, its faces boxed: "stress die 1 (a 1 doubles and rolls again): 9 ×2 = 18";
+    after a first 0, its botch dice and what came of them (ArM3 p163); nothing for a roll not shown."""
+    return _roll_html(stress, presenters.stress_parts(stress))
 
 
 @register.simple_tag
@@ -68,10 +69,17 @@ def total(value, css="", testid=""):
 
 @register.simple_tag
 def rolled(stress, value, testid=""):
-    """A roll's faces, then its total: `1 → 3 = 3 → 15`; the total alone, or the screen's words."""
+    """A stress die and its total: "stress die 7 +10 = <b>17</b>"; a botch's total after it; the total
+    alone, or the screen's words (ArM3 p163, RULES.md Part 1)."""
     if not stress or value in ("", None):
         return total(value, testid=testid)
-    return format_html("{} → {}", roll(stress), total(value, testid=testid))
+    return _roll_html(stress, presenters.rolled_parts(stress, value), testid)
+
+
+@register.simple_tag
+def rolled_added(stress, value):
+    """A stress die and what is added to it, for a row that shows the total apart: "stress die 8 +12"."""
+    return _roll_html(stress, presenters.rolled_parts(stress, value, with_total=False))
 
 
 @register.filter
@@ -125,6 +133,7 @@ for _name in (
     "resting_how",
     "still",
     "stamina_outcome",
+    "simple_die_note",
     "time_applies_to",
     "stamina_default",
     "missile_words",

@@ -30,6 +30,7 @@ for _name in (
     "scores_html",
     "sent_note",
     "initiative_workings",
+    "score_label",
 ):
     register.filter(_name, getattr(presenters, _name))
 

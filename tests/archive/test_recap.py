@@ -28,8 +28,12 @@ def test_the_storyguides_recap_of_the_p168_round(ars):
     assert text.startswith("# Test saga: session recap\n\n## Forest road (ended)\n\n### Setting up\n")
     assert "\n### Round 1\n" in text and "\n### Round 2\n" in text
     assert "- Declarations: **Bandit 1** has declared." in text
-    assert "**Bandit 1** 1 → 9 = **18** Initiative **23** · **Sir Boris** 8 = **8** Initiative **20**" in text
-    assert "- Melee: **Sir Boris** → **Bandit 1** (Sword at reach) · Attack 7 = **7** → **11**" in text
+    assert (
+        "**Bandit 1** stress die 1 (a 1 doubles and rolls again): 9 ×2 = 18, +5 = Initiative **23** · "
+        "**Sir Boris** stress die 8 +12 = Initiative **20**"
+    ) in text
+    melee = "- Melee: **Sir Boris** → **Bandit 1** (Sword at reach) · Attack: stress die 7 +4 = **11** · vs"
+    assert melee in text
     assert "**Hit by 2**: Damage 9 vs Soak 3 → **1 Body level lost**" in text
     assert "- Round over: **Correction** to Brother Anselm: body unhurt → **hurt**. _“An old wound”_" in text
     assert "| Character | Side | Fatigue level | Body level |\n|---|---|---|---|\n" in text
@@ -60,8 +64,11 @@ def test_the_recap_keeps_the_historys_filters(ars):
 
 def test_the_d6_recap_shows_each_die(d6):
     text = recap(d6.saga, d6.storyguide)
-    assert "Initiative (Dexterity): 1. Marta 2 3 8 = 8" in text
-    attack = "**Marta** attacks **Bandit 2**: Dexterity (C2, physical) 2 7 3 → die result **7** vs **6**"
+    assert "Initiative (Dexterity): 1. Marta d6 2, d10s 3 8 → result 8" in text
+    attack = (
+        "**Marta** attacks **Bandit 2**: Dexterity (Consistency 2, physical) d6 2, d10s 7 3 → "
+        "die result **7** (the highest die) vs **6**"
+    )
     assert attack in text
     assert "| Marta | Companions | 4 |" in text
     from d6.sheet import write

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from arsmagica.events import Kind
-from arsmagica.presenters import SCREENED_WORDS, level_labels
+from arsmagica.presenters import SCREENED_WORDS, level_labels, said, stress_parts
 from campaign.models import Saga
 from combat.models import Combatant, Encounter
 
@@ -80,7 +80,7 @@ def shows_the_log(page: Page, events) -> None:
 
 
 def shows_the_totals(item, attack: dict) -> None:
-    """An attack's line: each total and the attack's dice, or the screen's words for what is hidden."""
+    """An attack's line: each total and the attack's die in words, or the screen's words where hidden."""
     for side in ("attack", "defense"):
         total = item.get_by_test_id(f"{side}-total")
         if f"{side}_total" in attack:
@@ -88,8 +88,7 @@ def shows_the_totals(item, attack: dict) -> None:
         else:
             expect(total).to_have_count(0)
     if attack.get("attack_roll"):
-        faces = " → ".join(str(face) for face in attack["attack_roll"]["faces"])
-        expect(item.get_by_test_id("roll").first).to_contain_text(faces)
+        expect(item.get_by_test_id("roll").first).to_contain_text(said(stress_parts(attack["attack_roll"])))
     if "attack_total" not in attack or "defense_total" not in attack:
         expect(item).to_contain_text(SCREENED_WORDS)
 

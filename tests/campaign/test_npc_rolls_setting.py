@@ -42,3 +42,25 @@ def test_a_player_may_not_change_it_nor_sees_the_form(saga, as_bob):
     assert as_bob.post(f"/sagas/{saga.pk}/npc-rolls/", {"npc_rolls": "everything"}).status_code == 403
     saga.refresh_from_db()
     assert saga.npc_rolls == NpcRolls.RESULTS
+
+
+def test_the_setting_reads_in_the_sagas_own_system(saga, d6_saga, as_alice):
+    """Issue 35, item 12: "results only" names what that system's results are; d6 has fatigue tracks, not
+    wounds (RULES.md Part 2), and the core's label names no rule's outcome."""
+    ars = as_alice.get(f"/sagas/{saga.pk}/").content.decode()
+    assert "Results only: hit or miss, the wound, the Fatigue level lost" in ars
+    d6 = as_alice.get(f"/sagas/{d6_saga.pk}/").content.decode()
+    assert "Results only: success or failure, the fatigue that rose, who closed in or fell behind" in d6
+    assert "wound" not in d6.split('id="npc-rolls"')[1].split("</section>")[0]
+    assert "wound" not in NpcRolls.RESULTS.label and "hit or miss" not in NpcRolls.RESULTS.label
+    response = as_alice.post(f"/sagas/{d6_saga.pk}/npc-rolls/", {"npc_rolls": "totals"}, follow=True)
+    saved = "Players now see: Results and their numbers (the result, the challenge value"
+    assert saved in response.content.decode()
+
+
+def test_a_system_without_words_of_its_own_reads_as_the_core(as_dave):
+    as_dave.post("/sagas/new/", {"name": "Coins", "rule_system": "coinduel", "physical_dice": "False"})
+    page = as_dave.get(f"/sagas/{Saga.objects.get().pk}/").content.decode()
+    assert NpcRolls.RESULTS.label in page and NpcRolls.TOTALS.label in page
+    new_saga = as_dave.get("/sagas/new/").content.decode()  # the system is not chosen yet: the core's words
+    assert NpcRolls.RESULTS.label in new_saga and "wound" not in new_saga

@@ -113,23 +113,25 @@ def test_rest_and_sleep_read_as_the_chart_says():
     assert presenters.still("winded") == "Winded, still"
     assert presenters.still("fresh") == "Fresh"
     stamina = {"value": 5, "stamina": 2, "total": 6, "ease_factor": 9, "success": False}
-    assert presenters.stamina_outcome(stamina) == " + 2 with penalties = 6 vs 9: no help"
-    assert presenters.stamina_outcome({**stamina, "total": 7}) == " + 2 = 7 vs 9: no help"
+    assert presenters.stamina_outcome(stamina) == " + Stamina 2 with penalties = 6 vs ease factor 9: no help"
+    assert presenters.stamina_outcome({**stamina, "total": 7}) == " + Stamina 2 = 7 vs ease factor 9: no help"
+    assert presenters.simple_die_note(0) == " (as 10)" and presenters.simple_die_note(6) == ""
 
 
-def test_a_stress_roll_shows_its_faces_and_botches():
+def test_a_stress_roll_says_its_faces_in_words_each_face_boxed():
     html = roll({"faces": [1, 1, 3], "value": 12, "botches": 0})
     assert html == (
-        '<span class="roll" data-testid="roll">'
-        '<span class="die die-again">1</span><span class="arrow"> → </span>'
-        '<span class="die die-again">1</span><span class="arrow"> → </span><span class="die">3</span>'
-        ' = <b class="die-value">12</b></span>'
+        '<span class="roll" data-testid="roll">stress die '
+        '<span class="die die-again">1</span>, <span class="die die-again">1</span>'
+        ' (each 1 doubles and rolls again): <span class="die">3</span>'
+        ' ×4 = <span class="die-value">12</span></span>'
     )
-    botched = roll({"faces": [0], "botch_faces": [0, 0, 4], "value": 0, "botches": 2}, "Attack")
-    assert '<span class="roll botched" data-testid="roll" title="Attack">' in botched
-    assert '<span class="botch-dice">botch dice <span class="die die-botch">0</span>' in botched
-    assert '<strong class="botch" data-testid="botch">2 BOTCHES</strong>' in botched
-    assert presenters.botch_label(1) == "BOTCH"
+    botched = roll({"faces": [0], "botch_faces": [0, 0, 4], "value": 0, "botches": 2})
+    assert '<span class="roll botched" data-testid="roll">stress die <span class="die">0</span>, ' in botched
+    zero = '<span class="die die-botch">0</span>'
+    assert f"3 botch dice ({zero} {zero} " in botched
+    assert '):</span> two 0s, <strong class="botch" data-testid="botch">a double botch</strong>' in botched
+    assert roll(None) == "" and roll({}) == ""  # a roll players do not see
 
 
 def test_the_odds_say_what_to_aim_for_and_the_risk():

@@ -30,13 +30,13 @@ pytestmark = pytest.mark.django_db
 
 FACES = {"boris": 7, "bandit": 8, "giles": 6}  # with Stamina 2, 3 and 1 against 9 (ArM3 p177)
 SHOWN = {
-    "boris": "Stamina roll 7 + 2 = 9 vs 9: half the time",
-    "bandit": "Stamina roll 8 + 3 = 11 vs 9: half the time",
-    "giles": "Stamina roll 6 + 1 = 7 vs 9: no help",
+    "boris": "Stamina roll: simple die 7 + Stamina 2 = 9 vs ease factor 9: rest takes half the time",
+    "bandit": "Stamina roll: simple die 8 + Stamina 3 = 11 vs ease factor 9: rest takes half the time",
+    "giles": "Stamina roll: simple die 6 + Stamina 1 = 7 vs ease factor 9: no help",
 }
 SCREENED = {
-    NpcRolls.RESULTS: "Stamina roll (behind the screen): half the time",
-    NpcRolls.TOTALS: "Stamina roll = 11 vs 9: half the time",
+    NpcRolls.RESULTS: "Stamina roll (behind the screen): rest takes half the time",
+    NpcRolls.TOTALS: "Stamina roll = 11 vs ease factor 9: rest takes half the time",
 }
 ALL_KEYS = {"face", "value", "stamina", "total", "ease_factor", "success"}
 KEYS = {NpcRolls.RESULTS: {"ease_factor", "success"}, NpcRolls.TOTALS: {"total", "ease_factor", "success"}}

@@ -31,16 +31,18 @@ ROLL = {
 
 def test_dice_read_the_d6_first_then_the_d10s():
     html = presenters.faces_html([4, 9])
-    assert '<span class="die d6" title="the d6">4</span><span class="die d10" title="a d10">9</span>' in html
-    assert text(html) == "49"
+    assert 'd6 <span class="die d6">4</span>, d10 <span class="die d10">9</span>' in html
+    assert text(html) == "d6 4, d10 9"  # each die named in words, not by a tooltip a phone never shows
+    assert text(presenters.faces_html([4, 9, 10])) == "d6 4, d10s 9 10"
+    assert presenters.dice_words([4, 9, 10]) == "d6 4, d10s 9, 10" and presenters.dice_words([2]) == "d6 2"
 
 
 def test_an_attack_that_meets_its_value_reads_success_and_the_target_must_defend():
     line = presenters.roll_line(ROLL)
     assert 'class="roll-line ok"' in line
     assert text(line) == (
-        "Marta attacks Bandit 2: Dexterity (C2, physical) 273 → die result 7 vs 6: "
-        "success · Bandit 2 must defend"
+        "Marta attacks Bandit 2: Dexterity (Consistency 2, physical) d6 2, d10s 7 3 → "
+        "die result 7 (the highest die) vs 6: success · Bandit 2 must defend"
     )
 
 
@@ -50,8 +52,8 @@ def test_a_die_result_below_fatigue_fails_outright_and_fatigue_rises():
     line = presenters.roll_line(roll)
     assert 'class="roll-line failed"' in line
     assert text(line) == (
-        "Marta: Dexterity (C2, P1, physical) 273 → die result 7, result 3 vs 6: "
-        "fails outright (die result below fatigue 4) · fatigue 4 → 5"
+        "Marta: Dexterity (Consistency 2, Potential 1, physical) d6 2, d10s 7 3 → die result 7 (the highest "
+        "die), +1 = result 3 vs 6: fails outright (die result below fatigue 4) · fatigue 4 → 5"
     )
 
 
@@ -91,7 +93,7 @@ def test_a_runner_whose_die_is_below_fatigue_drops_out_of_the_exchange():
     roll = {"name": "Bandit 2", "role": "chaser", "faces": [1, 4], "result": 4, "dropped_out": True}
     roll |= {"die_result": 1, "fatigue_before": 3, "fatigue_rose": True, "fatigue_after": 4}
     assert text(presenters.exchange_roll(roll, {})) == (
-        "Bandit 2 (chaser) 14 → 4 · die result 1 below fatigue 3: drops out · fatigue 3 → 4"
+        "Bandit 2 (chaser) d6 1, d10 4 → result 4 · die result 1 below fatigue 3: drops out · fatigue 3 → 4"
     )
 
 
@@ -160,7 +162,8 @@ def test_initiative_lists_the_order_with_dice_and_who_acts_first():
     }
     started["first"] = "Marta"
     assert text(presenters.fight_started_line(started)) == (
-        "The fight begins. Initiative (Dexterity): 1. Marta 58 = 8, 2. Wren 2 = 2. Marta acts first."
+        "The fight begins. Initiative (Dexterity): 1. Marta d6 5, d10 8 → result 8, 2. Wren d6 2 → result 2. "
+        "Marta acts first."
     )
 
 
@@ -215,7 +218,7 @@ def test_a_pass_choice_and_typed_dice_read_in_the_log():
         presenters.pass_choice_line({"name": "Wren", "target_name": "Marta", "move_ahead": True})
     ) == ("Wren, if the roll would pass Marta: moves ahead of them.")
     faces = {"name": "Wren", "rolled": "Running", "exchange": 2, "faces": [3, 9]}
-    assert text(presenters.faces_in_line(faces)) == "Wren rolled Running for exchange 2: 39"
+    assert text(presenters.faces_in_line(faces)) == "Wren rolled Running for exchange 2: d6 3, d10 9"
 
 
 def test_an_npcs_typed_dice_read_behind_the_screen_for_players():
@@ -302,7 +305,7 @@ def test_a_player_is_told_which_dice_to_roll_and_type_for_the_next_exchange():
 
 def test_dice_sent_by_a_player_wait_for_the_storyguide_to_roll_the_exchange():
     assert text(presenters.sent_note([5, 8])) == (
-        "Sent: 58. The storyguide rolls the exchange when everyone’s dice are in."
+        "Sent: d6 5, d10 8. The storyguide rolls the exchange when everyone’s dice are in."
     )
 
 
@@ -396,8 +399,8 @@ def test_a_track_numbers_only_its_ends_its_base_and_the_fatigue_now():
 def test_a_score_reads_its_consistency_then_potential_and_physical():
     dexterity = SheetScore("attribute", "dexterity", 2, 1, True)
     swordplay = SheetScore("ability", "Swordplay", 3, 0, False)
-    assert presenters.score_option(dexterity) == "Dexterity (C2 P1, physical)"
-    assert presenters.score_option(swordplay) == "Swordplay (C3)"
+    assert presenters.score_option(dexterity) == "Dexterity (Consistency 2, Potential 1, physical)"
+    assert presenters.score_option(swordplay) == "Swordplay (Consistency 3)"
     assert presenters.scores_html([dexterity, swordplay]) == (
         '<span class="score">Dexterity <b>C2</b> P1 <span class="muted">phys</span></span> · '
         '<span class="score">Swordplay <b>C3</b></span>'
