@@ -11,6 +11,7 @@ import re
 
 START = "Traceback (most recent call last):"
 CHAINED = re.compile(r"^(The above exception was the direct cause|During handling of the above exception)")
+ACCESS = re.compile(r"^\S+:\d+ - - \[")  # a line of Daphne's access log
 
 
 def tracebacks(text: str) -> list[str]:
@@ -35,7 +36,9 @@ def _past_chain(lines: list[str], i: int) -> int:
         i += 1
         while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
             i += 1
-        i = min(i + 1, len(lines))  # the exception's line
+        i = min(i + 1, len(lines))  # the exception's line, and the rest of a message of several lines
+        while i < len(lines) and lines[i].strip() and lines[i] != START and not ACCESS.match(lines[i]):
+            i += 1  # PostgreSQL's: "LINE 1: SELECT …" and the caret under the error
         following = i
         while following < len(lines) and not lines[following].strip():
             following += 1

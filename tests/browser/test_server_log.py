@@ -54,6 +54,36 @@ def test_each_logged_exception_is_one_traceback_with_its_chain():
     assert tracebacks('127.0.0.1:5000 - - [29/Nov/2026:08:58:44] "GET /" 200 356\n') == []
 
 
+POSTGRESQL = """\
+Internal Server Error: /sagas/
+Traceback (most recent call last):
+  File "/srv/psycopg/cursor.py", line 117, in execute
+    raise ex.with_traceback(None)
+psycopg.errors.UndefinedTable: relation "django_session" does not exist
+LINE 1: ...ssion"."expire_date" FROM "django_session" WHERE ...
+                                     ^
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/srv/django/core/handlers/exception.py", line 55, in inner
+    response = get_response(request)
+django.db.utils.ProgrammingError: relation "django_session" does not exist
+LINE 1: ...ssion"."expire_date" FROM "django_session" WHERE ...
+                                     ^
+127.0.0.1:5000 - - [29/Nov/2026:08:58:45] "GET /sagas/" 500 145
+"""
+
+
+def test_an_exception_whose_message_has_several_lines_is_still_one_traceback():
+    """PostgreSQL's errors end with the query's line and a caret: the chain goes on after them."""
+    (found,) = tracebacks(POSTGRESQL)
+    assert found.startswith("Internal Server Error: /sagas/")
+    assert "psycopg.errors.UndefinedTable" in found
+    assert found.endswith("^")
+    assert "GET /sagas/" not in found
+
+
 def test_a_traceback_fails_the_check_unless_the_test_names_it():
     found = tracebacks(LOG)
     assert unexpected(found, ()) == (found, [])
