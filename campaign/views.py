@@ -334,16 +334,7 @@ def character_hand_over(request, character_id):
         else:
             messages.success(request, f"{fighter_label(character, character.saga.storyguide_id)}.")
             return redirect("character_detail", character_id=character.pk)
-    context = {
-        "character": character,
-        "saga": character.saga,
-        "system": systems.of(character.saga),
-        "full": True,
-        "is_storyguide": True,
-        "hand_over_form": form,
-        **systems.of(character.saga).sheet.sheet_context(character),
-    }
-    return render(request, "campaign/character_detail.html", context)
+    return storyguides_sheet(request, character, hand_over_form=form)
 
 
 @login_required
@@ -362,13 +353,12 @@ def npc_stamp(request, character_id):
         )
         messages.success(request, f"Stamped {len(copies)}: {copies[0].name} to {copies[-1].name}.")
         return redirect("saga_detail", saga_id=character.saga_id)
-    context = {
-        "character": character,
-        "saga": character.saga,
-        "system": systems.of(character.saga),
-        "full": True,
-        "is_storyguide": True,
-        "stamp_form": form,
-        **systems.of(character.saga).sheet.sheet_context(character),
-    }
-    return render(request, "campaign/character_detail.html", context, status=400)
+    return storyguides_sheet(request, character, status=400, stamp_form=form)
+
+
+def storyguides_sheet(request, character: Character, status: int = 200, **forms):
+    """The character's page as its storyguide sees it, with a form that was refused and its errors."""
+    system = systems.of(character.saga)
+    context = {"character": character, "saga": character.saga, "system": system, "full": True}
+    context.update(is_storyguide=True, **forms, **system.sheet.sheet_context(character))
+    return render(request, "campaign/character_detail.html", context, status=status)
