@@ -192,7 +192,7 @@ class TakeForm(forms.Form):
     def clean_character(self):
         """OWN, or a character's id (the service says whether it is still waiting)."""
         value = self.cleaned_data["character"].strip()
-        if value != OWN and not value.isdigit():
+        if value != OWN and not (value.isdigit() and len(value) <= 18):  # an id fits a 64-bit integer
             raise forms.ValidationError("Choose a character to play, or to make your own.")
         return value
 

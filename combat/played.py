@@ -4,7 +4,7 @@ character when it was written (docs/replay.md, "Who played whom").
 A player character's combatant is played, in its encounter's log, by the player its `combatant_added`
 event names (`player`) and, from a `handed_over` event on (the storyguide gave the character to another
 player, or a player took it up, while the encounter was open), by the player that event names. So an entry a
-player reads as their own (an Ars Magica declaration in full, `own` in a rule system's `players_payload`)
+player reads as their own (a declaration in full, `own` in a rule system's `players_payload`)
 is one written while they played its character; the new player of a character handed over does not read
 the previous player's, and the previous player no longer reads the new one's. An ended encounter's record
 never changes hands.

@@ -585,6 +585,12 @@ class TableModel(RuleBasedStateMachine):
         self.mark_rows(npcs)
         return parts, defenders
 
+    def plays_now(self, person: str, combatant) -> bool:
+        """Whether the person plays the combatant's character now, by the model's bookkeeping: as of the log's
+        last step (a hand-over is logged in every encounter its character fights in that has not ended)."""
+        own = self.own_at(person)
+        return bool(own) and str(combatant) in {str(cid) for cid in own[max(own)]}
+
     def meets(self, person: str, defenders: set[tuple[int, str]]) -> bool:
         """Whether the person played one of these defending characters (combatant ids) when the entry that
         gives the number to meet was written (by seq): as `Reader.own_at` reads it, by the model's own

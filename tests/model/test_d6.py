@@ -289,7 +289,7 @@ class D6Pages(D6Model):
             client.force_login(self.who(person))
             answer = client.get(reverse("d6_to_meet", args=[self.encounter.pk]))
             assert answer.status_code == 200, (person, answer.status_code)
-            meets = marked and self.meets(person, {defence["defender"]})
+            meets = marked and self.plays_now(person, defence["defender"])  # who must meet it now
             assert (str(TO_MEET).encode() in answer.content) == meets, (
                 f"the {person} is {'not ' if meets else ''}given the number the defence must meet"
             )

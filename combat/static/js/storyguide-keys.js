@@ -51,10 +51,18 @@
     awaited = form ? { form: form, result: result, version: null, answered: false } : null;
   }
 
+  // A result taller than the window (a preview of many rolls) is shown down to its own next step, its
+  // Confirm, with as much of it above as fits; a shorter one whole.
   function bringIntoView(element) {
     if (!element) { return; }
     var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    element.scrollIntoView({ block: "nearest", behavior: reduced ? "auto" : "smooth" });
+    var behavior = reduced ? "auto" : "smooth";
+    var next = element.querySelector("button[data-key]");
+    if (next && element.getBoundingClientRect().height > window.innerHeight) {
+      next.scrollIntoView({ block: "end", behavior: behavior });
+    } else {
+      element.scrollIntoView({ block: "nearest", behavior: behavior });
+    }
   }
 
   function refusal(target) {  // the (redrawn) form's error slot with the message in it, or the "not sent" note
