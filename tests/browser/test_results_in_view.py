@@ -83,7 +83,8 @@ def test_an_ars_magica_key_shows_its_result_and_the_players_see_the_roll(table, 
     page.keyboard.type("Bandit 1 was meant to take advantage")
     page.keyboard.press("Enter")
     phase_is(page, "melee")
-    expect(page.get_by_test_id("phase-preview").get_by_role("heading")).to_be_in_viewport()
+    expect(page.get_by_test_id("phase-preview")).to_be_in_viewport()  # down to its Confirm when it is tall
+    expect(page.get_by_test_id("confirm-phase")).to_be_in_viewport()
     expect(player.page.get_by_test_id("rolling-notice")).to_contain_text("The storyguide is rolling Melee…")
 
     # N from the foot of the page, out of step with another tab: the refusal is on screen.

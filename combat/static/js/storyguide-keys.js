@@ -51,14 +51,27 @@
     awaited = form ? { form: form, result: result, version: null, answered: false } : null;
   }
 
-  // A result taller than the window (a preview of many rolls) is shown down to its own next step, its
+  // The height a result has to be seen in: its scrolling column's (the controls column on a wide screen) or
+  // the window's, below the sticky bars (its scroll-margin-top).
+  function room(element) {
+    var box = element.parentElement;
+    while (box && box !== document.body) {
+      var overflow = getComputedStyle(box).overflowY;
+      if ((overflow === "auto" || overflow === "scroll") && box.scrollHeight > box.clientHeight) { break; }
+      box = box.parentElement;
+    }
+    var height = box && box !== document.body ? box.clientHeight : window.innerHeight;
+    return height - (parseFloat(getComputedStyle(element).scrollMarginTop) || 0);
+  }
+
+  // A result taller than its room (a preview of many rolls) is shown down to its own next step, its
   // Confirm, with as much of it above as fits; a shorter one whole.
   function bringIntoView(element) {
     if (!element) { return; }
     var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     var behavior = reduced ? "auto" : "smooth";
     var next = element.querySelector("button[data-key]");
-    if (next && element.getBoundingClientRect().height > window.innerHeight) {
+    if (next && element.getBoundingClientRect().height > room(element)) {
       next.scrollIntoView({ block: "end", behavior: behavior });
     } else {
       element.scrollIntoView({ block: "nearest", behavior: behavior });
