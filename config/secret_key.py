@@ -18,14 +18,13 @@ def read_or_make(path: Path) -> str:
     try:
         return _read(path)
     except FileNotFoundError:
-        pass
+        _make(path)
+        return _read(path)
     except OSError as error:
         raise BadEnvironment(
             f"cannot read the secret key file {path} ({error.strerror}): "
             "set SECRET_KEY, or SECRET_KEY_FILE to a path you can write"
         ) from None
-    _make(path)
-    return _read(path)
 
 
 def _read(path: Path) -> str:
