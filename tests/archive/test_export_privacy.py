@@ -73,9 +73,10 @@ def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
             who: {purpose: [DIE] for purpose in faces} if who in npcs else faces
             for who, faces in payload["dice"].items()
         }
-    if kind == "phase_resolved":
-        for option in ("modifiers", "ease_factors"):
-            payload["options"][option] = {**payload["options"].get(option, {}), **dict.fromkeys(npcs, SCORE)}
+    if kind == "phase_resolved":  # the storyguide's options on the rolls of the NPCs that rolled in the phase
+        rolled = sorted(npcs & {who for who, faces in payload["dice"].items() if faces})
+        for option in ("modifiers", "ease_factors") if rolled else ():
+            payload["options"][option] = {**payload["options"].get(option, {}), **dict.fromkeys(rolled, SCORE)}
     if kind == "attack":
         if payload["attacker"] in npcs:
             _ars_roll(payload, ("attack_roll",), ("attack_parts",), ("attack_total",))
@@ -232,3 +233,15 @@ def test_no_export_gives_a_player_an_npcs_roll_beyond_the_saga_setting(played, n
             assert str(TOTAL) in text  # the best roll: an NPC's planted total, the storyguide's to see
         elif name.endswith(".json"):
             assert all(str(number) in text for number in MARKED.values()), name
+
+
+def test_a_phase_no_npc_rolled_in_leaves_its_options_unmarked():
+    """The mark touches only what an NPC rolled: a phase resolved with no NPC's dice (Second Missile, say,
+    with every NPC removed) is not counted as a marked roll (the soak's seed 1129202611 counted one that no
+    frame could show)."""
+    payload = {"phase": "second_missile", "dice": {"1": {"attack": [7]}, "9": {}}, "options": {}}
+    mark_ars_magica("phase_resolved", payload, {"9"})
+    assert payload == {"phase": "second_missile", "dice": {"1": {"attack": [7]}, "9": {}}, "options": {}}
+    rolled = {**payload, "dice": {"9": {"attack": [3]}}, "options": {}}
+    mark_ars_magica("phase_resolved", rolled, {"9"})
+    assert rolled["options"] == {"modifiers": {"9": SCORE}, "ease_factors": {"9": SCORE}}
