@@ -7,8 +7,7 @@ class CombatConfig(AppConfig):
     name = "combat"
 
     def ready(self) -> None:
-        from . import history_kept, kept, saga_live
+        from . import history_kept, saga_live
 
         saga_live.connect_signals()
-        kept.connect_signals()
         history_kept.connect_signals()

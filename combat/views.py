@@ -23,7 +23,7 @@ from campaign.access import get_membership, is_storyguide
 from campaign.models import Saga
 from campaign.once import sent_once
 
-from . import answers, kept, services, systems
+from . import answers, services, systems
 from .access import encounter_for, may_see
 from .audience import PLAYERS, STORYGUIDE
 from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
@@ -60,58 +60,43 @@ def known(model, **values):
     return model.from_db(DEFAULT_DB_ALIAS, names, [values[name] for name in names])
 
 
-def checked_encounter(request, encounter_id, rule_system: str | None, storyguide_only: bool, fresh: bool):
-    """`command_encounter`'s check from what the process keeps (`combat.kept.whose`; read when not kept, or
-    `fresh`): for the storyguide no read at all, for anyone else their membership (read each time: it can
-    end). A check that refuses on what was kept is made again from the database. The encounter comes with
-    its id and its saga's rule system and storyguide; the command's service reads the rest under its lock,
-    refuses an encounter removed since it was kept (`NOT_OPEN`, the words this check gives), and has the
-    check made again when the row says another saga (`kept.confirm`)."""
-    try:
-        (saga_id, system, storyguide_id), was_kept = kept.whose(encounter_id, fresh=fresh)
-    except Encounter.DoesNotExist:
-        return command_encounter(request, encounter_id, rule_system)  # its refusal, or 404
-    encounter = known(Encounter, id=encounter_id, saga_id=saga_id)
-    encounter.saga = known(Saga, id=saga_id, rule_system=system, storyguide_id=storyguide_id)
-    try:
-        with refused_beside_the_button(request):
-            may_see(request.user, encounter.saga, rule_system)
-        if storyguide_only and not is_storyguide(request.user, encounter.saga):
-            raise NotAllowed("Only the storyguide can do that.")
-    except (Http404, NotAllowed):
-        if not was_kept:
-            raise
-        return checked_encounter(request, encounter_id, rule_system, storyguide_only, fresh=True)
-    kept.relying_on(encounter_id if was_kept else None)
+def checked_encounter(request, encounter_id, rule_system: str | None, storyguide_only: bool) -> Encounter:
+    """`command_encounter`'s check from one indexed read of what it needs: the encounter's saga, that saga's
+    rule system and storyguide (not the encounter's round state, which the command's service reads under
+    its lock); for anyone but the storyguide their membership. The encounter comes with those fields
+    alone (the rest deferred); an encounter not there is refused as `command_encounter` refuses it."""
+    rows = Encounter.objects.values_list("saga_id", "saga__rule_system", "saga__storyguide_id")
+    with refused_beside_the_button(request):
+        try:
+            saga_id, system, storyguide_id = rows.get(pk=encounter_id)
+        except Encounter.DoesNotExist:
+            raise Http404("No such encounter.") from None
+        encounter = known(Encounter, id=encounter_id, saga_id=saga_id)
+        encounter.saga = known(Saga, id=saga_id, rule_system=system, storyguide_id=storyguide_id)
+        may_see(request.user, encounter.saga, rule_system)
+    if storyguide_only and not is_storyguide(request.user, encounter.saga):
+        raise NotAllowed("Only the storyguide can do that.")
     return encounter
 
 
 def encounter_command(*, storyguide_only: bool = True, rule_system: str | None = None):
     """POST only, members only (the storyguide only, unless said); a refusal goes to `combat.answers`. The
-    view gets the encounter as that check knows it (`checked_encounter`): the command's service reads
-    it under its lock, and when that says the check went by stale memory, the check and the command are
-    made once more from the database."""
+    view gets the encounter as that check read it (`checked_encounter`); the command's service reads the
+    rest under its lock."""
 
     def decorate(view):
         @functools.wraps(view)
         @login_required
         @require_POST
         def wrapper(request, encounter_id, *args, **kwargs):
-            token = kept.relying_on(None)
             try:
-                try:
-                    encounter = checked_encounter(request, encounter_id, rule_system, storyguide_only, False)
-                    response = view(request, encounter, *args, **kwargs)
-                except kept.KeptWasStale:
-                    encounter = checked_encounter(request, encounter_id, rule_system, storyguide_only, True)
-                    response = view(request, encounter, *args, **kwargs)
+                encounter = checked_encounter(request, encounter_id, rule_system, storyguide_only)
+                response = view(request, encounter, *args, **kwargs)
             except CombatError as error:
                 if wants_a_page(request):  # the message on the encounter's page
                     page = reverse("encounter_page", args=[encounter_id])
                     return answers.refused_on_page(request, error, page)
                 return answers.error_fragment(request, error)
-            finally:
-                kept.done_relying(token)
             if wants_a_page(request):
                 return sent_plainly(response, encounter_id)
             return response or answers.error_fragment(request)

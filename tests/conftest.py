@@ -56,15 +56,6 @@ def fast_passwords(request):
 MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"
 
 
-@pytest.fixture(autouse=True)
-def encounters_forgotten():
-    """What `combat.kept` kept of the last test's encounters is forgotten: each test's database starts
-    again and gives out the same ids again, which a real database never does."""
-    from combat import kept
-
-    kept.forget_all()
-
-
 def missing(what: str) -> NoReturn:
     """A test whose server or browser is not here: it fails with CI=true (where `make test` provides them
     all); elsewhere, as when one file is run by hand without them, it is skipped with the reason."""

@@ -23,7 +23,6 @@ from django.db import IntegrityError, models, transaction
 from campaign.models import Character, Membership, Saga
 from campaign.services import made_here_name
 
-from .. import kept
 from ..events import CORE_KINDS
 from ..models import Combatant, Encounter, Event, SagaRecord
 from .checks import Refused
@@ -235,7 +234,6 @@ def import_saga(data, *, storyguide=None, made: str = "imported") -> Saga:
             saga = _write(plan, storyguide, made)
         except IntegrityError as error:
             raise Refused("system_rows", f"rows that cannot stand together: {error}") from None
-    kept.forget(*saga.encounters.values_list("pk", flat=True))  # ids this process may keep of others
     return saga
 
 

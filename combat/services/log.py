@@ -10,7 +10,7 @@ from django.db import transaction
 from campaign.access import is_storyguide
 from campaign.models import CommandKey
 
-from .. import kept, layers, saga_live, systems
+from .. import layers, saga_live, systems
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import Encounter, Event, SagaRecord
@@ -36,7 +36,6 @@ def lock_encounter(encounter_id: int, expected_version: int | None, *, after_end
         encounter = rows.get(pk=encounter_id)
     except (Encounter.DoesNotExist, ValueError, TypeError):
         raise NotAllowed(NOT_OPEN) from None
-    kept.confirm(encounter)  # what a command's check took from memory, against the row
     if encounter.status == Encounter.Status.ENDED and not after_end:
         raise WrongPhase(OVER)
     if expected_version is not None and encounter.version != expected_version:

@@ -1,6 +1,5 @@
-"""A command's check of who may send it (`combat.views.encounter_command`): from what the process keeps of
-an encounter (`whose`: its saga, rule system and storyguide, which never change), with the membership read
-each time. The storyguide's command reads the encounter once, under its service's lock."""
+"""A command's check of who may send it (`combat.views.encounter_command`): the encounter and its saga read
+for the check, the membership read each time, and the encounter read again under the service's lock."""
 
 import pytest
 from django.db import connection
@@ -8,7 +7,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Membership
-from combat import kept
 from combat.models import Encounter
 
 from .conftest import login
@@ -31,21 +29,17 @@ def encounter_reads(queries) -> list[str]:
     return [line for line in sql if line.startswith("SELECT") and 'FROM "combat_encounter"' in line]
 
 
-def test_the_storyguides_command_reads_the_encounter_once_under_its_services_lock(client, table):
+def test_the_storyguides_command_reads_the_encounter_for_its_check_and_under_its_lock(client, table):
     login(client, table.storyguide)
     data = correction(table)
-    with CaptureQueriesContext(connection) as first:
+    with CaptureQueriesContext(connection) as queries:
         assert post(client, "correct", table.encounter, data).status_code == 200
-    data = correction(table, 4)
-    with CaptureQueriesContext(connection) as second:
-        assert post(client, "correct", table.encounter, data).status_code == 200
-    assert len(encounter_reads(first.captured_queries)) == 2  # whose, then the lock
-    assert len(encounter_reads(second.captured_queries)) == 1  # the lock alone
-    assert not [q for q in second.captured_queries if 'FROM "campaign_membership"' in q["sql"]]
-    assert table.encounter.events.filter(kind="correction").count() == 2
+    assert len(encounter_reads(queries.captured_queries)) == 2  # the check, then the lock
+    assert not [q for q in queries.captured_queries if 'FROM "campaign_membership"' in q["sql"]]
+    assert table.encounter.events.filter(kind="correction").count() == 1
 
 
-def test_what_is_kept_refuses_outsiders_and_players_as_before(client, table):
+def test_outsiders_and_players_are_refused_the_storyguides_command(client, table):
     login(client, table.storyguide)
     assert post(client, "correct", table.encounter, correction(table)).status_code == 200
     version = table.v
@@ -69,22 +63,16 @@ def test_a_player_who_has_left_the_saga_is_an_outsider_at_once(client, table):
     assert refused.status_code == 422 and b"not open to you" in refused.content
 
 
-def test_an_encounter_removed_after_it_was_kept_is_refused_not_an_error(client, table):
+def test_an_encounter_removed_is_refused_not_an_error(client, table):
     login(client, table.storyguide)
-    assert post(client, "correct", table.encounter, correction(table)).status_code == 200
     data = correction(table)
-    facts, _ = kept.whose(table.encounter.pk)
     Encounter.objects.filter(pk=table.encounter.pk).delete()
-    assert table.encounter.pk not in kept._kept  # this process forgets what it deletes
-    kept.keep(table.encounter.pk, facts)  # another process, which kept it: refused by the service's lock
-    still_kept = post(client, "correct", table.encounter, data)
-    kept.forget_all()  # another process, which never kept it: refused by the check
-    never_kept = post(client, "correct", table.encounter, data)
-    for refused in (still_kept, never_kept):
-        assert refused.status_code == 422 and b"not open to you: it may have been removed" in refused.content
+    refused = post(client, "correct", table.encounter, data)
+    assert refused.status_code == 422 and b"not open to you: it may have been removed" in refused.content
+    assert post(client, "correct", table.encounter, data, htmx=False).status_code == 404
 
 
-def test_what_is_kept_still_sends_another_systems_command_away(client, table):
+def test_another_systems_command_is_sent_away(client, table):
     login(client, table.storyguide)
     assert post(client, "correct", table.encounter, correction(table)).status_code == 200
     version = table.v
@@ -93,10 +81,3 @@ def test_what_is_kept_still_sends_another_systems_command_away(client, table):
     assert refused.status_code == 422 and b"not open to you" in refused.content
     assert post(client, "d6_start_fight", table.encounter, d6_command, htmx=False).status_code == 404
     assert table.v == version
-
-
-def test_an_encounter_not_there_is_never_kept(client, table):
-    login(client, table.storyguide)
-    missing = Encounter(pk=table.encounter.pk + 1000)
-    assert post(client, "correct", missing, {"expected_version": 1}).status_code == 422
-    assert missing.pk not in kept._kept
