@@ -20,7 +20,7 @@ from .kinds import EXCHANGE, ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 from .sheet import sheet_of
-from .state import table_state
+from .state import D6Read, read_combatants, table_state, with_combatants
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
@@ -603,16 +603,15 @@ class D6Facts:
     last_entry: Event | None  # the fight's newest roll or turn's end
 
 
-def table_facts(encounter: Encounter, read=None) -> D6Facts:
-    """The combatants, the fight and its fighters, the newest chase and its runners, the last roll (read
-    here: the d6 services hand over no `read`)."""
+def table_facts(encounter: Encounter, read: D6Read | None = None) -> D6Facts:
+    """The combatants, the fight and its fighters, the newest chase and its runners, the last roll; the
+    combatants as the command left them where it hands them over (`read`), else read here."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
-    related = ("combatant__character__saga", "combatant__character__owner")
-    combatants = list(encounter.combatants.select_related("character__saga", "character__owner"))
+    combatants = read.combatants if read is not None else read_combatants(encounter)
     fight = Fight.objects.filter(encounter=encounter).first()
-    fighters = list(fight.fighters.select_related(*related)) if fight is not None else []
+    fighters = with_combatants(fight.fighters.all(), combatants) if fight is not None else []
     chase = encounter.d6_chases.order_by("-number").first()
-    runners = list(chase.runners.select_related(*related)) if chase is not None else []
+    runners = with_combatants(chase.runners.all(), combatants) if chase is not None else []
     entries = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq")
     last_entry = entries.first() if fight is not None else None
     return D6Facts(combatants, fight, fighters, chase, runners, last_entry)

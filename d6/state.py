@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from campaign.access import is_storyguide
 from campaign.models import Character
@@ -18,6 +19,29 @@ from .sheet import sheet_of
 
 Fatigue = Callable[[Character], int]
 UNREAD = object()  # a row not handed in: read it here
+
+
+@dataclass(frozen=True)
+class D6Read:
+    """What a d6 command read of its encounter under the lock, handed to its push (`EventLog.save(read=)`):
+    every combatant, with its character, the character's saga and player, as the command left them."""
+
+    combatants: list[Combatant]
+
+
+def read_combatants(encounter: Encounter) -> list[Combatant]:
+    """The encounter's combatants with their characters, the characters' saga and player (one query)."""
+    return list(encounter.combatants.select_related("character__owner", "character__saga"))
+
+
+def with_combatants(rows: Iterable, combatants: list[Combatant]) -> list:
+    """Fighter or runner rows, each given its combatant from `combatants` (the same objects: what a command
+    saves through one shows in the other), instead of reading the combatants again with them."""
+    by_id = {combatant.pk: combatant for combatant in combatants}
+    rows = list(rows)
+    for row in rows:
+        row.combatant = by_id[row.combatant_id]
+    return rows
 
 
 def _sheet_fatigue(character: Character) -> int:

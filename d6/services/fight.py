@@ -16,7 +16,7 @@ from d6.rules.fight import take_breather as take_fight_breather
 
 from ..kinds import BREATHER, FIGHT_STARTED, ROLL, TURN_ENDED, VALUE_SET
 from ..models import Fight, Fighter
-from ..state import actor, table_state
+from ..state import D6Read, actor, read_combatants, table_state, with_combatants
 from .common import checked_potential, require_d6
 from .dice import dice_for
 from .sheet import current_fatigue, dexterity_of, save_fatigue, score_of, stamina_base
@@ -36,12 +36,16 @@ def _open(encounter_id: int, expected_version: int) -> Encounter:
     return encounter
 
 
-def _fight(encounter: Encounter) -> tuple[Fight | None, list[Fighter], table.TableState]:
-    """The fight's rows and the table's state, the fight as the engine's input."""
+def _fight(encounter: Encounter) -> tuple[Fight | None, list[Fighter], table.TableState, D6Read]:
+    """The fight's rows and the table's state, the fight as the engine's input; the combatants read once,
+    each fighter's its own (`with_combatants`), and handed to the push as the command leaves them."""
+    combatants = read_combatants(encounter)
     fight = Fight.objects.filter(encounter=encounter).first()
-    fighters = [] if fight is None else list(fight.fighters.select_related("combatant__character__owner"))
-    state = table_state(encounter, fight=fight, fighters=fighters, fatigue=current_fatigue)
-    return fight, fighters, state
+    fighters = [] if fight is None else with_combatants(fight.fighters.all(), combatants)
+    state = table_state(
+        encounter, combatants=combatants, fight=fight, fighters=fighters, fatigue=current_fatigue
+    )
+    return fight, fighters, state, D6Read(combatants)
 
 
 def _by_id(fighters: list[Fighter], who) -> Fighter:
@@ -168,7 +172,7 @@ def roll(
     result for a defence) [ours]."""
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight, fighters, state = _fight(encounter)
+        fight, fighters, state, read = _fight(encounter)
         target_id = None if target_id in (None, "") else str(target_id)
         by = actor(user, encounter, [f.combatant for f in fighters])
         obey(table.can_roll(state, by, str(combatant_id), value_given=value is not None, target=target_id))
@@ -212,7 +216,7 @@ def roll(
             )
         log = EventLog(encounter, user)
         log.append(ROLL, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -234,7 +238,7 @@ def cluster_attack(
     typed = typed or {}
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight, fighters, state = _fight(encounter)
+        fight, fighters, state, read = _fight(encounter)
         by = actor(user, encounter, [f.combatant for f in fighters])
         obey(table.can_cluster_attack(state, by, str(combatant_id), value_given=value is not None))
         roller = _by_id(fighters, combatant_id)
@@ -291,7 +295,7 @@ def cluster_attack(
             payload["cluster"] = {"index": index, "of": len(records)}
             payloads.append(payload)
             log.append(ROLL, payload)
-        log.save()
+        log.save(read=read)
     return payloads
 
 
@@ -300,7 +304,7 @@ def set_challenge_value(user, encounter_id: int, expected_version: int, value: i
     action (blank: none), or of the defence awaited (the attack's result unless changed)."""
     with transaction.atomic():
         encounter = _command(user, encounter_id, expected_version)
-        fight, fighters, state = _fight(encounter)
+        fight, fighters, state, read = _fight(encounter)
         obey(table.can_set_value(state, value_given=value is not None))
         against = {}
         if fight.defence:
@@ -324,7 +328,7 @@ def set_challenge_value(user, encounter_id: int, expected_version: int, value: i
         }
         log = EventLog(encounter, user)
         log.append(VALUE_SET, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -332,7 +336,7 @@ def take_breather(user, encounter_id: int, expected_version: int) -> dict:
     """d6 seed: taking a breather is the turn's action and returns fatigue to base."""
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight, fighters, state = _fight(encounter)
+        fight, fighters, state, read = _fight(encounter)
         obey(table.can_take_breather(state, actor(user, encounter, [f.combatant for f in fighters])))
         who = state.fight.current.id
         _, record = take_fight_breather(state.fight, who)
@@ -349,7 +353,7 @@ def take_breather(user, encounter_id: int, expected_version: int) -> dict:
         }
         log = EventLog(encounter, user)
         log.append(BREATHER, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -359,7 +363,7 @@ def end_turn(user, encounter_id: int, expected_version: int) -> dict:
     The acting character's player may end their own turn once no defence is awaited."""
     with transaction.atomic():
         encounter = _open(encounter_id, expected_version)
-        fight, fighters, state = _fight(encounter)
+        fight, fighters, state, read = _fight(encounter)
         obey(table.can_end_turn(state, actor(user, encounter, [f.combatant for f in fighters])))
         lapsed = [d for d in [fight.defence, *(fight.queue or [])] if d]
         state, record = rules.end_turn(state.fight)
@@ -385,7 +389,7 @@ def end_turn(user, encounter_id: int, expected_version: int) -> dict:
         log = EventLog(encounter, user)
         log.append(TURN_ENDED, payload)
         encounter.round_number = state.round
-        log.save("round_number")
+        log.save("round_number", read=read)
     return payload
 
 
