@@ -468,6 +468,19 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
     }
 
 
+def still_to_declare(combatants, declarations: dict, user_id) -> tuple[str, ...]:
+    """The names of a player's characters that can act and have not declared this round (ArM3 p163, p177):
+    the heading of their declarations panel names them."""
+    return tuple(
+        combatant.character.name
+        for combatant in combatants
+        if combatant.character.owner_id == user_id
+        and not combatant.character.is_npc
+        and combatant.pk not in declarations
+        and not unable_to_act(combatant.character)
+    )
+
+
 def declaration_entries(
     encounter: Encounter,
     combatants,

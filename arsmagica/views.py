@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
 
 from campaign.access import is_storyguide
 from campaign.secure_context import secure_context
@@ -23,13 +25,13 @@ from combat.views import command_encounter, encounter_command, posted_version, v
 from . import KEY, services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
-from .panels import declaration_entries, npcs_to_repeat, state_context
+from .panels import declaration_entries, npcs_to_repeat, state_context, still_to_declare
 from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
 from .rules.table import can_declare
 from .services.declarations import last_round_declaration
 from .services.dice import PURPOSE_LABELS, parse_faces
-from .services.table import combatants_of, declarations_in, table_of
+from .services.table import Seen, combatants_of, declarations_in, table_of
 
 command = encounter_command()
 
@@ -102,11 +104,7 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
         encounter, combatants, declarations, storyguide=storyguide, user_id=request.user.pk, previous=previous
     )
     # A player's characters with a form still to send: the panel's heading names them (issue 32, item 4).
-    waiting = (
-        ()
-        if refusal
-        else tuple(e["combatant"].character.name for e in entries if e["form"] and not e["declaration"])
-    )
+    waiting = () if refusal or storyguide else still_to_declare(combatants, declarations, request.user.pk)
     return render(
         request,
         "arsmagica/_my_declarations.html",
@@ -126,7 +124,8 @@ def _my_declarations(request, encounter: Encounter, error: CombatError | None = 
 
 def _declarable(request, encounter_id, combatant_id):
     """The encounter, whether this is its storyguide, its combatants and the one to declare for; a
-    refusal when the combatant has gone or is not this person's to declare for."""
+    refusal when the combatant has gone or is not this person's to declare for. The command is handed the
+    combatants read here (`Seen`), and reads them again only if the table has changed since."""
     encounter = command_encounter(request, encounter_id)
     storyguide = is_storyguide(request.user, encounter.saga)
     combatants = combatants_of(encounter, weapons=False)  # one form: its combatant's weapons alone
@@ -176,7 +175,8 @@ def declare(request, encounter_id, combatant_id):
     saved = None
     if form.is_valid():
         try:
-            saved = services.declare(request.user, encounter.pk, combatant.pk, form.values())
+            seen = Seen(encounter.version, combatants, weapons=False)
+            saved = services.declare(request.user, encounter.pk, combatant.pk, form.values(), seen=seen)
         except CombatError as error:
             form.add_error(None, str(error))
             status = answers.status_of(error, inline=True)
@@ -184,25 +184,18 @@ def declare(request, encounter_id, combatant_id):
         status = 422
     if wants_a_page(request):
         return _on_the_page(request, encounter.pk, "" if saved else errors_in_words(form))
+    if saved is not None and storyguide:
+        return _done_by_the_frame()
     encounter.refresh_from_db()
-    answer = render(
-        request,
-        "arsmagica/_declaration_form.html",
-        {
-            "encounter": encounter,
-            "entry": {
-                "form": form,
-                "combatant": combatant,
-                "declaration": saved,
-                "previous": last_round_declaration(encounter, combatant.pk),
-                "own": True,
-                "open": True,
-            },
-            "saved": saved is not None,
-        },
-        status=status,
-    )
-    return _declared(answer, saved, storyguide)
+    entry = {
+        "form": form,
+        "combatant": combatant,
+        "declaration": saved,
+        "previous": last_round_declaration(encounter, combatant.pk),
+        "own": True,
+        "open": True,
+    }
+    return _declared(request, encounter, entry, combatants, saved, status)
 
 
 def _on_the_page(request, encounter_id, refusal: str = ""):
@@ -228,12 +221,22 @@ def errors_in_words(form) -> str:
     )
 
 
-def _declared(answer, saved, storyguide: bool):
-    """A player's saved declaration has their panel fetch itself again (`covenant:declared`): its heading
-    names the characters still to declare for, one fewer now."""
-    if saved is not None and not storyguide:
-        answer["HX-Trigger"] = "covenant:declared"
-    return answer
+def _done_by_the_frame() -> HttpResponse:
+    """The storyguide's saved declaration: the answer swaps nothing (`HX-Reswap: none`); the storyguide's
+    frame carries the entry, declared, to each of their screens, this one too (docs/architecture.md)."""
+    return reswap(HttpResponse(), "none")
+
+
+def _declared(request, encounter, entry: dict, combatants, saved, status: int) -> HttpResponse:
+    """A player's answer: their entry, declared, or its form with the refusal beside the control; once
+    saved, their panel's heading too, naming the characters still to declare for (one fewer now), which
+    the players' frame, the same for every player, cannot carry. Nothing is fetched again."""
+    context = {"encounter": encounter, "entry": entry, "saved": saved is not None}
+    if saved is not None:
+        declarations = declarations_in(encounter, encounter.round_number)
+        waiting = still_to_declare(combatants, declarations, request.user.pk)
+        context["heading"] = my_declarations_words(encounter, False, waiting)["heading"]
+    return render(request, "arsmagica/_declaration_answer.html", context, status=status)
 
 
 @login_required
@@ -246,11 +249,15 @@ def declare_as_before(request, encounter_id, combatant_id):
         return _refused(request, encounter_id, error)
     status, saved, error = 200, None, None
     try:
-        saved = services.declare_as_before(request.user, encounter.pk, combatant.pk, posted_version(request))
+        seen = Seen(encounter.version, combatants, weapons=False)
+        version = posted_version(request)
+        saved = services.declare_as_before(request.user, encounter.pk, combatant.pk, version, seen=seen)
     except CombatError as refused:
         error, status = refused, answers.status_of(refused, inline=True)
     if wants_a_page(request):
         return _on_the_page(request, encounter.pk, str(error) if error else "")
+    if saved is not None and storyguide:
+        return _done_by_the_frame()
     encounter.refresh_from_db()
     declaration = (
         saved
@@ -263,13 +270,7 @@ def declare_as_before(request, encounter_id, combatant_id):
         form.refuse(str(error))
     entry = {"form": form, "combatant": combatant, "declaration": declaration, "own": True, "open": True}
     entry["previous"] = last_round_declaration(encounter, combatant.pk)
-    answer = render(
-        request,
-        "arsmagica/_declaration_form.html",
-        {"encounter": encounter, "entry": entry, "saved": saved is not None},
-        status=status,
-    )
-    return _declared(answer, saved, storyguide)
+    return _declared(request, encounter, entry, combatants, saved, status)
 
 
 @login_required

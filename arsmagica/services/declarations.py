@@ -23,7 +23,7 @@ from .dice import PURPOSE_LABELS, plain_faces, recording_box
 from .guard import require_ars_magica
 from .round import pass_quiet_phases, rebuild, snapshots, start_log
 from .sheets import declaration_of, engage_refusal, options_from_json, unable_to_act
-from .table import declarations_in, read_table
+from .table import Seen, declarations_in, read_table
 
 DECLARATION_FIELDS = (
     "action",
@@ -79,18 +79,27 @@ def open_declarations(user, encounter_id: int, expected_version: int) -> Encount
     return encounter
 
 
-def declare(user, encounter_id: int, combatant_id: int, values: dict, expected_version: int | None = None):
+def declare(
+    user,
+    encounter_id: int,
+    combatant_id: int,
+    values: dict,
+    expected_version: int | None = None,
+    *,
+    seen: Seen | None = None,
+):
     """Declare (or change) a combatant's action for this round.
 
     A player declares for their own characters only; the storyguide for NPCs and anyone.
     `values` holds the Declaration fields (weapon as `weapon_id`, targets as combatant ids).
     Many people declare at once, so the version is checked only when given; the round and
-    phase are always checked.
+    phase are always checked. `seen`: the combatants the view read for the form (`read_table`).
     """
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_ars_magica(encounter)
-        read = read_table(encounter, weapons=False)  # the declarer's alone: its push draws no card
+        # The declarer's weapons alone: its push draws no card.
+        read = read_table(encounter, weapons=False, seen=seen)
         obey(can_declare(read.table))
         combatant = read.combatant(combatant_id)
         if combatant is None:
@@ -209,24 +218,34 @@ def repeat_refusals(encounter: Encounter, combatants: list, previous: dict) -> d
 
 
 def last_round_declaration(encounter: Encounter, combatant_id: int) -> Declaration | None:
-    """What the combatant declared in the round before this one, if anything."""
-    return Declaration.objects.filter(
-        encounter=encounter, combatant_id=combatant_id, round_number=encounter.round_number - 1
-    ).first()
+    """What the combatant declared in the round before this one, if anything (one a round: ordered by its
+    key, not by the model's order, which joins the combatants)."""
+    return (
+        Declaration.objects.filter(
+            encounter=encounter, combatant_id=combatant_id, round_number=encounter.round_number - 1
+        )
+        .order_by("pk")
+        .first()
+    )
 
 
 def declare_as_before(
-    user, encounter_id: int, combatant_id: int, expected_version: int | None
+    user, encounter_id: int, combatant_id: int, expected_version: int | None, *, seen: Seen | None = None
 ) -> Declaration:
     """Declare what the combatant declared last round, in one tap (`as_before`) [ours]. The page's version
-    is checked, so a second tap of the same button does nothing twice."""
+    is checked, so a second tap of the same button does nothing twice. `seen`: the combatants the view
+    read (`read_table`), else read here."""
     encounter = Encounter.objects.filter(pk=encounter_id).only("round_number").first()
     previous = last_round_declaration(encounter, combatant_id) if encounter else None
     if previous is None:
         raise InvalidCommand("There is no declaration from last round to repeat.")
-    combatants = list(Combatant.objects.filter(encounter_id=encounter_id).select_related("character"))
+    if seen is None:
+        combatants = list(Combatant.objects.filter(encounter_id=encounter_id).select_related("character"))
+    else:
+        combatants = seen.combatants
     try:
-        return declare(user, encounter_id, combatant_id, as_before(previous, combatants), expected_version)
+        values = as_before(previous, combatants)
+        return declare(user, encounter_id, combatant_id, values, expected_version, seen=seen)
     except InvalidCommand:
         declarer = next((each for each in combatants if each.pk == combatant_id), None)
         if declarer is not None:

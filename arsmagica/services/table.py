@@ -141,10 +141,23 @@ class TableRead:
         return rows
 
 
-def read_table(encounter: Encounter, *, weapons: bool = True) -> TableRead:
+@dataclass(frozen=True)
+class Seen:
+    """The combatants a command's view read before the command's lock (as `combatants_of`, with or without
+    their weapons), at the encounter's `version` then: every change to the table bumps the version, so
+    the command uses them when the locked row has the same version, and reads them again when not."""
+
+    version: int
+    combatants: list[Combatant]
+    weapons: bool
+
+
+def read_table(encounter: Encounter, *, weapons: bool = True, seen: Seen | None = None) -> TableRead:
     """The encounter's combatants and this round's declarations, and its `Table` from them (three queries;
-    two with `weapons=False`, as `combatants_of`)."""
-    combatants = combatants_of(encounter, weapons=weapons)
+    two with `weapons=False`, as `combatants_of`; one fewer with what the view has `seen`, when nothing has
+    changed since)."""
+    current = seen is not None and seen.version == encounter.version and (seen.weapons or not weapons)
+    combatants = seen.combatants if current else combatants_of(encounter, weapons=weapons)
     declarations = declarations_in(encounter, encounter.round_number)
     table = table_of(encounter, combatants, len(declarations))
     return TableRead(combatants, encounter.round_number, declarations, table)

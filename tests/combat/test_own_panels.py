@@ -164,19 +164,53 @@ def test_the_storyguides_frame_after_exertion_says_so(table, django_capture_on_c
     assert f'data-testid="cannot-act-{bandit.pk}"' in frame
 
 
-def test_a_players_saved_declaration_has_their_panel_fetch_itself_again(table):
-    """Its heading names the characters still to declare for (issue 32, item 4): one fewer once saved, so
-    the answer asks for the panel again (`covenant:declared`), which listens for it; a refusal does not."""
+def test_a_players_declaration_is_answered_once_with_their_entry_and_heading_and_nothing_fetched(table):
+    """The answer says it was done (the entry declared, and the heading, which names the characters still
+    to declare for, issue 32 item 4, one fewer) or why not (the form, its error beside the control); no
+    `HX-Trigger` makes the panel fetch itself again (issue 36, item 6)."""
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.alice)
+    panel = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    assert '<h2 id="my-declarations-heading">Declare for Sir Boris</h2>' in panel
+    assert 'hx-trigger="covenant:phase from:body"' in panel
     url, data = table.boris_attack_form()
     prefix = f"c{table.boris.pk}-"
     with patch.object(get_channel_layer(), "group_send", side_effect=_async(lambda group, message: None)):
         answer = client.post(url, data, HTTP_HX_REQUEST="true")
         refused = client.post(url, {prefix + "action": "attack"}, HTTP_HX_REQUEST="true")
-    assert answer.status_code == 200 and answer["HX-Trigger"] == "covenant:declared"
+    done = answer.content.decode()
+    assert answer.status_code == 200 and "HX-Trigger" not in answer
+    assert f'data-testid="declared-mark-{table.boris.pk}"' in done
+    assert '<h2 id="my-declarations-heading" hx-swap-oob="true">Your declarations</h2>' in done
     assert refused.status_code == 422 and "HX-Trigger" not in refused
-    panel = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
-    assert 'hx-trigger="covenant:phase from:body, covenant:declared from:body"' in panel
-    assert "<h2>Your declarations</h2>" in panel
+    assert "my-declarations-heading" not in refused.content.decode()
+    assert 'aria-invalid="true"' in refused.content.decode()  # the error beside its control
+
+
+def test_the_storyguides_declaration_is_answered_by_their_frame_alone(
+    table, django_capture_on_commit_callbacks
+):
+    """The storyguide's frame carries the NPC's entry, declared, to each of their screens; the answer swaps
+    nothing (`HX-Reswap: none`), so the entry does not come twice."""
+    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+    bandit = table.bandits[0]
+    client = Client()
+    client.force_login(table.storyguide)
+    prefix = f"c{bandit.pk}-"
+    data = {
+        prefix + "action": "attack",
+        prefix + "weapon": table.weapon(bandit),
+        prefix + "engage": [str(table.boris.pk)],
+        prefix + "on_success": "hit",
+        prefix + "missile_phase": "first_missile",
+    }
+    url = reverse("declare", args=[table.encounter.pk, bandit.pk])
+    sent = {}
+    send = _async(lambda group, message: sent.setdefault(group, message))
+    with patch.object(get_channel_layer(), "group_send", side_effect=send):
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = client.post(url, data, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and answer["HX-Reswap"] == "none" and answer.content == b""
+    frame = sent[table.encounter.group_name(table.encounter.pk, STORYGUIDE)]["html"]
+    assert f'id="declare-{bandit.pk}"' in frame and f'data-testid="declared-mark-{bandit.pk}"' in frame
