@@ -50,12 +50,12 @@ def d6_data(name="Ysolde", abilities=(), fatigue="", **attributes):
 # Ars Magica sheets
 
 
-def test_bob_creates_his_character_with_a_sword_and_a_bow(saga, bob, as_bob):
+def test_the_player_creates_a_character_with_a_sword_and_a_bow(saga, player, as_player):
     url = f"/sagas/{saga.pk}/characters/new/"
-    page = as_bob.get(url)
+    page = as_player.get(url)
     assert page.status_code == 200
     assert "Initiative Total = stress die + Initiative + modifiers" in page.content.decode()
-    response = as_bob.post(
+    response = as_player.post(
         url,
         arsmagica_data(
             "Sir Boris",
@@ -71,7 +71,7 @@ def test_bob_creates_his_character_with_a_sword_and_a_bow(saga, bob, as_bob):
     boris = Character.objects.get(name="Sir Boris")
     assert response.status_code == 302 and response.url == f"/characters/{boris.pk}/"
     assert (boris.owner, boris.is_npc, boris.saga, ars_sheet(boris).soak, ars_sheet(boris).encumbrance) == (
-        bob,
+        player,
         False,
         saga,
         8,
@@ -96,8 +96,8 @@ def test_bob_creates_his_character_with_a_sword_and_a_bow(saga, bob, as_bob):
         (arsmagica_data(weapons=[{"name": "Axe", "twice": True}]), "Only a missile weapon can fire in both"),
     ],
 )
-def test_sheet_errors_are_shown_in_plain_words_and_nothing_is_saved(saga, as_bob, data, message):
-    response = as_bob.post(f"/sagas/{saga.pk}/characters/new/", data)
+def test_sheet_errors_are_shown_in_plain_words_and_nothing_is_saved(saga, as_player, data, message):
+    response = as_player.post(f"/sagas/{saga.pk}/characters/new/", data)
     assert response.status_code == 200
     page = response.content.decode()
     assert message in page
@@ -106,7 +106,7 @@ def test_sheet_errors_are_shown_in_plain_words_and_nothing_is_saved(saga, as_bob
     assert not Weapon.objects.exists()
 
 
-def test_an_untouched_blank_weapon_row_is_ignored(saga, as_bob):
+def test_an_untouched_blank_weapon_row_is_ignored(saga, as_player):
     data = arsmagica_data("Grog")
     data.update(
         {
@@ -118,11 +118,11 @@ def test_an_untouched_blank_weapon_row_is_ignored(saga, as_bob):
             "weapons-0-optimum_range": "reach",
         }
     )
-    assert as_bob.post(f"/sagas/{saga.pk}/characters/new/", data).status_code == 302
+    assert as_player.post(f"/sagas/{saga.pk}/characters/new/", data).status_code == 302
     assert Character.objects.get().weapons.count() == 0
 
 
-def test_bob_edits_boris_changing_and_removing_weapons(boris, as_bob):
+def test_the_player_edits_boris_changing_and_removing_weapons(boris, as_player):
     sword = boris.weapons.get()
     data = arsmagica_data(
         "Sir Boris the Bold",
@@ -140,24 +140,24 @@ def test_bob_edits_boris_changing_and_removing_weapons(boris, as_bob):
             },
         ],
     )
-    page = as_bob.get(f"/characters/{boris.pk}/edit/")
+    page = as_player.get(f"/characters/{boris.pk}/edit/")
     assert page.status_code == 200 and 'name="weapons-0-DELETE"' in page.content.decode()
-    response = as_bob.post(f"/characters/{boris.pk}/edit/", data)
+    response = as_player.post(f"/characters/{boris.pk}/edit/", data)
     assert response.status_code == 302
     boris.refresh_from_db()
     assert (boris.name, ars_sheet(boris).soak) == ("Sir Boris the Bold", 9)
     assert list(boris.weapons.values_list("name", "optimum_range")) == [("Mace", "touch")]
 
 
-def test_the_storyguide_edits_any_sheet(boris, bob, as_alice):
+def test_the_storyguide_edits_any_sheet(boris, player, as_storyguide):
     data = arsmagica_data("Sir Boris", body_level="light_wounds", initial_weapons=0)
-    assert as_alice.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
+    assert as_storyguide.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
     boris.refresh_from_db()
     assert ars_sheet(boris).body_level == "light_wounds"
-    assert boris.owner == bob  # the storyguide's edit does not take the character over
+    assert boris.owner == player  # the storyguide's edit does not take the character over
 
 
-@pytest.mark.parametrize(("who", "status"), [("as_carol", 403), ("as_dave", 404)])
+@pytest.mark.parametrize(("who", "status"), [("as_second_player", 403), ("as_stranger", 404)])
 def test_others_cannot_edit_boris(boris, request, who, status):
     client = request.getfixturevalue(who)
     assert client.get(f"/characters/{boris.pk}/edit/").status_code == status
@@ -166,50 +166,52 @@ def test_others_cannot_edit_boris(boris, request, who, status):
     assert boris.name == "Sir Boris"
 
 
-def test_outsiders_cannot_create_characters_in_a_saga(saga, as_dave):
-    assert as_dave.get(f"/sagas/{saga.pk}/characters/new/").status_code == 404
-    assert as_dave.post(f"/sagas/{saga.pk}/characters/new/", arsmagica_data()).status_code == 404
+def test_outsiders_cannot_create_characters_in_a_saga(saga, as_stranger):
+    assert as_stranger.get(f"/sagas/{saga.pk}/characters/new/").status_code == 404
+    assert as_stranger.post(f"/sagas/{saga.pk}/characters/new/", arsmagica_data()).status_code == 404
     assert not Character.objects.exists()
 
 
-def test_character_views_refuse_other_methods(boris, as_bob):
-    assert as_bob.delete(f"/characters/{boris.pk}/").status_code == 405
-    assert as_bob.put(f"/characters/{boris.pk}/edit/").status_code == 405
+def test_character_views_refuse_other_methods(boris, as_player):
+    assert as_player.delete(f"/characters/{boris.pk}/").status_code == 405
+    assert as_player.put(f"/characters/{boris.pk}/edit/").status_code == 405
 
 
 # Who sees what
 
 
-def test_bob_sees_his_full_sheet_carol_sees_what_the_table_sees(boris, as_bob, as_carol, as_alice, as_dave):
-    full = as_bob.get(f"/characters/{boris.pk}/").content.decode()
+def test_the_player_sees_the_full_sheet_another_player_what_the_table_sees(
+    boris, as_player, as_second_player, as_storyguide, as_stranger
+):
+    full = as_player.get(f"/characters/{boris.pk}/").content.decode()
     assert "Long sword" in full and "Soak" in full and "Edit sheet" in full
-    assert "Long sword" in as_alice.get(f"/characters/{boris.pk}/").content.decode()
-    response = as_carol.get(f"/characters/{boris.pk}/")
+    assert "Long sword" in as_storyguide.get(f"/characters/{boris.pk}/").content.decode()
+    response = as_second_player.get(f"/characters/{boris.pk}/")
     table = response.content.decode()
     assert response.status_code == 200 and response.context["full"] is False
     assert "Sir Boris" in table and "Unhurt" in table and "Fresh" in table
     assert "Long sword" not in table and "Soak" not in table and "Edit sheet" not in table
-    assert as_dave.get(f"/characters/{boris.pk}/").status_code == 404
-    assert as_dave.get("/characters/999999/").status_code == 404
+    assert as_stranger.get(f"/characters/{boris.pk}/").status_code == 404
+    assert as_stranger.get("/characters/999999/").status_code == 404
 
 
-def test_players_see_npcs_only_as_the_table_would(bandit, as_bob):
-    page = as_bob.get(f"/characters/{bandit.pk}/").content.decode()
+def test_players_see_npcs_only_as_the_table_would(bandit, as_player):
+    page = as_player.get(f"/characters/{bandit.pk}/").content.decode()
     assert "Bandit" in page and "Short bow" not in page and "Stamp" not in page
 
 
 # NPCs and stamping
 
 
-def test_the_storyguide_creates_an_npc_without_an_owner(saga, as_alice):
-    assert as_alice.get(f"/sagas/{saga.pk}/npcs/new/").status_code == 200
-    response = as_alice.post(f"/sagas/{saga.pk}/npcs/new/", arsmagica_data("Wolf", soak=5))
+def test_the_storyguide_creates_an_npc_without_an_owner(saga, as_storyguide):
+    assert as_storyguide.get(f"/sagas/{saga.pk}/npcs/new/").status_code == 200
+    response = as_storyguide.post(f"/sagas/{saga.pk}/npcs/new/", arsmagica_data("Wolf", soak=5))
     wolf = Character.objects.get(name="Wolf")
     assert response.status_code == 302
     assert wolf.is_npc and wolf.owner is None and ars_sheet(wolf).soak == 5
 
 
-@pytest.mark.parametrize(("who", "status"), [("as_bob", 403), ("as_dave", 404)])
+@pytest.mark.parametrize(("who", "status"), [("as_player", 403), ("as_stranger", 404)])
 def test_only_the_storyguide_creates_npcs(saga, request, who, status):
     client = request.getfixturevalue(who)
     assert client.get(f"/sagas/{saga.pk}/npcs/new/").status_code == status
@@ -217,43 +219,45 @@ def test_only_the_storyguide_creates_npcs(saga, request, who, status):
     assert not Character.objects.exists()
 
 
-def test_the_storyguide_stamps_four_bandits(bandit, as_alice):
-    assert "Stamp copies" in as_alice.get(f"/characters/{bandit.pk}/").content.decode()
-    response = as_alice.post(f"/characters/{bandit.pk}/stamp/", {"count": "4", "base_name": "Bandit"})
+def test_the_storyguide_stamps_four_bandits(bandit, as_storyguide):
+    assert "Stamp copies" in as_storyguide.get(f"/characters/{bandit.pk}/").content.decode()
+    response = as_storyguide.post(f"/characters/{bandit.pk}/stamp/", {"count": "4", "base_name": "Bandit"})
     assert response.status_code == 302 and response.url == f"/sagas/{bandit.saga_id}/"
     names = list(Character.objects.filter(is_npc=True).exclude(pk=bandit.pk).values_list("name", flat=True))
     assert names == ["Bandit 1", "Bandit 2", "Bandit 3", "Bandit 4"]
     assert Weapon.objects.filter(character__name="Bandit 4").count() == 2
 
 
-def test_stamping_too_many_says_so(bandit, as_alice):
-    response = as_alice.post(f"/characters/{bandit.pk}/stamp/", {"count": "500"})
+def test_stamping_too_many_says_so(bandit, as_storyguide):
+    response = as_storyguide.post(f"/characters/{bandit.pk}/stamp/", {"count": "500"})
     assert response.status_code == 400
     assert "Stamp at most 50 copies at a time." in response.content.decode()
     assert Character.objects.count() == 1
 
 
-@pytest.mark.parametrize(("who", "status"), [("as_bob", 403), ("as_dave", 404)])
+@pytest.mark.parametrize(("who", "status"), [("as_player", 403), ("as_stranger", 404)])
 def test_only_the_storyguide_stamps(bandit, request, who, status):
     response = request.getfixturevalue(who).post(f"/characters/{bandit.pk}/stamp/", {"count": "4"})
     assert response.status_code == status
     assert Character.objects.count() == 1
 
 
-def test_player_characters_are_not_stamped(boris, as_alice):
-    assert as_alice.post(f"/characters/{boris.pk}/stamp/", {"count": "2"}).status_code == 404
-    assert as_alice.get(f"/characters/{boris.pk}/stamp/").status_code == 405
+def test_player_characters_are_not_stamped(boris, as_storyguide):
+    assert as_storyguide.post(f"/characters/{boris.pk}/stamp/", {"count": "2"}).status_code == 404
+    assert as_storyguide.get(f"/characters/{boris.pk}/stamp/").status_code == 405
     assert Character.objects.count() == 1
 
 
 # d6 sheets
 
 
-def test_carol_creates_a_d6_character_starting_at_base_fatigue(d6_saga, carol, as_carol):
+def test_the_second_player_creates_a_d6_character_starting_at_base_fatigue(
+    d6_saga, second_player, as_second_player
+):
     url = f"/sagas/{d6_saga.pk}/characters/new/"
-    page = as_carol.get(url).content.decode()
+    page = as_second_player.get(url).content.decode()
     assert "Charisma" in page and "Base fatigue" in page
-    response = as_carol.post(
+    response = as_second_player.post(
         url,
         d6_data(
             "Ysolde",
@@ -268,19 +272,19 @@ def test_carol_creates_a_d6_character_starting_at_base_fatigue(d6_saga, carol, a
     )
     ysolde = Character.objects.get(name="Ysolde")
     assert response.status_code == 302
-    assert ysolde.owner == carol
+    assert ysolde.owner == second_player
     assert d6_sheet(ysolde).attributes["stamina"] == 1 and d6_sheet(ysolde).attributes["dexterity"] == 3
     assert d6_sheet(ysolde).fatigue == 3  # base fatigue = 4 - Stamina
     assert d6_sheet(ysolde).abilities == [
         {"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True},
         {"name": "Lore", "attribute": "intelligence", "consistency": -1, "physical": False},
     ]
-    sheet = as_carol.get(f"/characters/{ysolde.pk}/").content.decode()
+    sheet = as_second_player.get(f"/characters/{ysolde.pk}/").content.decode()
     assert "(base 3)" in sheet and "Running" in sheet
 
 
-def test_base_fatigue_is_at_least_one(d6_saga, as_carol):
-    as_carol.post(f"/sagas/{d6_saga.pk}/characters/new/", d6_data("Hulk", stamina=5))
+def test_base_fatigue_is_at_least_one(d6_saga, as_second_player):
+    as_second_player.post(f"/sagas/{d6_saga.pk}/characters/new/", d6_data("Hulk", stamina=5))
     hulk = Character.objects.get()
     assert d6_sheet(hulk).fatigue == 1 and stamina_base(hulk) == 1
 
@@ -300,17 +304,17 @@ def test_base_fatigue_is_at_least_one(d6_saga, as_carol):
         (d6_data(abilities=[{"name": "", "attribute": "stamina", "consistency": 2}]), "Give the ability a"),
     ],
 )
-def test_d6_sheet_errors_are_shown_and_nothing_is_saved(d6_saga, as_carol, data, message):
-    response = as_carol.post(f"/sagas/{d6_saga.pk}/characters/new/", data)
+def test_d6_sheet_errors_are_shown_and_nothing_is_saved(d6_saga, as_second_player, data, message):
+    response = as_second_player.post(f"/sagas/{d6_saga.pk}/characters/new/", data)
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Character.objects.exists()
 
 
-def test_d6_edit_keeps_current_fatigue_and_removes_an_ability(d6_saga, carol, as_carol):
+def test_d6_edit_keeps_current_fatigue_and_removes_an_ability(d6_saga, second_player, as_second_player):
     ysolde = Character.objects.create(
         saga=d6_saga,
-        owner=carol,
+        owner=second_player,
         name="Ysolde",
         sheet={
             "fatigue": 7,
@@ -318,7 +322,7 @@ def test_d6_edit_keeps_current_fatigue_and_removes_an_ability(d6_saga, carol, as
             "abilities": [{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}],
         },
     )
-    page = as_carol.get(f"/characters/{ysolde.pk}/edit/").content.decode()
+    page = as_second_player.get(f"/characters/{ysolde.pk}/edit/").content.decode()
     assert 'value="Running"' in page and 'value="7"' in page
     data = d6_data(
         "Ysolde",
@@ -329,32 +333,32 @@ def test_d6_edit_keeps_current_fatigue_and_removes_an_ability(d6_saga, carol, as
         ],
     )
     data["abilities-INITIAL_FORMS"] = "1"
-    assert as_carol.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
+    assert as_second_player.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
     ysolde.refresh_from_db()
     assert d6_sheet(ysolde).fatigue == 7 and d6_sheet(ysolde).abilities == []
 
 
-def test_others_see_a_d6_character_only_as_the_table_would(d6_saga, carol, as_bob):
+def test_others_see_a_d6_character_only_as_the_table_would(d6_saga, second_player, as_player):
     ysolde = Character.objects.create(
         saga=d6_saga,
-        owner=carol,
+        owner=second_player,
         name="Ysolde",
         sheet={"fatigue": 5, "attributes": {"strength": 3, "stamina": 1}},
     )
-    response = as_bob.get(f"/characters/{ysolde.pk}/")
+    response = as_player.get(f"/characters/{ysolde.pk}/")
     page = response.content.decode()
     assert response.status_code == 200 and response.context["full"] is False
     assert "Ysolde" in page and "Fatigue" in page
     assert "Strength" not in page and "base" not in page
 
 
-def test_d6_sheet_shows_the_sagas_attributes_in_order(d6_saga, carol, as_carol):
+def test_d6_sheet_shows_the_sagas_attributes_in_order(d6_saga, second_player, as_second_player):
     d6_saga.options = {"attributes": ["strength", "dexterity", "stamina", "wits"]}
     d6_saga.save()
     ysolde = Character.objects.create(
-        saga=d6_saga, owner=carol, name="Ysolde", sheet={"attributes": {"wits": 2, "luck": 1}}
+        saga=d6_saga, owner=second_player, name="Ysolde", sheet={"attributes": {"wits": 2, "luck": 1}}
     )
-    response = as_carol.get(f"/characters/{ysolde.pk}/")
+    response = as_second_player.get(f"/characters/{ysolde.pk}/")
     assert response.context["attribute_rows"] == [
         ("strength", 0),
         ("dexterity", 0),
@@ -372,11 +376,11 @@ def _in_a_fight(character, status="running"):
     return encounter
 
 
-def test_in_a_fight_the_sheet_cannot_change_body_and_fatigue_levels(boris, as_bob, as_alice):
+def test_in_a_fight_the_sheet_cannot_change_body_and_fatigue_levels(boris, as_player, as_storyguide):
     _in_a_fight(boris)
-    page = as_bob.get(f"/characters/{boris.pk}/edit/").content.decode()
+    page = as_player.get(f"/characters/{boris.pk}/edit/").content.decode()
     assert "corrects it from the encounter page" in page
-    for client in (as_bob, as_alice):  # the storyguide corrects from the encounter, with a reason
+    for client in (as_player, as_storyguide):  # the storyguide corrects from the encounter, with a reason
         data = arsmagica_data("Sir Boris", soak=7, fatigue_level="fresh", body_level="unhurt")
         data["body_level"], data["fatigue_level"] = "dead", "dazed"
         assert client.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
@@ -388,20 +392,20 @@ def test_in_a_fight_the_sheet_cannot_change_body_and_fatigue_levels(boris, as_bo
     )
 
 
-def test_after_the_fight_the_sheet_sets_levels_again(boris, as_bob):
+def test_after_the_fight_the_sheet_sets_levels_again(boris, as_player):
     _in_a_fight(boris, status="ended")
     data = arsmagica_data("Sir Boris", body_level="light_wounds")
-    assert as_bob.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
+    assert as_player.post(f"/characters/{boris.pk}/edit/", data).status_code == 302
     boris.refresh_from_db()
     assert ars_sheet(boris).body_level == "light_wounds"
 
 
-def test_in_a_chase_the_d6_sheet_cannot_lower_fatigue(d6_saga, carol, as_carol):
+def test_in_a_chase_the_d6_sheet_cannot_lower_fatigue(d6_saga, second_player, as_second_player):
     ysolde = Character.objects.create(
-        saga=d6_saga, owner=carol, name="Ysolde", sheet={"fatigue": 9, "attributes": {"stamina": 1}}
+        saga=d6_saga, owner=second_player, name="Ysolde", sheet={"fatigue": 9, "attributes": {"stamina": 1}}
     )
     _in_a_fight(ysolde)
     data = d6_data("Ysolde", fatigue=3, stamina=1)
-    assert as_carol.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
+    assert as_second_player.post(f"/characters/{ysolde.pk}/edit/", data).status_code == 302
     ysolde.refresh_from_db()
     assert d6_sheet(ysolde).fatigue == 9

@@ -12,25 +12,25 @@ def cells(page, name):
     return re.findall(r'<td data-label="([^"]+)">([^<]*)</td>', row)
 
 
-def test_the_saga_page_labels_each_characters_cells_for_the_phone_layout(saga, boris, bandit, as_alice):
-    page = as_alice.get(f"/sagas/{saga.pk}/").content.decode()
+def test_the_saga_page_labels_each_characters_cells_for_the_phone_layout(saga, boris, bandit, as_storyguide):
+    page = as_storyguide.get(f"/sagas/{saga.pk}/").content.decode()
     assert page.count('class="table-scroll stacks"') == 2  # player characters and NPCs
     assert cells(page, "Sir Boris") == [
-        ("Player", "bob"),
+        ("Player", "alice"),
         ("Fatigue level", "Fresh"),
         ("Body level", "Unhurt"),
     ]
     assert cells(page, "Bandit") == [("Fatigue level", "Fresh"), ("Body level", "Unhurt")]
 
 
-def test_a_d6_saga_page_labels_the_fatigue(d6_saga, bob, as_bob):
-    Character.objects.create(saga=d6_saga, owner=bob, name="Wren", sheet={"fatigue": 3})
-    page = as_bob.get(f"/sagas/{d6_saga.pk}/").content.decode()
-    assert cells(page, "Wren") == [("Player", "bob"), ("Fatigue", "3")]
+def test_a_d6_saga_page_labels_the_fatigue(d6_saga, player, as_player):
+    Character.objects.create(saga=d6_saga, owner=player, name="Wren", sheet={"fatigue": 3})
+    page = as_player.get(f"/sagas/{d6_saga.pk}/").content.decode()
+    assert cells(page, "Wren") == [("Player", "alice"), ("Fatigue", "3")]
 
 
-def test_the_weapons_on_a_sheet_carry_their_column_names(boris, as_bob):
-    page = as_bob.get(f"/characters/{boris.pk}/").content.decode()
+def test_the_weapons_on_a_sheet_carry_their_column_names(boris, as_player):
+    page = as_player.get(f"/characters/{boris.pk}/").content.decode()
     assert '<div class="table-scroll stacks">' in page
     assert cells(page, "Long sword") == [
         ("Initiative", "6"),
@@ -42,20 +42,20 @@ def test_the_weapons_on_a_sheet_carry_their_column_names(boris, as_bob):
     ]
 
 
-def test_a_d6_sheets_abilities_carry_their_column_names(d6_saga, bob, as_bob):
+def test_a_d6_sheets_abilities_carry_their_column_names(d6_saga, player, as_player):
     wren = Character.objects.create(
         saga=d6_saga,
-        owner=bob,
+        owner=player,
         name="Wren",
         sheet={
             "abilities": [{"name": "Running", "attribute": "stamina", "consistency": 1, "physical": True}]
         },
     )
-    page = as_bob.get(f"/characters/{wren.pk}/").content.decode()
+    page = as_player.get(f"/characters/{wren.pk}/").content.decode()
     assert cells(page, "Running") == [("Attribute", "Stamina"), ("Consistency", "1"), ("Physical", "yes")]
 
 
-def test_my_sagas_says_who_runs_each_saga_and_links_the_whole_card(saga, as_bob):
-    page = as_bob.get("/sagas/").content.decode()
-    assert "run by alice" in page
+def test_my_sagas_says_who_runs_each_saga_and_links_the_whole_card(saga, as_player):
+    page = as_player.get("/sagas/").content.decode()
+    assert "run by sg" in page
     assert f'<a class="stretched" href="/sagas/{saga.pk}/">Sir Boris and the bandits</a>' in page

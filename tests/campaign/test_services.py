@@ -9,25 +9,25 @@ from campaign.models import Character, Membership, Saga
 from d6.sheet import DEFAULT_ATTRIBUTES, saga_attributes
 
 
-def test_create_saga_makes_the_creator_its_storyguide(alice):
-    saga = services.create_saga(alice, name="Tribunal", rule_system="d6fatigue", physical_dice=True)
+def test_create_saga_makes_the_creator_its_storyguide(storyguide):
+    saga = services.create_saga(storyguide, name="Tribunal", rule_system="d6fatigue", physical_dice=True)
     saga.refresh_from_db()
-    assert (saga.storyguide, saga.rule_system, saga.physical_dice) == (alice, "d6fatigue", True)
+    assert (saga.storyguide, saga.rule_system, saga.physical_dice) == (storyguide, "d6fatigue", True)
     assert saga_attributes(saga) == list(DEFAULT_ATTRIBUTES)
     assert saga_attributes(saga)[:3] == ["strength", "dexterity", "stamina"]
-    assert list(saga.memberships.values_list("user__username", "role")) == [("alice", "storyguide")]
+    assert list(saga.memberships.values_list("user__username", "role")) == [("sg", "storyguide")]
 
 
-def test_join_saga_adds_a_player_once(saga, dave):
-    membership, created = services.join_saga(dave, saga)
+def test_join_saga_adds_a_player_once(saga, stranger):
+    membership, created = services.join_saga(stranger, saga)
     assert created and membership.role == Membership.Role.PLAYER
-    again, created_again = services.join_saga(dave, saga)
+    again, created_again = services.join_saga(stranger, saga)
     assert not created_again and again.pk == membership.pk
-    assert saga.memberships.filter(user=dave).count() == 1
+    assert saga.memberships.filter(user=stranger).count() == 1
 
 
-def test_join_saga_keeps_the_storyguide_a_storyguide(saga, alice):
-    membership, created = services.join_saga(alice, saga)
+def test_join_saga_keeps_the_storyguide_a_storyguide(saga, storyguide):
+    membership, created = services.join_saga(storyguide, saga)
     assert not created and membership.role == Membership.Role.STORYGUIDE
 
 
@@ -81,14 +81,14 @@ def test_only_npcs_are_stamped(boris):
         services.stamp_npc_copies(boris, 2)
 
 
-def test_save_character_refuses_invalid_forms(saga, bob):
-    form, formset = sheet_forms(saga, Character(saga=saga, owner=bob), {"name": ""})
+def test_save_character_refuses_invalid_forms(saga, player):
+    form, formset = sheet_forms(saga, Character(saga=saga, owner=player), {"name": ""})
     with pytest.raises(ValueError):
         services.save_character(form, formset)
     assert not Character.objects.exists()
 
 
-def test_save_character_saves_nothing_when_the_weapons_fail(saga, bob, monkeypatch):
+def test_save_character_saves_nothing_when_the_weapons_fail(saga, player, monkeypatch):
     data = {
         "name": "Brother Anselm",
         **{
@@ -118,7 +118,7 @@ def test_save_character_saves_nothing_when_the_weapons_fail(saga, bob, monkeypat
         "weapons-0-damage": "4",
         "weapons-0-optimum_range": "reach",
     }
-    form, formset = sheet_forms(saga, Character(saga=saga, owner=bob), data)
+    form, formset = sheet_forms(saga, Character(saga=saga, owner=player), data)
 
     def fail(*args, **kwargs):
         raise IntegrityError("the database went away")

@@ -2,7 +2,6 @@
 (Attack 10, ArM3 p168) and his companion against three bandits with sword, sword and dagger."""
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from arsmagica import services
@@ -12,22 +11,16 @@ from arsmagica.services import dice as dice_module
 from arsmagica.sheet import new_sheet
 from campaign.models import Character, Membership, Saga
 from combat.models import Encounter
-
-PASSWORD = "covenant-test-1220"
-
-
-def make_user(username):
-    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+from tests import personas
 
 
 class Table:
     """The people and the fight; `refresh()` reloads the encounter, `v` is its version."""
 
     def __init__(self, physical=False):
-        self.storyguide = make_user("sg")
-        self.alice = make_user("alice")
-        self.bob = make_user("bob")
-        self.outsider = make_user("charlie")
+        people = personas.make_people()
+        self.storyguide, self.alice, self.bob = people.storyguide, people.player, people.second_player
+        self.outsider = people.stranger
         self.saga = Saga.objects.create(name="Test saga", storyguide=self.storyguide, physical_dice=physical)
         Membership.objects.create(saga=self.saga, user=self.storyguide, role=Membership.Role.STORYGUIDE)
         Membership.objects.create(saga=self.saga, user=self.alice, role=Membership.Role.PLAYER)
@@ -149,12 +142,6 @@ P168_FACES = {
 }
 
 
-def login(client, user):
-    """The test client, logged in as `user` (every test user's password is PASSWORD)."""
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
-
-
 @pytest.fixture
 def table(db):
     return Table()
@@ -175,8 +162,3 @@ def scripted_dice(monkeypatch):
         monkeypatch.setattr(dice_module, "server_box", lambda: ScriptedDiceBox(box))
 
     return script
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

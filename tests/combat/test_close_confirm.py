@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from arsmagica import services
 from arsmagica.presenters import close_declarations_confirm
-
-from .conftest import login
+from tests.personas import login
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +18,7 @@ def close_form(table) -> str:
     """The storyguide's close-declarations form's opening tag, as the control panel draws it."""
     page = login(Client(), table.storyguide).get(reverse("encounter_page", args=[table.encounter.pk]))
     url = reverse("close_declarations", args=[table.encounter.pk])
-    return re.search(rf'<form[^>]*{re.escape(url)}[^>]*>', page.content.decode()).group(0)
+    return re.search(rf"<form[^>]*{re.escape(url)}[^>]*>", page.content.decode()).group(0)
 
 
 def test_the_confirmation_names_who_has_not_declared():

@@ -10,8 +10,7 @@ from django.urls import reverse
 from campaign.models import Membership
 from combat import kept
 from combat.models import Encounter
-
-from .conftest import login
+from tests.personas import login
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from combat.errors import WrongPhase
 from combat.live import render_frame
 from combat.models import Encounter, Event
 from combat.services import setup
+from tests.personas import login
 
-from .conftest import login
 from .test_services import resolve, through_movement
 
 pytestmark = pytest.mark.django_db

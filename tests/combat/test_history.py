@@ -4,8 +4,7 @@ import pytest
 from django.urls import reverse
 
 from arsmagica import services
-
-from .conftest import login
+from tests.personas import login
 
 pytestmark = pytest.mark.django_db
 

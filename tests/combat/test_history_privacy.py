@@ -12,8 +12,9 @@ from arsmagica.events import Kind
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.live import render_frame
 from combat.models import Event
+from tests.personas import login
 
-from .conftest import P168_FACES, login
+from .conftest import P168_FACES
 
 pytestmark = pytest.mark.django_db
 
@@ -84,9 +85,7 @@ def test_a_players_export_says_only_who_declared_for_another_players_character(c
     assert rows[boris]["weapon"] == "Sword" and rows[anselm] == {"combatant": anselm}
     assert "Mace" not in json.dumps(events)
     # the stored events are untouched
-    stored = Event.objects.get(
-        encounter=closed.encounter, kind=Kind.DECLARED, payload__combatant=anselm
-    )
+    stored = Event.objects.get(encounter=closed.encounter, kind=Kind.DECLARED, payload__combatant=anselm)
     assert stored.payload["summary"]["weapon"] == "Mace"
     movement = Event.objects.get(encounter=closed.encounter, kind=Kind.MOVEMENT)
     assert {row["combatant"]: row["weapon"] for row in movement.payload["declarations"]}[anselm] == "Mace"

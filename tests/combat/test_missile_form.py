@@ -8,8 +8,8 @@ from django.urls import reverse
 from arsmagica import services
 from arsmagica.models import Weapon
 from combat.models import Event
+from tests.personas import login
 
-from .conftest import login
 from .test_services import resolve
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from combat.audience import STORYGUIDE
 from combat.errors import InvalidCommand
 from d6 import services as d6_services
 from d6.panels import state_context
-from tests.combat.conftest import PASSWORD
 from tests.d6table.conftest import D6Table
+from tests.personas import PASSWORD
 
 
 def _wolf_and_copies(saga, sheet):

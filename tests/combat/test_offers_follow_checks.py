@@ -15,8 +15,8 @@ from arsmagica.rules import BodyLevel, can_engage
 from combat.errors import InvalidCommand
 from combat.live import render_frame
 from combat.models import Event
+from tests.personas import login
 
-from .conftest import login
 from .test_flow import into_round_two
 
 pytestmark = pytest.mark.django_db

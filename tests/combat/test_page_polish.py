@@ -12,8 +12,8 @@ from arsmagica import services
 from arsmagica.events import Kind
 from combat.events import CoreKind
 from combat.live import render_frame
+from tests.personas import PASSWORD
 
-from .conftest import PASSWORD
 from .test_services import through_movement
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,9 @@ from arsmagica.events import Kind
 from combat.audience import PLAYERS, visible_to
 from combat.live import render_frame
 from combat.models import Event
+from tests.personas import PASSWORD
 
-from .conftest import P168_FACES, PASSWORD
+from .conftest import P168_FACES
 
 pytestmark = pytest.mark.django_db
 

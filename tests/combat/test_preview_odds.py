@@ -12,8 +12,9 @@ from arsmagica.odds import odds_context, percent
 from arsmagica.rules import stress_odds
 from arsmagica.sheet import sheet_of as ars_sheet
 from combat.models import Event
+from tests.personas import login
 
-from .conftest import P168_FACES, login
+from .conftest import P168_FACES
 from .test_services import resolve, through_movement
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,8 @@ from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.live import render_frame
 from combat.models import Event, SagaRecord
 from combat.rules.dice import ScriptedDice
+from tests.personas import login
 
-from .conftest import login
 from .test_services import resolve, through_movement
 
 pytestmark = pytest.mark.django_db

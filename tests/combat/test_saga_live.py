@@ -22,8 +22,9 @@ from combat import saga_live
 from combat.audience import AUDIENCES
 from combat.consumers import CLOSE_FORBIDDEN, CLOSE_UNAVAILABLE, LAYER_DOWN, RATE_LIMIT, SAGA_GONE
 from combat.routing import websocket_urlpatterns
+from tests.personas import make_user
 
-from .conftest import Table, make_user
+from .conftest import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 3

@@ -22,9 +22,9 @@ from combat.audience import AUDIENCES, PLAYERS, STORYGUIDE
 from combat.live import FRAME_TYPE
 from combat.models import Encounter
 from tests.audience_places import replayed
+from tests.personas import login
 
 from ..archive.conftest import archive_data
-from .conftest import login
 
 pytestmark = pytest.mark.django_db
 

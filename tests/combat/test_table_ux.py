@@ -16,8 +16,8 @@ from arsmagica.presenters import event_label
 from arsmagica.templatetags.arsmagica_tags import phase_name, phase_steps
 from campaign.models import NpcRolls
 from combat.models import Event
+from tests.personas import PASSWORD
 
-from .conftest import PASSWORD
 from .test_services import through_movement
 
 pytestmark = pytest.mark.django_db

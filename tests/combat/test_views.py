@@ -13,8 +13,9 @@ from arsmagica.sheet import carried
 from arsmagica.sheet import sheet_of as ars_sheet
 from campaign.models import Character
 from combat.models import Combatant, Encounter, Event
+from tests.personas import login
 
-from .conftest import P168_FACES, login
+from .conftest import P168_FACES
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,7 @@
-"""Personas and a d6 saga for the d6 table tests: a storyguide, Alice and Bob (players), an
-outsider; Marta (Alice's), Brother Anselm (Bob's) and two bandits (NPCs)."""
+"""A d6 saga for the d6 table tests, for the personas of tests/personas.py: the storyguide, Alice and Bob
+(the players), an outsider; Marta (Alice's), Brother Anselm (Bob's) and two bandits (NPCs)."""
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from campaign.models import Character, Membership, Saga
 from combat import services as combat_services
@@ -12,20 +11,16 @@ from d6 import services
 from d6.services import dice as dice_module
 from d6.sheet import new_sheet
 from d6.sheet import sheet_of as d6_sheet
-
-
-def make_user(username):
-    return get_user_model().objects.create_user(username=username)  # no password: tests use force_login
+from tests import personas
 
 
 class D6Table:
     """The people, the saga and an encounter with four combatants; `v` is the current version."""
 
     def __init__(self, physical=False):
-        self.storyguide = make_user("sg")
-        self.alice = make_user("alice")
-        self.bob = make_user("bob")
-        self.outsider = make_user("charlie")
+        people = personas.make_people()
+        self.storyguide, self.alice, self.bob = people.storyguide, people.player, people.second_player
+        self.outsider = people.stranger
         self.saga = Saga.objects.create(
             name="Ashford",
             storyguide=self.storyguide,

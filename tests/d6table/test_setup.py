@@ -7,14 +7,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.personas import login
+
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def login(client, user):
-    client.force_login(user)
-    return client
 
 
 def lands_on_the_table(client, response, encounter) -> None:

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from d6 import services
 from d6.models import Chase, Fight
+from tests.personas import login
 
 from .test_fight import INITIATIVE, start
 
@@ -13,11 +14,6 @@ pytestmark = pytest.mark.django_db
 
 def url(name, table, *args):
     return reverse(name, args=[table.encounter.pk, *args])
-
-
-def login(client, user):
-    client.force_login(user)
-    return client
 
 
 def chase_form(table, **extra):
