@@ -33,7 +33,7 @@ from d6 import services as d6
 from d6.services import dice as d6_dice
 from d6.sheet import DEFAULT_ATTRIBUTES
 from tests import personas
-from tests.combat.conftest import P168_FACES, Table
+from tests.arsmagica.conftest import P168_FACES, Table
 from tests.d6table import conftest as d6_conftest
 
 APPS = ("campaign", "combat", "arsmagica", "d6table")

@@ -20,7 +20,7 @@ from combat.archive.importer import import_saga
 from combat.models import Combatant, Encounter, Event
 from combat.services import add_combatants, create_encounter, remove_combatant
 from combat.systems import of as copy_system
-from tests.combat.conftest import Table
+from tests.arsmagica.conftest import Table
 from tests.personas import make_user
 from tests.test_migrations import p168_declared, play_d6_fight_and_chase
 

@@ -5,7 +5,7 @@ import pytest
 from django.test import Client, RequestFactory
 
 from campaign.secure_context import secure_context
-from tests.combat.conftest import Table
+from tests.arsmagica.conftest import Table
 from tests.d6table.conftest import D6Table
 
 LAN = "192.168.1.20:8000"

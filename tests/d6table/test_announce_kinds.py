@@ -1,10 +1,10 @@
-"""Issue 32, item 4: the d6 kinds the played saga of tests/combat/test_announce.py leaves out (a value set, a
+"""Issue 32, item 4: the d6 kinds the played saga of tests/systems/test_announce.py leaves out (a value set, a
 turn ended, a breather, typed chase dice, a choice at the target) have their sentence too, words apart."""
 
 import pytest
 
 from d6 import services
-from tests.combat.test_announce import RUN_TOGETHER, announced
+from tests.systems.test_announce import RUN_TOGETHER, announced
 
 from .test_log_labels import STREETS, chase, fight  # noqa: F401 (fixtures)
 

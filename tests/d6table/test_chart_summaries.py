@@ -7,7 +7,7 @@ from campaign.models import Character, NpcRolls
 from combat.models import EncounterSummary, Event
 from d6 import kinds, services
 from d6.models import Fight
-from tests.combat.test_chart_summaries import next_encounter, same_as_the_fold
+from tests.arsmagica.test_chart_summaries import next_encounter, same_as_the_fold
 
 from .test_replay import play, seeded  # noqa: F401 (the fixture)
 

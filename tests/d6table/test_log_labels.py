@@ -158,7 +158,7 @@ def test_the_history_groups_by_round_and_labels_by_turn(client, fight):
 
 
 def test_an_ars_magica_history_keeps_its_own_labels(client, db):
-    from tests.combat.conftest import Table
+    from tests.arsmagica.conftest import Table
 
     table = Table()
     client.force_login(table.storyguide)

@@ -13,9 +13,8 @@ from campaign.models import Character
 from combat.errors import InvalidCommand
 from combat.models import Combatant
 from combat.sides import OPPONENTS, PLAYERS, THIRD, chosen_side
+from tests.arsmagica.conftest import Table
 from tests.d6table.conftest import D6Table
-
-from .conftest import Table
 
 MIGRATION = importlib.import_module("combat.migrations.0007_sides_as_a_choice")
 

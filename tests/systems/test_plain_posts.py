@@ -13,10 +13,9 @@ from arsmagica.models import Declaration
 from campaign.models import Character
 from combat.live import replay_frame
 from combat.models import Combatant, Encounter
+from tests.arsmagica.conftest import Table
+from tests.arsmagica.test_views import declaration
 from tests.d6table.conftest import D6Table
-
-from .conftest import Table
-from .test_views import declaration
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,8 @@ from campaign.models import NpcRolls
 from combat.archive.markdown import line
 from d6 import presenters as d6_presenters
 from d6 import sentences as d6_sentences
+from tests.arsmagica.conftest import P168_FACES
 from tests.personas import login
-
-from .conftest import P168_FACES
 
 
 def stress(faces, botch_faces=(), value=None, botches=0) -> dict:
