@@ -14,6 +14,8 @@ from tests.coinduel import KEY
 from tests.coinduel import services as coin
 
 HEADS, TAILS = 2, 1  # an even d6 is heads
+# A Daphne of these tests (tests.browser.server) runs the test settings, where the coin duel is installed.
+SERVES_THE_DUEL = {"DJANGO_SETTINGS_MODULE": "tests.settings"}
 
 
 class Table:
