@@ -1,5 +1,6 @@
-"""Personas and a fight for the combat tests: a storyguide, two players, an outsider; Sir Boris
-(Attack 10, ArM3 p168) and his companion against three bandits with sword, sword and dagger."""
+"""Ars Magica's tests: a fight for the personas of tests/personas.py (the storyguide, Alice and Bob playing,
+an outsider), Sir Boris (Attack 10, ArM3 p168) and his companion against three bandits with sword, sword
+and dagger; and a saga with a knight and an NPC for the campaign's pages."""
 
 import pytest
 from django.urls import reverse
@@ -9,6 +10,7 @@ from arsmagica.models import Weapon
 from arsmagica.rules import ScriptedDiceBox
 from arsmagica.services import dice as dice_module
 from arsmagica.sheet import new_sheet
+from campaign import services as campaign_services
 from campaign.models import Character, Membership, Saga
 from combat.models import Encounter
 from tests import personas
@@ -162,3 +164,42 @@ def scripted_dice(monkeypatch):
         monkeypatch.setattr(dice_module, "server_box", lambda: ScriptedDiceBox(box))
 
     return script
+
+
+# The campaign's pages on an Ars Magica saga: the personas' (tests/personas.py), with a knight and an NPC.
+
+
+@pytest.fixture
+def saga(storyguide, player, second_player):
+    """An Ars Magica saga run by the storyguide, with the player and the second player."""
+    name = "Sir Boris and the bandits"
+    saga = campaign_services.create_saga(storyguide, name=name, rule_system="arsmagica")
+    Membership.objects.create(saga=saga, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(saga=saga, user=second_player, role=Membership.Role.PLAYER)
+    return saga
+
+
+@pytest.fixture
+def boris(saga, player):
+    """The player's knight, with a sword."""
+    boris = Character.objects.create(
+        saga=saga,
+        owner=player,
+        name="Sir Boris",
+        sheet=new_sheet(quickness=1, stamina=2, soak=8, encumbrance=-2),
+    )
+    Weapon.objects.create(character=boris, name="Long sword", initiative=6, attack=8, defense=5, damage=9)
+    return boris
+
+
+@pytest.fixture
+def bandit(saga):
+    """The storyguide's NPC template, with a bow and a club."""
+    bandit = Character.objects.create(
+        saga=saga, name="Bandit", is_npc=True, sheet=new_sheet(soak=4, quickness=1)
+    )
+    Weapon.objects.create(character=bandit, name="Club", initiative=2, attack=4, defense=2, damage=5)
+    Weapon.objects.create(
+        character=bandit, name="Short bow", initiative=1, attack=5, damage=6, missile=True, paces=30
+    )
+    return bandit

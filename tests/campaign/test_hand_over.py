@@ -15,10 +15,11 @@ from campaign import services
 from campaign.models import Character, Membership
 from combat import services as combat
 from combat.models import Event, SagaRecord
+from tests.coinduel import KEY as COIN_DUEL
 from tests.concurrency import run_together
 from tests.personas import client_for, make_user
 
-from .test_characters import arsmagica_data
+from .conftest import character_form
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +105,7 @@ def test_a_stranger_or_the_storyguide_does_not_take_up_a_character(saga, ada, st
 @pytest.mark.django_db(transaction=True)
 def test_of_players_taking_up_one_character_at_once_one_gets_it_and_the_others_are_told():
     storyguide = make_user("sg")
-    saga = services.create_saga(storyguide, name="Race", rule_system="arsmagica")
+    saga = services.create_saga(storyguide, name="Race", rule_system=COIN_DUEL)
     ada = Character.objects.create(saga=saga, name="Ada")
     players = [make_user(f"p{index}") for index in range(6)]
     for player in players:
@@ -127,9 +128,9 @@ def test_of_players_taking_up_one_character_at_once_one_gets_it_and_the_others_a
 def test_a_hand_over_is_logged_in_each_open_encounter_the_character_fights_in(
     saga, storyguide, boris, second_player
 ):
-    fight = combat.create_encounter(storyguide, saga.pk, "Forest road", "arsmagica")
+    fight = combat.create_encounter(storyguide, saga.pk, "Forest road", COIN_DUEL)
     combat.add_combatants(storyguide, fight.pk, fight.version, [boris.pk], "Players")
-    done = combat.create_encounter(storyguide, saga.pk, "Earlier", "arsmagica")
+    done = combat.create_encounter(storyguide, saga.pk, "Earlier", COIN_DUEL)
     combat.add_combatants(storyguide, done.pk, done.version, [boris.pk], "Players")
     done.refresh_from_db()
     combat.end_encounter(storyguide, done.pk, done.version)
@@ -167,7 +168,7 @@ def test_the_storyguide_makes_a_character_for_a_player_who_will_join(saga, story
     page = client.get(url).content.decode()
     assert 'data-testid="played-by"' in page
     assert 'value="waiting" checked' in page or re.search(r'value="waiting"[^>]*selected', page)
-    data = {**arsmagica_data("Ada"), "played-player": "waiting"}
+    data = {**character_form("Ada"), "played-player": "waiting"}
     answer = client.post(url, data)
     assert answer.status_code == 302
     assert Character.objects.get(name="Ada").owner is None
@@ -221,27 +222,6 @@ def test_the_saga_page_says_who_plays_whom(saga, storyguide, player, second_play
     assert "alice Player plays Sir Boris" in members
     assert "bob Player no character yet" in members
     assert "sg Storyguide plays Sir Guide" in members
-
-
-def test_the_add_to_fight_list_names_each_characters_player(saga, storyguide, boris, ada):
-    Character.objects.create(saga=saga, name="Bandit", is_npc=True)
-    fight = combat.create_encounter(storyguide, saga.pk, "Forest road", "arsmagica")
-    page = (
-        client_for(storyguide).get(reverse("encounter_page", args=[fight.pk]), follow=True).content.decode()
-    )
-    assert "Sir Boris, played by alice" in page
-    assert "Ada, waiting for a player" in page
-    assert "Bandit (NPC)" in page
-
-
-def test_the_d6_add_to_fight_list_names_each_characters_player(d6_saga, storyguide, player):
-    Character.objects.create(saga=d6_saga, name="Wren", owner=player, sheet={"fatigue": 0})
-    Character.objects.create(saga=d6_saga, name="Moth", sheet={"fatigue": 0})
-    fight = combat.create_encounter(storyguide, d6_saga.pk, "Alley", "d6fatigue")
-    page = (
-        client_for(storyguide).get(reverse("encounter_page", args=[fight.pk]), follow=True).content.decode()
-    )
-    assert "Wren, played by alice" in page and "Moth, waiting for a player" in page
 
 
 def test_the_invite_lets_a_joining_player_take_up_a_waiting_character(saga, ada, stranger):

@@ -5,11 +5,12 @@ name is typed; players get 403 and outsiders 404."""
 import pytest
 from django.urls import reverse
 
-from arsmagica import services as ars
 from campaign import services
 from campaign.models import Character, Saga
 from combat import services as combat_services
 from combat.models import Encounter, Event
+from combat.rules.dice import ScriptedDice
+from tests.coinduel import services as coin
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +20,10 @@ def encounter_of(saga, user, name="Ambush at the ford"):
 
 
 def with_history(encounter, user, boris, bandit):
-    """Two sides in, declarations opened: the encounter's log holds more than its set-up."""
+    """Two sides in, a turn of the duel flipped: the encounter's log holds more than its set-up."""
     combat_services.add_combatants(user, encounter.pk, 1, [boris.pk], "Players")
     combat_services.add_combatants(user, encounter.pk, 2, [bandit.pk], "Opponents")
-    ars.open_declarations(user, encounter.pk, 3)
+    coin.flip(user, encounter.pk, 3, ScriptedDice([2, 1]))
     return encounter
 
 
@@ -127,12 +128,6 @@ def test_a_character_in_an_encounter_is_kept_with_a_plain_message(saga, storygui
     assert Character.objects.filter(pk=boris.pk).exists()
 
 
-def test_a_character_in_the_records_of_time_passing_is_kept(saga, storyguide, as_storyguide, boris):
-    ars.record_exertion(storyguide, boris.pk, 1, "A day's march", saga_id=saga.pk)
-    response = as_storyguide.post(reverse("character_delete", args=[boris.pk]), {"confirm": "on"})
-    assert response.status_code == 400 and Character.objects.filter(pk=boris.pk).exists()
-
-
 @pytest.mark.parametrize("name", ["character_manage", "character_rename", "character_delete"])
 def test_only_the_storyguide_manages_a_character_even_its_player(
     boris, as_player, as_second_player, as_stranger, name
@@ -195,7 +190,7 @@ def test_an_encounter_with_history_is_archived_listed_apart_and_restored(
     assert "The ford" in archived and "The ford" not in current.split('id="encounters"')[1]
     assert "The ford" not in as_player.get(reverse("saga_detail", args=[saga.pk])).content.decode()
     history = as_storyguide.get(reverse("saga_history", args=[saga.pk])).content.decode()
-    assert "Declarations" in history or "declarations" in history
+    assert "Coins flipped" in history or "flips heads" in history
     as_storyguide.post(reverse("encounter_restore", args=[encounter.pk]), {})
     encounter.refresh_from_db()
     assert encounter.archived_at is None

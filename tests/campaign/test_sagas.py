@@ -2,7 +2,7 @@ import pytest
 from django.test import Client
 
 from campaign.models import Membership, Saga
-from d6.sheet import saga_attributes
+from tests.coinduel import KEY
 
 
 def test_my_sagas_lists_guided_and_played_sagas(saga, as_storyguide, as_player, as_stranger):
@@ -25,13 +25,13 @@ def test_anonymous_people_are_sent_to_log_in(saga):
 def test_a_stranger_creates_a_saga_and_becomes_its_storyguide(as_stranger, stranger):
     assert as_stranger.get("/sagas/new/").status_code == 200
     response = as_stranger.post(
-        "/sagas/new/", {"name": "  Winter raid ", "rule_system": "d6fatigue", "physical_dice": "True"}
+        "/sagas/new/", {"name": "  Winter raid ", "rule_system": KEY, "physical_dice": "True"}
     )
     saga = Saga.objects.get()
     assert response.status_code == 302 and response.url == f"/sagas/{saga.pk}/"
     assert (saga.name, saga.rule_system, saga.physical_dice, saga.storyguide) == (
         "Winter raid",
-        "d6fatigue",
+        KEY,
         True,
         stranger,
     )
@@ -39,7 +39,7 @@ def test_a_stranger_creates_a_saga_and_becomes_its_storyguide(as_stranger, stran
 
 
 def test_a_saga_without_a_name_is_refused_with_a_message(as_stranger):
-    data = {"name": "  ", "rule_system": "arsmagica", "physical_dice": "False"}
+    data = {"name": "  ", "rule_system": KEY, "physical_dice": "False"}
     response = as_stranger.post("/sagas/new/", data)
     assert response.status_code == 200
     assert "Give the saga a name." in response.content.decode()
@@ -94,30 +94,3 @@ def test_only_the_storyguide_regenerates_the_invite(saga, request, who, status):
 
 def test_regenerating_the_invite_needs_post(saga, as_storyguide):
     assert as_storyguide.get(f"/sagas/{saga.pk}/invite/").status_code == 405
-
-
-def test_storyguide_names_the_d6_attributes(d6_saga, as_storyguide):
-    url = f"/sagas/{d6_saga.pk}/attributes/"
-    assert as_storyguide.get(url).status_code == 200
-    response = as_storyguide.post(url, {"names": "Agility\nWits\nstamina\n\nWits"})
-    assert response.status_code == 302
-    d6_saga.refresh_from_db()
-    # the storyguide's order is kept; the attributes the fatigue rules need are always there
-    assert saga_attributes(d6_saga) == ["strength", "dexterity", "agility", "wits", "stamina"]
-
-
-def test_d6_attribute_names_must_be_words(d6_saga, as_storyguide):
-    response = as_storyguide.post(f"/sagas/{d6_saga.pk}/attributes/", {"names": "str3ngth!"})
-    assert response.status_code == 200
-    assert "is not a usable attribute name" in response.content.decode()
-    d6_saga.refresh_from_db()
-    assert "str3ngth!" not in saga_attributes(d6_saga)
-
-
-def test_d6_attributes_are_for_d6_sagas_and_their_storyguide(
-    saga, d6_saga, as_storyguide, as_player, as_stranger
-):
-    assert as_storyguide.get(f"/sagas/{saga.pk}/attributes/").status_code == 404
-    assert as_player.get(f"/sagas/{d6_saga.pk}/attributes/").status_code == 403
-    assert as_stranger.get(f"/sagas/{d6_saga.pk}/attributes/").status_code == 404
-    assert as_storyguide.delete(f"/sagas/{d6_saga.pk}/attributes/").status_code == 405

@@ -14,10 +14,10 @@ from campaign.models import Character, CommandKey, Saga
 from campaign.once import fresh_key
 from combat import services as combat_services
 from combat.models import Encounter
-from d6.sheet import saga_attributes
+from tests.coinduel import KEY as COIN_DUEL
 from tests.concurrency import run_together
 
-from .test_characters import arsmagica_data
+from .conftest import character_form
 
 KEY = re.compile(r'name="command_key" value="(\w+)"')
 
@@ -40,7 +40,7 @@ def same_page(first, second):
 @pytest.mark.django_db
 def test_new_saga_twice_makes_one(storyguide, as_storyguide):
     key = keys_on(as_storyguide, reverse("saga_create"))[0]
-    data = {"name": "Twice told", "rule_system": "arsmagica", "physical_dice": "False", "command_key": key}
+    data = {"name": "Twice told", "rule_system": COIN_DUEL, "physical_dice": "False", "command_key": key}
     same_page(*twice(as_storyguide, reverse("saga_create"), data))
     assert Saga.objects.filter(name="Twice told").count() == 1
     repeat = as_storyguide.get(twice(as_storyguide, reverse("saga_create"), data)[1].url).content.decode()
@@ -50,12 +50,12 @@ def test_new_saga_twice_makes_one(storyguide, as_storyguide):
 @pytest.mark.django_db
 def test_a_refused_form_leaves_its_key_for_the_corrected_one(storyguide, as_storyguide):
     key = fresh_key()
-    blank = {"name": "", "rule_system": "arsmagica", "command_key": key}
+    blank = {"name": "", "rule_system": COIN_DUEL, "command_key": key}
     refused = as_storyguide.post(reverse("saga_create"), blank)
     assert refused.status_code == 200 and not CommandKey.objects.filter(key=key).exists()
     fixed = as_storyguide.post(
         reverse("saga_create"),
-        {"name": "Fixed", "rule_system": "arsmagica", "physical_dice": "False", "command_key": key},
+        {"name": "Fixed", "rule_system": COIN_DUEL, "physical_dice": "False", "command_key": key},
     )
     assert fixed.status_code == 302 and Saga.objects.filter(name="Fixed").count() == 1
 
@@ -66,7 +66,7 @@ def test_new_character_and_new_npc_twice_make_one_each(saga, as_storyguide, as_p
         (as_player, reverse("character_create", args=[saga.pk]), "Wulf"),
         (as_storyguide, reverse("npc_create", args=[saga.pk]), "Grog"),
     ):
-        data = {**arsmagica_data(name=name), "command_key": keys_on(client, url)[0]}
+        data = {**character_form(name=name), "command_key": keys_on(client, url)[0]}
         same_page(*twice(client, url, data))
         assert Character.objects.filter(saga=saga, name=name).count() == 1
 
@@ -107,19 +107,6 @@ def test_a_late_resend_of_the_npc_rolls_setting_does_not_undo_a_later_one(saga, 
 
 
 @pytest.mark.django_db
-def test_a_late_resend_of_the_d6_attributes_does_not_undo_a_later_one(d6_saga, as_storyguide):
-    url = reverse("saga_d6_attributes", args=[d6_saga.pk])
-    assert keys_on(as_storyguide, url)
-    old = {"names": "Might\nWits", "command_key": fresh_key()}
-    as_storyguide.post(url, old)
-    as_storyguide.post(url, {"names": "Body\nMind\nSoul", "command_key": fresh_key()})
-    same = as_storyguide.post(url, old)
-    assert same.status_code == 302
-    d6_saga.refresh_from_db()
-    assert saga_attributes(d6_saga)[-3:] == ["body", "mind", "soul"]
-
-
-@pytest.mark.django_db
 def test_an_archive_uploaded_twice_imports_once(saga, storyguide, as_storyguide):
     raw = b"".join(as_storyguide.get(reverse("saga_archive_json", args=[saga.pk])).streaming_content)
     key = keys_on(as_storyguide, reverse("saga_list"))[0]
@@ -136,7 +123,7 @@ def test_an_archive_uploaded_twice_imports_once(saga, storyguide, as_storyguide)
 
 @pytest.mark.django_db
 def test_rename_and_delete_forms_are_sent_once(saga, storyguide, as_storyguide):
-    encounter = combat_services.create_encounter(storyguide, saga.pk, "The ford", "arsmagica")
+    encounter = combat_services.create_encounter(storyguide, saga.pk, "The ford", COIN_DUEL)
     keys = keys_on(as_storyguide, reverse("encounter_manage", args=[encounter.pk]))
     rename_key, delete_key = keys[0], keys[-1]
     rename = reverse("encounter_rename", args=[encounter.pk])
@@ -156,24 +143,6 @@ def test_rename_and_delete_forms_are_sent_once(saga, storyguide, as_storyguide):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("rule_system", ["arsmagica", "d6fatigue"])
-def test_a_new_encounter_sent_twice_makes_one(storyguide, as_storyguide, rule_system):
-    saga = services.create_saga(storyguide, name="Encounters", rule_system=rule_system)
-    url = reverse("encounter_create", args=[saga.pk])
-    data = {
-        "name": "The ford",
-        "command_key": keys_on(as_storyguide, reverse("saga_detail", args=[saga.pk]))[-1],
-    }
-    first, second = twice(as_storyguide, url, data)
-    same_page(first, second)
-    assert Encounter.objects.filter(saga=saga, name="The ford").count() == 1
-    from_htmx = as_storyguide.post(
-        url, data, HTTP_HX_REQUEST="true"
-    )  # htmx is told where to go, not redirected
-    assert from_htmx.status_code == 200 and from_htmx["HX-Redirect"] == first.url
-
-
-@pytest.mark.django_db
 def test_another_users_key_is_not_theirs_to_repeat(saga, as_storyguide, as_player):
     key = fresh_key()
     as_storyguide.post(reverse("invite_regenerate", args=[saga.pk]), {"command_key": key})
@@ -190,12 +159,12 @@ def test_twenty_identical_posts_at_once_apply_once(form):
     from tests.personas import make_user
 
     storyguide = make_user("sg")
-    saga = services.create_saga(storyguide, name="Concurrent", rule_system="arsmagica")
+    saga = services.create_saga(storyguide, name="Concurrent", rule_system=COIN_DUEL)
     bandit = Character.objects.create(saga=saga, name="Bandit", is_npc=True)
     key = fresh_key()
     if form == "new saga":
         url = reverse("saga_create")
-        data = {"name": "Once only", "rule_system": "arsmagica", "physical_dice": "False", "command_key": key}
+        data = {"name": "Once only", "rule_system": COIN_DUEL, "physical_dice": "False", "command_key": key}
     else:
         url = reverse("npc_stamp", args=[bandit.pk])
         data = {"count": "4", "command_key": key}

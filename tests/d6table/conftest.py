@@ -3,6 +3,7 @@
 
 import pytest
 
+from campaign import services as campaign_services
 from campaign.models import Character, Membership, Saga
 from combat import services as combat_services
 from combat.models import Encounter
@@ -100,3 +101,12 @@ def dice(monkeypatch):
         return scripted
 
     return script
+
+
+@pytest.fixture
+def d6_saga(storyguide, player, second_player):
+    """The campaign's pages on a d6 saga: the personas' (tests/personas.py), run by the storyguide."""
+    saga = campaign_services.create_saga(storyguide, name="The long chase", rule_system="d6fatigue")
+    Membership.objects.create(saga=saga, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(saga=saga, user=second_player, role=Membership.Role.PLAYER)
+    return saga
