@@ -73,10 +73,11 @@ def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
             who: {purpose: [DIE] for purpose in faces} if who in npcs else faces
             for who, faces in payload["dice"].items()
         }
-    if kind == "phase_resolved":  # the storyguide's options on the rolls of the NPCs that rolled in the phase
+    if kind == "phase_resolved":  # the storyguide's options on the rolls of the NPCs that rolled in it
         rolled = sorted(npcs & {who for who, faces in payload["dice"].items() if faces})
         for option in ("modifiers", "ease_factors") if rolled else ():
-            payload["options"][option] = {**payload["options"].get(option, {}), **dict.fromkeys(rolled, SCORE)}
+            chosen = payload["options"].get(option, {})
+            payload["options"][option] = {**chosen, **dict.fromkeys(rolled, SCORE)}
     if kind == "attack":
         if payload["attacker"] in npcs:
             _ars_roll(payload, ("attack_roll",), ("attack_parts",), ("attack_total",))
@@ -251,6 +252,6 @@ def test_a_roll_not_made_stays_unmade():
     """An attack on a defender who could not defend has no defence roll (None, ArM3 p168): the mark leaves
     it None, as no page could show a roll that was not made (the soak's seed 1129202611 made it a number,
     which no real payload holds, and the sentence of the marked line failed)."""
-    payload = {"attacker": "1", "defender": "9", "defense_roll": None, "defense_total": 0, "defense_parts": []}
+    payload = {"attacker": "1", "defender": "9", "defense_roll": None, "defense_total": 0}
     mark_ars_magica("attack", payload, {"9"})
     assert payload["defense_roll"] is None
