@@ -456,4 +456,3 @@ class Replay(systems.Replay):
     @override
     def survived(self, table, combatant_id):
         return survived(table, combatant_id)
-

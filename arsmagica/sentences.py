@@ -249,4 +249,3 @@ class Log(systems.Log):
     @override
     def sentence(self, kind, payload, names, *, storyguide):
         return sentence(kind, payload, names, storyguide=storyguide)
-

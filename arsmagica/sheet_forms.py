@@ -157,4 +157,3 @@ class Sheet(systems.Sheet):
     @override
     def copy_rows(self, original, copies):
         return copy_rows(original, copies)
-

@@ -426,4 +426,3 @@ class Table(systems.Table):
     @override
     def saga_panels(self, saga, user):
         return saga_panels(saga, user)
-

@@ -3,7 +3,8 @@
 The core runs encounters, the event log, live push, the consumers and the generic pages; a rule
 system brings everything that is its own through one `RuleSystem` object. The core asks the
 registry for the saga's system and never names one. A system's module must import without Django
-being set up: the command line resolves encounter files through the registry with no settings.
+being set up: the command line resolves encounter files through the registry with no settings. What a
+system gives is checked by `manage.py check` (`RuleSystem.problems`, `combat/checks.py`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 class Role(ABC):  # noqa: B024 (its abstract members are its subclasses', each role's)
     """One part of what a rule system provides to the core, as a class the system subclasses (the way a
     Django `ModelAdmin` is subclassed): `class Log(combat.systems.Log)` in the system's own module, with
-    `@override` on each member it overrides, named by its `RuleSystem` (`log = ".presenters.Log"`).
+    `@override` on each member it overrides, named by its `RuleSystem` (`log = ".sentences.Log"`).
 
     A role's class lists its members: each a method or a constant with its default here, or an abstract
     method when every system must give it. A system's role class defines nothing else (a helper of its

@@ -51,4 +51,3 @@ class Archive(systems.Archive):
     @override
     def renumbered(self, where, value, ids):
         return renumbered(where, value, ids)
-

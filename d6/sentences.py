@@ -241,7 +241,6 @@ class Log(systems.Log):
     def sentence(self, kind, payload, names, *, storyguide):
         return sentence(kind, payload, names, storyguide=storyguide)
 
-
     @override
     def players_record(self, record, characters, npc_rolls):
         """As `players_payload` left it: d6 keeps no record of its own between encounters, and its payloads

@@ -240,4 +240,3 @@ class Sheet(systems.Sheet):
     @override
     def saga_links(self, saga):
         return saga_links(saga)
-

@@ -297,4 +297,3 @@ class Table(systems.Table):
     @override
     def rounds_played(self, encounter):
         return services.rounds_played(encounter)
-
