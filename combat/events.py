@@ -110,6 +110,18 @@ CORE_KINDS: tuple[EventKind, ...] = (
 )
 
 
+CORE_FIELDS: dict[str, frozenset[str]] = {
+    kind.name: frozenset(typing.get_type_hints(kind.payload)) for kind in CORE_KINDS
+}
+
+
+def core_fields(kind: str, payload: dict) -> dict:
+    """Only what the core itself writes of a payload: a core kind's declared fields, nothing of a system's
+    kind. What players see of a log whose system does not say (`combat.systems.Log.players_payload`)."""
+    fields = CORE_FIELDS.get(kind, frozenset())
+    return {key: value for key, value in payload.items() if key in fields}
+
+
 def check_payload(kind: EventKind, payload: dict) -> None:
     """Raise PayloadMismatch unless `payload` has the shape of `kind.payload`."""
     problem = _mismatch(kind.payload, payload, "payload")
