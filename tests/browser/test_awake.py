@@ -42,8 +42,10 @@ def requests(page: Page) -> int:
 
 def turn(page: Page, hidden: bool) -> None:
     """The tab goes to the background (hidden) or comes back to the front."""
-    page.evaluate(f"window.__wake.hidden = {'true' if hidden else 'false'}; "
-                  "document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate(
+        f"window.__wake.hidden = {'true' if hidden else 'false'}; "
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
 
 
 def the_running_chase():
