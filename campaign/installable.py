@@ -75,7 +75,7 @@ def service_worker(request):
     page or a static file it names (a new hashed name) installs a new worker and drops the old cache."""
     page = offline_page()
     script = render_to_string(
-        "campaign/sw.js",
+        "sw.js",
         {
             "version": hashlib.sha256(page.encode()).hexdigest()[:12],
             "offline_url": reverse("offline"),
@@ -95,7 +95,7 @@ def files_loaded_by(page: str) -> list[str]:
 
 @cache
 def _favicon() -> bytes:
-    """favicon.ico's bytes, from the app's static folder (scripts/icons.py renders it)."""
+    """favicon.ico's bytes, from the site's static/icons/ (scripts/icons.py renders it)."""
     with open(finders.find("icons/favicon.ico"), "rb") as icon:
         return icon.read()
 

@@ -1,4 +1,4 @@
-"""Keep screen on (combat/static/js/awake.js): while an encounter runs, a page holds a screen wake lock.
+"""Keep screen on (static/js/awake.js): while an encounter runs, a page holds a screen wake lock.
 
 Headless Chromium has the Screen Wake Lock API on 127.0.0.1 (a secure context) and grants it, so the page
 takes real locks; an init script counts the page's requests and keeps each lock it got, to see whether it is
