@@ -4,7 +4,7 @@ once; the others are stale (the core's commands at once: tests/combat/test_sqlit
 import pytest
 
 from arsmagica import services
-from campaign.once import fresh_key
+from campaign.sent_once import fresh_key
 from combat.errors import StaleCommand
 from combat.models import SagaRecord
 from tests.concurrency import run_together

@@ -72,6 +72,12 @@ class D6Table:
         self.encounter.refresh_from_db()
         return self.encounter
 
+    def with_npc_rolls(self, npc_rolls: str) -> Encounter:
+        """The saga's "NPC rolls players see" set to `npc_rolls`; the encounter as it is now."""
+        self.saga.npc_rolls = npc_rolls
+        self.saga.save(update_fields=["npc_rolls"])
+        return self.refresh()
+
     @property
     def v(self) -> int:
         return self.refresh().version

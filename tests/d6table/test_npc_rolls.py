@@ -17,12 +17,6 @@ FACES = 'data-testid="faces"'
 STREETS = [("Market streets", "Running"), ("The river", "Swimming")]
 
 
-def at(table, npc_rolls):
-    table.saga.npc_rolls = npc_rolls
-    table.saga.save()
-    return table.refresh()
-
-
 @pytest.fixture
 def fight(table, dice):
     """Marta attacks Bandit 2, who defends against a value of 8 with a 3 and a 5."""
@@ -87,7 +81,7 @@ def exported_entry(table, user, kind, **payload):
 
 @pytest.mark.parametrize("npc_rolls", NpcRolls.values)
 def test_an_npcs_fight_challenges_as_the_saga_says(fight, npc_rolls):
-    at(fight, npc_rolls)
+    fight.with_npc_rolls(npc_rolls)
     dice, totals = npc_rolls == NpcRolls.EVERYTHING, npc_rolls != NpcRolls.RESULTS
     bandit, marta = str(fight.bandits[1].pk), str(fight.marta.pk)
     defence, attack = entry(fight, kinds.ROLL, combatant=bandit), entry(fight, kinds.ROLL, combatant=marta)
@@ -106,7 +100,7 @@ def test_an_npcs_fight_challenges_as_the_saga_says(fight, npc_rolls):
 
 @pytest.mark.parametrize("npc_rolls", NpcRolls.values)
 def test_an_npcs_chase_rolls_as_the_saga_says(chase, npc_rolls):
-    at(chase, npc_rolls)
+    chase.with_npc_rolls(npc_rolls)
     dice, totals = npc_rolls == NpcRolls.EVERYTHING, npc_rolls != NpcRolls.RESULTS
     exchange = entry(chase, kinds.EXCHANGE)
     bandit = f'data-testid="exchange-roll-{chase.bandits[0].pk}"'
@@ -124,7 +118,7 @@ def test_an_npcs_chase_rolls_as_the_saga_says(chase, npc_rolls):
 
 
 def test_the_storyguide_sees_every_die_at_results_only(fight):
-    at(fight, NpcRolls.RESULTS)
+    fight.with_npc_rolls(NpcRolls.RESULTS)
     defence = entry(fight, kinds.ROLL, combatant=str(fight.bandits[1].pk))
     for place, html in places(fight, STORYGUIDE).items():
         assert FACES in line_of(html, defence.seq), place

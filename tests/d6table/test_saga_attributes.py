@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaign import services as campaign_services
-from campaign.once import fresh_key
+from campaign.sent_once import fresh_key
 from d6.sheet import DEFAULT_ATTRIBUTES, saga_attributes
 from tests.campaign.test_sent_once import keys_on
 

@@ -29,12 +29,6 @@ LANDS = f"(result {RESULT})"  # the awaiting line's number
 VERSUS = f"vs <b>{RESULT}</b>"  # the defence line's number
 
 
-def at(table, npc_rolls):
-    table.saga.npc_rolls = npc_rolls
-    table.saga.save()
-    return table.refresh()
-
-
 @pytest.fixture
 def attacked(table, dice):
     """Bandit 2 attacks Marta against a value of 2 and lands with 9: Marta must meet it."""
@@ -153,7 +147,7 @@ def test_a_challenge_value_set_is_seen_as_the_roll_it_is_for(payload, own, hidde
 
 
 def test_the_awaited_defence_shows_its_number_to_the_storyguide_and_the_defender_alone(attacked):
-    at(attacked, NpcRolls.RESULTS)
+    attacked.with_npc_rolls(NpcRolls.RESULTS)
     encounter = attacked.refresh()
     frames = {audience: pushed(encounter, audience) for audience in (PLAYERS, STORYGUIDE)}
     assert LANDS in frames[STORYGUIDE]
@@ -174,7 +168,7 @@ def test_the_awaited_defence_shows_its_number_to_the_storyguide_and_the_defender
 
 
 def test_at_totals_every_player_sees_the_number_in_the_panels(attacked):
-    at(attacked, NpcRolls.TOTALS)
+    attacked.with_npc_rolls(NpcRolls.TOTALS)
     frame = pushed(attacked.refresh(), PLAYERS)
     assert LANDS in frame and f'data-testid="to-meet-value">{RESULT}<' in frame
     assert f'data-testid="to-meet-value">{RESULT}<' in to_meet(attacked, attacked.bob).content.decode()
@@ -189,7 +183,7 @@ def test_no_defence_awaited_answers_without_a_number(table):
 
 
 def test_the_defence_line_keeps_the_attack_result_from_every_other_player(defended):
-    at(defended, NpcRolls.RESULTS)
+    defended.with_npc_rolls(NpcRolls.RESULTS)
     encounter, defence = defended.refresh(), defence_event(defended)
     for html in (pushed(encounter, PLAYERS), replayed(encounter, PLAYERS)):
         line = line_of(html, defence.seq)
@@ -206,7 +200,7 @@ def test_the_defence_line_keeps_the_attack_result_from_every_other_player(defend
 
 
 def test_a_pop_up_says_the_number_only_where_the_reader_may_see_it(defended):
-    at(defended, NpcRolls.RESULTS)
+    defended.with_npc_rolls(NpcRolls.RESULTS)
     encounter, defence = defended.refresh(), defence_event(defended)
     system = systems.of(defended.saga)
     players = {str(defended.marta.pk), str(defended.anselm.pk)}
@@ -224,7 +218,7 @@ def test_a_pop_up_says_the_number_only_where_the_reader_may_see_it(defended):
 
 
 def test_downloads_keep_the_attack_result_for_the_defenders_player_alone(defended):
-    at(defended, NpcRolls.RESULTS)
+    defended.with_npc_rolls(NpcRolls.RESULTS)
     for user, kept in ((defended.alice, True), (defended.bob, False), (defended.storyguide, True)):
         (entry,) = [e["payload"] for e in exported(user, defended.encounter) if e["payload"].get("defending")]
         assert ("value" in entry, "attack_result" in entry) == (kept, kept), user

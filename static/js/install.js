@@ -1,4 +1,4 @@
-/* Registers the service worker (campaign/templates/campaign/sw.js, served at the site's root), which makes
+/* Registers the service worker (templates/sw.js, served at the site's root), which makes
  * Covenant installable and shows the offline page when the network drops. Browsers give workers to secure
  * contexts only (HTTPS, or localhost): elsewhere there is no navigator.serviceWorker and nothing happens. */
 (function () {

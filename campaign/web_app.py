@@ -18,7 +18,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 # The top bar's colour (covenant.css's --bar) and the page's (--paper) in each theme; base.html's
-# theme-color metas say the same (tests/campaign/test_installable.py checks all three agree).
+# theme-color metas say the same (tests/campaign/test_web_app.py checks all three agree).
 THEMES = {
     "light": {"theme_color": "#7a2e1d", "background_color": "#faf6ee"},
     "dark": {"theme_color": "#3a1a12", "background_color": "#171411"},
@@ -75,7 +75,7 @@ def service_worker(request):
     page or a static file it names (a new hashed name) installs a new worker and drops the old cache."""
     page = offline_page()
     script = render_to_string(
-        "campaign/sw.js",
+        "sw.js",
         {
             "version": hashlib.sha256(page.encode()).hexdigest()[:12],
             "offline_url": reverse("offline"),
@@ -95,7 +95,7 @@ def files_loaded_by(page: str) -> list[str]:
 
 @cache
 def _favicon() -> bytes:
-    """favicon.ico's bytes, from the app's static folder (scripts/icons.py renders it)."""
+    """favicon.ico's bytes, from the site's static/icons/ (scripts/icons.py renders it)."""
     with open(finders.find("icons/favicon.ico"), "rb") as icon:
         return icon.read()
 
