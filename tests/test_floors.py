@@ -168,10 +168,10 @@ def test_the_table_answers_what_campaign_asks():
 
 
 # The core's tests play the coin duel (tests/combat/conftest.py, tests/campaign/conftest.py): a test of the
-# core that needs a real system is a test of that system, in its own package (tests/arsmagica, tests/d6table),
+# core that needs a real system is a test of that system, in its own package (tests/arsmagica, tests/d6),
 # and one that holds every system to one contract is in tests/systems.
 CORE_TESTS = ("tests/combat", "tests/campaign")
-REAL_SYSTEMS = ("arsmagica", "d6", "tests.arsmagica", "tests.d6table", "tests.rules", "tests.systems")
+REAL_SYSTEMS = ("arsmagica", "d6", "tests.arsmagica", "tests.d6", "tests.rules", "tests.systems")
 REAL_SYSTEMS += ("tests.test_migrations",)  # its played sagas are an Ars Magica and a d6 one
 # A core test module that truly needs a real system, with its reason: none today.
 NEEDS_A_REAL_SYSTEM: dict[str, str] = {}
@@ -203,11 +203,11 @@ def test_the_core_tests_check_sees_a_real_system_however_it_is_imported(tmp_path
     folder = tmp_path / "tests" / "combat"
     folder.mkdir(parents=True)
     (folder / "test_x.py").write_text(
-        "import arsmagica.rules as rules\nfrom tests.coinduel import KEY\nfrom ..d6table import conftest\n"
+        "import arsmagica.rules as rules\nfrom tests.coinduel import KEY\nfrom ..d6 import conftest\n"
         "\n\ndef test_it():\n    from d6 import services\n"
     )
     assert real_system_imports([folder / "test_x.py"]) == [
         "tests/combat/test_x.py:1 imports arsmagica.rules",
-        "tests/combat/test_x.py:3 imports tests.d6table",
+        "tests/combat/test_x.py:3 imports tests.d6",
         "tests/combat/test_x.py:7 imports d6",
     ]

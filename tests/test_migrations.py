@@ -34,7 +34,7 @@ from d6.services import dice as d6_dice
 from d6.sheet import DEFAULT_ATTRIBUTES
 from tests import personas
 from tests.arsmagica.conftest import P168_FACES, Table
-from tests.d6table import conftest as d6_conftest
+from tests.d6 import conftest as d6_conftest
 
 APPS = ("campaign", "combat", "arsmagica", "d6table")
 # The leaf migrations of d003c0c's schema; arsmagica did not exist yet.

@@ -1,7 +1,7 @@
 """The campaign tests' saga, for the personas of tests/personas.py: the storyguide runs it, the player and
 the second player play in it, the stranger is in none. It plays the coin duel (tests/coinduel), whose sheet
 is a name and notes: what the campaign's pages do for every system (an Ars Magica or d6 sheet on them is
-tested in tests/arsmagica and tests/d6table)."""
+tested in tests/arsmagica and tests/d6)."""
 
 import pytest
 

@@ -3,4 +3,4 @@ panels' sides, a plain post's answer, NPC templates, dice in words): the Ars Mag
 of their own packages, side by side."""
 
 from tests.arsmagica.conftest import saga, scripted_dice, table  # noqa: F401 (the fixtures)
-from tests.d6table.conftest import d6_saga  # noqa: F401 (the fixture)
+from tests.d6.conftest import d6_saga  # noqa: F401 (the fixture)

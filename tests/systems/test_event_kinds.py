@@ -17,7 +17,7 @@ from combat.rules.dice import ScriptedDice
 from combat.services.log import EventLog, record_for_saga
 from d6 import services as d6_services
 from d6.services import dice as d6_dice_module
-from tests.d6table.conftest import D6Table
+from tests.d6.conftest import D6Table
 
 BREATHER = {"combatant": "3", "name": "Bandit 1", "fatigue_before": 4, "fatigue_after": 2}
 TERRAIN_CHOSEN = {
@@ -195,7 +195,7 @@ def d6_table(db):
 
 @pytest.fixture
 def d6_dice(monkeypatch):
-    """Script the d6 server's dice, one stream for the whole command (as tests/d6table's `dice`)."""
+    """Script the d6 server's dice, one stream for the whole command (as tests/d6's `dice`)."""
 
     def script(*faces):
         scripted = ScriptedDice(faces)

@@ -16,7 +16,7 @@ from combat.audience import STORYGUIDE
 from combat.errors import InvalidCommand
 from d6 import services as d6_services
 from d6.panels import state_context
-from tests.d6table.conftest import D6Table
+from tests.d6.conftest import D6Table
 from tests.personas import PASSWORD
 
 

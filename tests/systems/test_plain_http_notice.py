@@ -6,7 +6,7 @@ from django.test import Client, RequestFactory
 
 from campaign.secure_context import secure_context
 from tests.arsmagica.conftest import Table
-from tests.d6table.conftest import D6Table
+from tests.d6.conftest import D6Table
 
 LAN = "192.168.1.20:8000"
 NOTICE = 'data-testid="plain-http"'

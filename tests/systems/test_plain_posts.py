@@ -15,7 +15,7 @@ from combat.live import replay_frame
 from combat.models import Combatant, Encounter
 from tests.arsmagica.conftest import Table
 from tests.arsmagica.test_views import declaration
-from tests.d6table.conftest import D6Table
+from tests.d6.conftest import D6Table
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from combat.errors import InvalidCommand
 from combat.models import Combatant
 from combat.sides import OPPONENTS, PLAYERS, THIRD, chosen_side
 from tests.arsmagica.conftest import Table
-from tests.d6table.conftest import D6Table
+from tests.d6.conftest import D6Table
 
 MIGRATION = importlib.import_module("combat.migrations.0007_sides_as_a_choice")
 
