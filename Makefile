@@ -63,8 +63,8 @@ demos: venv
 	$(BIN)/python manage.py load_demo --base-url $(BASE_URL)
 	$(BIN)/python manage.py load_demo_d6 --base-url $(BASE_URL)
 
-# Collected again only when a static file (the apps' own, or an installed package's: the admin's) changed.
-STATIC_SOURCES := $(shell find campaign combat arsmagica d6 -path '*/static/*' -type f 2>/dev/null)
+# Collected again only when a static file (the site's static/, an app's own, or the installed packages') changed.
+STATIC_SOURCES := $(shell find static campaign combat arsmagica d6 -path '*static/*' -type f 2>/dev/null)
 $(STATIC_ROOT)/staticfiles.json: $(STATIC_SOURCES) $(BIN)/.installed
 	STATIC_ROOT=$(STATIC_ROOT) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	touch $@

@@ -3,6 +3,9 @@ names, given anew when an archive is imported (`combat.systems.Archive`)."""
 
 from __future__ import annotations
 
+from typing_extensions import override
+
+from combat import systems
 from combat.audience import without
 
 from .models import Declaration, Weapon
@@ -70,3 +73,22 @@ def players_state(state: dict, is_npc: bool, npc_rolls: str) -> dict:
     screened = [side for side in ("attack", "defense") if state.get(f"advantage_{side}")]
     shown = without(state, {"advantage_attack", "advantage_defense"})
     return {**shown, "advantage_screened": screened} if screened else shown
+
+
+class Archive(systems.Archive):
+    """Ars Magica's part of a saga's archive: its declarations and weapons, and the ids its JSON names."""
+
+    COMBATANT_KEYS = COMBATANT_KEYS
+    BY_COMBATANT = BY_COMBATANT
+
+    @override
+    def archive_rows(self, saga):
+        return archive_rows(saga)
+
+    @override
+    def players_state(self, state, is_npc, npc_rolls):
+        return players_state(state, is_npc, npc_rolls)
+
+    @override
+    def renumbered(self, where, value, ids):
+        return renumbered(where, value, ids)

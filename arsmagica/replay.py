@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from typing_extensions import override
+
+from combat import systems
 from combat.events import CoreKind
 
 from .events import Kind
@@ -400,3 +403,56 @@ def recap_rolls(event) -> list[tuple[str, int, str]]:
     elif kind == Kind.FATIGUE_ROLL:
         rolls.append((p.get("combatant"), p.get("total"), "Fatigue roll"))
     return [(str(who), total, what) for who, total, what in rolls if _total(total) is not None]
+
+
+class Replay(systems.Replay):
+    """Ars Magica's fold of the log, its charts and its undo (docs/replay.md)."""
+
+    TEMPLATE = TEMPLATE
+    UNDO_KINDS = UNDO_KINDS
+    CHART_KINDS = CHART_KINDS
+    CHART_UNREAD = CHART_UNREAD
+
+    @override
+    def joining_levels(self, combatant):
+        return joining_levels(combatant)
+
+    @override
+    def start(self):
+        return start()
+
+    @override
+    def apply(self, table, event):
+        return apply(table, event)
+
+    @override
+    def replay_context(self, table):
+        return replay_context(table)
+
+    @override
+    def takes_back(self, undo, standing):
+        return takes_back(undo, standing)
+
+    @override
+    def chart_tracks(self):
+        return chart_tracks()
+
+    @override
+    def chart_levels(self, table):
+        return chart_levels(table)
+
+    @override
+    def chart_marks(self, event):
+        return chart_marks(event)
+
+    @override
+    def chart_tally(self, event):
+        return chart_tally(event)
+
+    @override
+    def recap_rolls(self, event):
+        return recap_rolls(event)
+
+    @override
+    def survived(self, table, combatant_id):
+        return survived(table, combatant_id)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from typing_extensions import override
+
+from combat import systems
 from combat.templatetags.combat_tags import duration, words
 
 from . import presenters as say
@@ -224,3 +227,25 @@ def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
     """An Ars Magica event as one sentence; "" for a kind without one."""
     said = SENTENCES.get(kind)
     return said(payload, names, storyguide) if said else ""
+
+
+class Log(systems.Log):
+    """Ars Magica's log: the round's phases as where each event happened, and what players see of it."""
+
+    NPC_ROLLS = say.NPC_ROLLS
+
+    @override
+    def event_label(self, event, *, in_round=False):
+        return say.event_label(event, in_round=in_round)
+
+    @override
+    def players_payload(self, event, own, players, npc_rolls):
+        return say.players_payload(event, own, players, npc_rolls)
+
+    @override
+    def players_record(self, record, characters, npc_rolls):
+        return say.players_record(record, characters, npc_rolls)
+
+    @override
+    def sentence(self, kind, payload, names, *, storyguide):
+        return sentence(kind, payload, names, storyguide=storyguide)

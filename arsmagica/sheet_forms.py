@@ -3,10 +3,12 @@ sheet role (`combat.systems.Sheet`): the sheet's page, its levels, an NPC's copi
 
 from django import forms
 from django.forms import BaseInlineFormSet, inlineformset_factory
+from typing_extensions import override
 
 from campaign.forms import CharacterBaseForm, score_field
 from campaign.inputs import RefusesControlCharacters, WholeNumberField
 from campaign.models import Character
+from combat import systems
 
 from .models import BodyLevel, FatigueLevel, Weapon
 from .presenters import level_labels as levels
@@ -131,3 +133,27 @@ def copy_rows(original, copies) -> None:
         for copy in copies
         for weapon in weapons
     )
+
+
+class Sheet(systems.Sheet):
+    """An Ars Magica character's sheet: its scores and weapons, its fatigue and body levels."""
+
+    TEMPLATE = TEMPLATE
+    FORM_TEMPLATE = FORM_TEMPLATE
+    LEVEL_HEADINGS = LEVEL_HEADINGS
+
+    @override
+    def sheet_forms(self, saga, character, data=None):
+        return sheet_forms(saga, character, data)
+
+    @override
+    def sheet_context(self, character):
+        return sheet_context(character)
+
+    @override
+    def levels(self, character):
+        return levels(character)
+
+    @override
+    def copy_rows(self, original, copies):
+        return copy_rows(original, copies)

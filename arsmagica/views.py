@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
+from typing_extensions import override
 
 from campaign.access import is_storyguide
 from campaign.secure_context import secure_context
@@ -22,7 +23,7 @@ from combat.inputs import optional_whole_number
 from combat.models import Encounter
 from combat.views import command_encounter, encounter_command, posted_version, visible_log, wants_a_page
 
-from . import KEY, services
+from . import KEY, panels, services
 from .forms import CorrectionForm, DeclarationForm
 from .models import Declaration
 from .panels import declaration_entries, npcs_to_repeat, state_context, still_to_declare
@@ -388,3 +389,41 @@ def correct(request, encounter):
         },
         data["reason"],
     )
+
+
+class Table(systems.Table):
+    """An Ars Magica encounter at the table: the six-phase round's page, panels and set-up."""
+
+    FRAME_TEMPLATE = panels.FRAME_TEMPLATE
+
+    @override
+    def encounter_page(self, request, encounter, audience):
+        return encounter_page(request, encounter, audience)
+
+    @override
+    def state_context(self, encounter, audience, facts=None):
+        return state_context(encounter, audience, facts)
+
+    @override
+    def table_facts(self, encounter, read=None):
+        return panels.table_facts(encounter, read)
+
+    @override
+    def frame_context(self, events, *, replay, context):
+        return panels.frame_context(events, replay=replay, context=context)
+
+    @override
+    def setup_refusal(self, encounter):
+        return services.setup_refusal(encounter)
+
+    @override
+    def combatants_changed(self, encounter):
+        return services.combatants_changed(encounter)
+
+    @override
+    def rounds_played(self, encounter):
+        return services.rounds_played(encounter)
+
+    @override
+    def saga_panels(self, saga, user):
+        return saga_panels(saga, user)

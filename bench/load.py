@@ -1,4 +1,4 @@
-"""The fan-out load: people who log in over HTTP, sockets that resume as `combat/static/js/live.js`
+"""The fan-out load: people who log in over HTTP, sockets that resume as `static/js/live.js`
 does, storyguides who post corrections as htmx posts them; and what each socket received, when.
 
 Everything runs in one asyncio loop. Each HTTP "browser" keeps one HTTP/1.1 connection alive and its

@@ -7,7 +7,7 @@ class CombatConfig(AppConfig):
     name = "combat"
 
     def ready(self) -> None:
-        from . import history_kept, saga_live
+        from . import checks, receivers, saga_live  # noqa: F401 (checks: registered on import)
 
         saga_live.connect_signals()
-        history_kept.connect_signals()
+        receivers.connect_signals()

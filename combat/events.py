@@ -38,7 +38,7 @@ class EventKind:
 
 class CoreKind(models.TextChoices):
     """The kinds every encounter writes, whatever its rule system; and the saga records the core writes
-    itself, through combat.history_kept: a storyguide made a password link (campaign.resets, the link itself
+    itself, through combat.receivers: a storyguide made a password link (campaign.resets, the link itself
     never stored), a character handed over to another player (campaign.services.hand_over, which an open
     encounter the character fights in logs as well)."""
 
@@ -108,6 +108,18 @@ CORE_KINDS: tuple[EventKind, ...] = (
     _core(CoreKind.RESET_LINK_MADE, ResetLinkMade),
     _core(CoreKind.HANDED_OVER, HandedOver),
 )
+
+
+CORE_FIELDS: dict[str, frozenset[str]] = {
+    kind.name: frozenset(typing.get_type_hints(kind.payload)) for kind in CORE_KINDS
+}
+
+
+def core_fields(kind: str, payload: dict) -> dict:
+    """Only what the core itself writes of a payload: a core kind's declared fields, nothing of a system's
+    kind. What players see of a log whose system does not say (`combat.systems.Log.players_payload`)."""
+    fields = CORE_FIELDS.get(kind, frozenset())
+    return {key: value for key, value in payload.items() if key in fields}
 
 
 def check_payload(kind: EventKind, payload: dict) -> None:

@@ -3,15 +3,18 @@
 The core runs encounters, the event log, live push, the consumers and the generic pages; a rule
 system brings everything that is its own through one `RuleSystem` object. The core asks the
 registry for the saga's system and never names one. A system's module must import without Django
-being set up: the command line resolves encounter files through the registry with no settings.
+being set up: the command line resolves encounter files through the registry with no settings. What a
+system gives is checked by `manage.py check` (`RuleSystem.problems`, `combat/checks.py`).
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import inspect
-from collections.abc import Callable
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -28,62 +31,100 @@ from campaign.systems import (  # noqa: F401
     played,
 )
 
-from .events import CORE_KINDS, EventKind
+from .events import CORE_KINDS, EventKind, core_fields
 
 if TYPE_CHECKING:
     from django.forms import BaseForm
     from django.http import HttpRequest, HttpResponse
 
 
-class Role:
-    """One part of what a rule system provides to the core, played by modules of the system's own package.
+class Role(ABC):  # noqa: B024 (its abstract members are its subclasses', each role's)
+    """One part of what a rule system provides to the core, as a class the system subclasses (the way a
+    Django `ModelAdmin` is subclassed): `class Log(combat.systems.Log)` in the system's own module, with
+    `@override` on each member it overrides, named by its `RuleSystem` (`log = ".sentences.Log"`).
 
-    A role's class lists its members: each a function or a constant with its default here, or annotated
-    without a value when every system must give it. `RuleSystem` names the modules that play each role,
-    relative to the system's package (`Replay("replay")`: its `replay` module); a system
-    whose modules are named otherwise names its own. Each member is the one those modules define under
-    its name (a function with the default's parameters), else the default; a module the system does not
-    have plays no part. The modules are imported the first time the core asks for the role, so a
-    system's `system.py` imports without Django (the command line reads it with no settings)."""
+    A role's class lists its members: each a method or a constant with its default here, or an abstract
+    method when every system must give it. A system's role class defines nothing else (a helper of its
+    own starts with `_`), takes each method's parameters as the core's, and gives every abstract one:
+    `problems` says what it does not, `manage.py check` reports it (`combat/checks.py`), and the role is
+    refused when first read."""
 
-    def __init__(self, *modules: str):
-        self.modules = modules
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.name = name
-
-    def __get__(self, system, owner=None):
-        """The role as the system plays it, read from its modules once and kept on the system."""
-        if system is None:
-            return self
-        package = system._package
-        role = type(self)(*self.modules)
-        found: dict[str, Any] = {}
-        for module in filter(None, (_module(f"{package}.{name}") for name in self.modules)):
-            for name in self.members() & vars(module).keys():
-                found.setdefault(name, vars(module)[name])
-                self._check(module.__name__, name, vars(module)[name], found[name])
-        missing = sorted(self.members() - found.keys() - vars(type(self)).keys())
-        if missing:
-            raise TypeError(f"{type(system).__name__}'s {self.name} needs {', '.join(missing)} in {package}")
-        vars(role).update(found)
-        vars(system)[self.name] = role
-        return role
+    @classmethod
+    def core(cls) -> type[Role]:
+        """The core's class of the role this class plays (`Log` for a system's own log)."""
+        return next(each for each in reversed(cls.__mro__) if Role in each.__bases__)
 
     @classmethod
     def members(cls) -> set[str]:
-        """The role's members: its functions and constants, and what it leaves to each system."""
-        return {name for name in (*vars(cls), *inspect.get_annotations(cls)) if not name.startswith("_")}
+        """The role's members: its methods and constants, and what it leaves to each system."""
+        core = cls.core()
+        return {name for name in (*vars(core), *inspect.get_annotations(core)) if not name.startswith("_")}
 
-    def _check(self, where: str, name: str, value, first) -> None:
-        """Refuse a member two modules define apart, or a function whose parameters are not the role's."""
-        if value is not first:
-            raise TypeError(f"{where}.{name}: another of the system's {self.name} modules has its own")
-        default = vars(type(self)).get(name)
-        if inspect.isfunction(default) and (
-            not callable(value) or _parameters(value) != _parameters(default)[1:]
-        ):
-            raise TypeError(f"{where}.{name} should take ({', '.join(_parameters(default)[1:])})")
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with a system's role class: `manage.py check` reports it as an Error with this id."""
+
+    id: str
+    message: str
+    hint: str = ""
+
+
+# What a role refuses when first read, besides what `manage.py check` reports: the ids of a class that
+# cannot play its role (any other problem is the check's alone, and the privacy default fails closed).
+REFUSED = frozenset({"covenant.E001", "covenant.E002", "covenant.E003", "covenant.E005"})
+
+
+def role_problems(core: type[Role], given: Any, where: str) -> list[Problem]:
+    """Everything wrong with `given` as a system's class for the core's role class `core`: not a subclass
+    of it (E005), a member it does not have (E001, a misspelling), a member with other parameters or of
+    another sort (E002), an abstract member left out (E003), a log with secrets that does not say what
+    players see (E004), an override without `@override` (E006)."""
+    if not (isinstance(given, type) and issubclass(given, core)):
+        return [Problem("covenant.E005", f"{where} is not a subclass of combat.systems.{core.__name__}")]
+    problems = []
+    members = core.members()
+    mine = [klass for klass in given.__mro__ if issubclass(klass, core) and klass is not core]
+    for name, value in ((n, v) for klass in mine for n, v in vars(klass).items() if not n.startswith("_")):
+        if name not in members:
+            close = difflib.get_close_matches(name, members, n=1)
+            problems.append(
+                Problem(
+                    "covenant.E001",
+                    f"{where}.{name} is not a member of combat.systems.{core.__name__}",
+                    f"did you mean {close[0]}?" if close else "a helper of the role's own starts with _",
+                )
+            )
+            continue
+        default = inspect.getattr_static(core, name, None)
+        if inspect.isfunction(default) != inspect.isfunction(value):
+            sort = "a method" if inspect.isfunction(default) else "a constant"
+            problems.append(Problem("covenant.E002", f"{where}.{name} should be {sort}, as the core's is"))
+        elif inspect.isfunction(value) and _parameters(value) != _parameters(default):
+            problems.append(
+                Problem("covenant.E002", f"{where}.{name} should take ({_signature(default)}), as the core's")
+            )
+        elif inspect.isfunction(value) and not getattr(value, "__override__", False):
+            problems.append(
+                Problem(
+                    "covenant.E006",
+                    f"{where}.{name} overrides the core's without saying so",
+                    "decorate it with @override (typing_extensions)",
+                )
+            )
+    for name in sorted(getattr(given, "__abstractmethods__", ())):
+        problems.append(Problem("covenant.E003", f"{where} lacks {name}, which every system gives"))
+    if issubclass(given, Log) and given.SECRETS:
+        for name in ("players_payload", "players_record"):
+            if getattr(given, name) is getattr(Log, name):
+                problems.append(
+                    Problem(
+                        "covenant.E004",
+                        f"{where} holds secrets (SECRETS) but does not say what players see: no {name}",
+                        f"override {name}, or set SECRETS = False if players may see every payload whole",
+                    )
+                )
+    return problems
 
 
 def _module(name: str):
@@ -96,16 +137,26 @@ def _module(name: str):
         return None
 
 
-def _parameters(function) -> list[str]:
-    return list(inspect.signature(function).parameters)
+def _parameters(function) -> list[tuple[str, Any, bool]]:
+    """A function's parameters as the interface compares them: name, kind, and whether it has a default."""
+    return [
+        (p.name, p.kind, p.default is inspect.Parameter.empty)
+        for p in inspect.signature(function).parameters.values()
+    ]
+
+
+def _signature(function) -> str:
+    """A function's parameters as written, without their annotations: "self, event, *, in_round=False"."""
+    parameters = inspect.signature(function).parameters.values()
+    return str(inspect.Signature([p.replace(annotation=inspect.Parameter.empty) for p in parameters]))[1:-1]
 
 
 class Sheet(Role):
     """A character's sheet: its form, its page, its levels."""
 
-    sheet_forms: Callable[..., tuple[BaseForm, Any]]
-    """`sheet_forms(saga, character, data=None)`: the character sheet's form and its rows' formset
-    (weapons, abilities) for this saga."""
+    @abstractmethod
+    def sheet_forms(self, saga, character, data=None) -> tuple[BaseForm, Any]:
+        """The character sheet's form and its rows' formset (weapons, abilities) for this saga."""
 
     TEMPLATE: str = ""
     """The sheet as shown on the character page (context: `character`, `saga`, `sheet`)."""
@@ -136,13 +187,14 @@ class Sheet(Role):
 class Table(Role):
     """The encounter at the table: its page, the panels every live frame pushes, what set-up may do."""
 
-    encounter_page: Callable[[HttpRequest, Any, str], HttpResponse]
-    """`encounter_page(request, encounter, audience)`: the encounter's page for this person, the
-    storyguide's controls or a player's view."""
+    @abstractmethod
+    def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
+        """The encounter's page for this person: the storyguide's controls or a player's view."""
 
-    state_context: Callable[..., dict]
-    """`state_context(encounter, audience, facts=None)`: everything the encounter's panels show to an
-    audience, from rows, in a fixed number of queries; `facts` is what `table_facts` read for this push."""
+    @abstractmethod
+    def state_context(self, encounter, audience: str, facts=None) -> dict:
+        """Everything the encounter's panels show to an audience, from rows, in a fixed number of queries;
+        `facts` is what `table_facts` read for this push."""
 
     def table_facts(self, encounter, read=None):
         """What both audiences' panels are built from, read once for a push and handed to `state_context`
@@ -180,6 +232,11 @@ class Table(Role):
 class Log(Role):
     """The log in the system's words: where each event happened, and what players see of it."""
 
+    SECRETS: bool = True
+    """Whether the log holds what players must not see (an NPC's dice, another's declaration): a log that
+    does says what they see, `players_payload` and `players_record` (`manage.py check` refuses one that
+    does not, covenant.E004). False: players see every payload whole."""
+
     STYLESHEETS: tuple[str, ...] = ()
     """Static stylesheets the system's log entries need besides the core's combat.css (its dice faces, say):
     linked by every page that shows its log away from its own table page (the history, the replay, the print
@@ -201,8 +258,9 @@ class Log(Role):
     def players_payload(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
         """An event's payload as the players see it, in every log, frame, history and export; `own` and
         `players` are combatant ids as strings, `npc_rolls` the saga's `NpcRolls` (how much of an NPC's
-        rolls they see)."""
-        return event.payload
+        rolls they see). By default, when the log holds `SECRETS`, nothing beyond the core's own fields (a
+        core kind's declared payload; nothing of the system's kinds): what a system forgets stays hidden."""
+        return core_fields(event.kind, event.payload) if self.SECRETS else event.payload
 
     def sentence(self, kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
         """One of the system's events as one sentence built from its payload as its audience sees it (a
@@ -213,8 +271,9 @@ class Log(Role):
         """A payload that names characters by id, as the players see it: a saga record's (`SagaRecord`, time
         passing between encounters), or an event's after `players_payload` (the same kinds, on an encounter's
         page). `characters` are the player characters' ids as strings: any other is an NPC's, whose rolls
-        they see as far as `npc_rolls` lets them."""
-        return record.payload
+        they see as far as `npc_rolls` lets them. By default, as `players_payload`'s: the core's own fields
+        alone when the log holds `SECRETS`."""
+        return core_fields(record.kind, record.payload) if self.SECRETS else record.payload
 
 
 class Archive(Role):
@@ -335,14 +394,62 @@ class Replay(Role):
 class Files(Role):
     """The system on the command line, without Django: `python -m combat.rules resolve FILE.json`."""
 
-    resolve: Callable[[dict], dict]
-    """`resolve(data)`: an encounter file (already read as JSON) resolved, as the command line prints it."""
+    @abstractmethod
+    def resolve(self, data: dict) -> dict:
+        """An encounter file (already read as JSON) resolved, as the command line prints it."""
+
+
+ROLES: dict[str, type[Role]] = {
+    "sheet": Sheet,
+    "table": Table,
+    "log": Log,
+    "archive": Archive,
+    "replay": Replay,
+    "files": Files,
+}
+"""The roles every system plays, by the name its `RuleSystem` gives each one's class."""
+
+
+class Played:
+    """A role as a system plays it: the role's class, named on the `RuleSystem` by itself or by its dotted
+    path (relative to the system's package when it starts with a dot), imported and made the first time
+    the core asks for it, then kept on the system. Named by path, a system's `system.py` imports without
+    Django (the command line reads it with no settings)."""
+
+    def __init__(self, core: type[Role], named: type[Role] | str | None = None):
+        self.core, self.named = core, named or core
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, system, owner=None):
+        """The role's object, made once per system; refused when its class cannot play the role."""
+        if system is None:
+            return self
+        given = self.role_class(type(system))
+        refused = [each for each in role_problems(self.core, given, _named(given)) if each.id in REFUSED]
+        if refused:
+            raise TypeError("; ".join(each.message for each in refused))
+        role = vars(system)[self.name] = given()
+        return role
+
+    def role_class(self, owner: type) -> Any:
+        """The class the system names for this role, imported when named by path."""
+        if not isinstance(self.named, str):
+            return self.named
+        module, _, name = self.named.rpartition(".")
+        return getattr(importlib.import_module(module, owner.__module__.rpartition(".")[0]), name)
+
+
+def _named(given: Any) -> str:
+    return f"{given.__module__}.{given.__qualname__}" if isinstance(given, type) else repr(given)
 
 
 class RuleSystem:
-    """What a rule system provides to the core: its names, and its roles, each played by modules of its
-    package. One instance per system, registered by dotted path; a system names only what the defaults
-    here do not find (a role's other modules, say)."""
+    """What a rule system provides to the core: its names, and its roles, each a class of its own that
+    subclasses the core's (`Log`, `Table`...) and is named here by class or dotted path
+    (`log = ".presenters.Log"`). One instance per system, registered by dotted path; a role the system
+    does not name is the core's own class, its defaults (which `Sheet`, `Table` and `Files` have not)."""
 
     key: str
     """The name stored in `Saga.rule_system` and in an encounter file's `"rules"` (at most 16 characters)."""
@@ -353,23 +460,47 @@ class RuleSystem:
     short_name: str = ""
     """The name in a sentence, "Run ... and ... combat live" (the label when empty)."""
 
-    sheet = Sheet("sheet_forms")
-    """Its character sheet (`Sheet`), from its `sheet_forms`."""
+    sheet = Played(Sheet)
+    """Its character sheet, a `Sheet`."""
 
-    table = Table("panels", "views", "services")
-    """The encounter at its table (`Table`), from its `panels`, `views` and `services`."""
+    table = Played(Table)
+    """The encounter at its table, a `Table`."""
 
-    log = Log("presenters", "events", "sentences")
-    """Its log's words (`Log`), from its `presenters`, `events` and `sentences`."""
+    log = Played(Log)
+    """Its log's words and what players see of it, a `Log`."""
 
-    archive = Archive("archive", "events")
-    """Its part of a saga's archive (`Archive`), from its `archive` and `events`."""
+    archive = Played(Archive)
+    """Its part of a saga's archive, an `Archive`."""
 
-    replay = Replay("replay")
-    """The encounter folded from its log (`Replay`), from its `replay`."""
+    replay = Played(Replay)
+    """The encounter folded from its log, a `Replay`."""
 
-    files = Files("rules.encounter_file", "rules")
-    """Its encounter files on the command line (`Files`), from its `rules.encounter_file` or `rules`."""
+    files = Played(Files)
+    """Its encounter files on the command line, a `Files`."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        """Each role the subclass names (a class or a dotted path) is played through `Played`."""
+        super().__init_subclass__(**kwargs)
+        for name, core in ROLES.items():
+            named = vars(cls).get(name)
+            if named is not None and not isinstance(named, Played):
+                role = Played(core, named)
+                role.__set_name__(cls, name)
+                setattr(cls, name, role)
+
+    @classmethod
+    def problems(cls) -> list[Problem]:
+        """Everything wrong with the system's role classes (`role_problems`): what `manage.py check`
+        reports of it."""
+        found = []
+        for name, core in ROLES.items():
+            try:
+                given = inspect.getattr_static(cls, name).role_class(cls)
+            except (ImportError, AttributeError) as error:
+                found.append(Problem("covenant.E005", f"{cls.__qualname__}.{name} names no class: {error}"))
+                continue
+            found += role_problems(core, given, _named(given))
+        return found
 
     @property
     def urls(self) -> str:

@@ -1,6 +1,7 @@
 """Covenant's settings: read from the environment; SQLite and the in-memory layer when unset."""
 
 import os
+import sysconfig
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -12,6 +13,11 @@ from .env import env_bool, env_int, env_list, env_site_url, env_str
 from .secret_key import read_or_make
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The whole site's templates/ and static/ (README.md, "What lives where"): at the top of a checkout; from
+# the wheel, where pip put its data files (pyproject.toml's data-files: the environment's share/covenant/).
+SITE_DIR = (
+    BASE_DIR if (BASE_DIR / "templates").is_dir() else Path(sysconfig.get_path("data")) / "share" / "covenant"
+)
 
 # --- The server a group runs (`make run`), the developer's (`make dev`: DEBUG=true), production ---
 # docs/deployment.md, "What make run serves" and "The production profile".
@@ -82,14 +88,15 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-# Widgets render through the site's templates, so campaign/templates/django/forms/widgets/ can write a
+# Widgets render through the site's templates, so templates/django/forms/widgets/ can write a
 # select's options and an input's attributes in one loop instead of a template included for each.
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The site's own (the base layout, the account and error pages, the widgets) before each app's.
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -226,10 +233,13 @@ USE_I18N = False
 USE_TZ = True
 
 # --- Static files: ServeStatic (config/static.py) ---
-# DEBUG (make dev): straight from the apps' static/ folders, no collectstatic. Otherwise (make run,
-# production) `collectstatic` writes hashed, compressed copies to STATIC_ROOT, served with a far-future
+# DEBUG (make dev): straight from static/ and the apps' static/ folders, no collectstatic. Otherwise (make
+# run, production) `collectstatic` writes hashed, compressed copies to STATIC_ROOT, served with a far-future
 # Cache-Control; Daphne will not start without them (config.static.require_collected_static).
 STATIC_URL = "static/"
+# The site's own (its stylesheet, theme, icons, the live client) beside each app's static/ folder, all
+# served from the same /static/ (a file's path below its folder is its URL).
+STATICFILES_DIRS = [SITE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

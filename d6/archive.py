@@ -3,6 +3,10 @@ ids its JSON names, given anew when an archive is imported (`combat.systems.Arch
 
 from __future__ import annotations
 
+from typing_extensions import override
+
+from combat import systems
+
 from .models import Chase, Fight, Fighter, Runner
 
 # Keys that name a combatant by id, wherever they are: payloads, a fight's defence and queue, a chase's
@@ -32,3 +36,18 @@ def archive_rows(saga) -> dict:
 def renumbered(where: str, value, ids):
     """The d6 system's JSON with the combatants it names given anew."""
     return ids.walk(value, combatant=COMBATANT, by_combatant=BY_COMBATANT)
+
+
+class Archive(systems.Archive):
+    """The d6 part of a saga's archive: its fights and chases, and the ids its JSON names."""
+
+    COMBATANT_KEYS = COMBATANT_KEYS
+    BY_COMBATANT = BY_COMBATANT
+
+    @override
+    def archive_rows(self, saga):
+        return archive_rows(saga)
+
+    @override
+    def renumbered(self, where, value, ids):
+        return renumbered(where, value, ids)

@@ -524,7 +524,7 @@ FIGHT_STARTED_ROW = "initiative"  # one fighter's initiative roll, as the fighte
 
 
 # The storyguide's keys for each mode of the table, as `data-key` gives them to the buttons shown then
-# (combat/static/js/storyguide-keys.js); N takes the next step in every mode.
+# (static/js/storyguide-keys.js); N takes the next step in every mode.
 KEYS = {
     "": [("S", "start the fight")],
     "chase_over": [("S", "start the fight")],

@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from typing_extensions import override
+
+from combat import systems
 from combat.events import CoreKind
 
 from . import kinds, presenters
@@ -356,3 +359,50 @@ def recap_rolls(event) -> list[tuple[str, int, str]]:
         for who, result, what in rolled
         if isinstance(result, int) and not isinstance(result, bool)
     ]
+
+
+class Replay(systems.Replay):
+    """The d6 fold of the log and its charts (docs/replay.md)."""
+
+    TEMPLATE = TEMPLATE
+    CHART_KINDS = CHART_KINDS
+
+    @override
+    def joining_levels(self, combatant):
+        return joining_levels(combatant)
+
+    @override
+    def start(self):
+        return start()
+
+    @override
+    def apply(self, table, event):
+        return apply(table, event)
+
+    @override
+    def replay_context(self, table):
+        return replay_context(table)
+
+    @override
+    def chart_tracks(self):
+        return chart_tracks()
+
+    @override
+    def chart_levels(self, table):
+        return chart_levels(table)
+
+    @override
+    def chart_marks(self, event):
+        return chart_marks(event)
+
+    @override
+    def chart_tally(self, event):
+        return chart_tally(event)
+
+    @override
+    def recap_rolls(self, event):
+        return recap_rolls(event)
+
+    @override
+    def survived(self, table, combatant_id):
+        return survived(table, combatant_id)

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.utils.html import strip_tags
+from typing_extensions import override
+
+from combat import systems
 
 from . import kinds
 from . import presenters as say
@@ -214,3 +217,32 @@ def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
     """A d6 event as one sentence; "" for a kind without one."""
     said = SENTENCES.get(kind)
     return said(payload) if said else ""
+
+
+class Log(systems.Log):
+    """The d6 log: turns and chase exchanges as where each event happened, and what players see of it."""
+
+    STYLESHEETS = say.STYLESHEETS
+    NPC_ROLLS = say.NPC_ROLLS
+
+    @override
+    def event_label(self, event, *, in_round=False):
+        return say.event_label(event, in_round=in_round)
+
+    @override
+    def round_heading(self, number):
+        return say.round_heading(number)
+
+    @override
+    def players_payload(self, event, own, players, npc_rolls):
+        return say.players_payload(event, own, players, npc_rolls)
+
+    @override
+    def sentence(self, kind, payload, names, *, storyguide):
+        return sentence(kind, payload, names, storyguide=storyguide)
+
+    @override
+    def players_record(self, record, characters, npc_rolls):
+        """As `players_payload` left it: d6 keeps no record of its own between encounters, and its payloads
+        name combatants, not characters."""
+        return record.payload

@@ -6,10 +6,12 @@ import re
 from django import forms
 from django.forms import BaseFormSet, formset_factory
 from django.urls import reverse
+from typing_extensions import override
 
 from campaign.forms import CharacterBaseForm, score_field
 from campaign.inputs import RefusesControlCharacters, WholeNumberField
 from campaign.models import Character
+from combat import systems
 
 from .rules.fatigue import base_fatigue
 from .services.sheet import attribute_names, attribute_rows, stamina_base
@@ -214,3 +216,27 @@ def saga_links(saga) -> list[tuple[str, str, str]]:
     """The saga page's link to the attributes every d6 sheet has."""
     names = ", ".join(saga_attributes(saga))
     return [(reverse("saga_d6_attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]
+
+
+class Sheet(systems.Sheet):
+    """A d6 character's sheet: its attributes and abilities, its fatigue; the saga's attribute names."""
+
+    TEMPLATE = TEMPLATE
+    FORM_TEMPLATE = FORM_TEMPLATE
+    LEVEL_HEADINGS = LEVEL_HEADINGS
+
+    @override
+    def sheet_forms(self, saga, character, data=None):
+        return sheet_forms(saga, character, data)
+
+    @override
+    def sheet_context(self, character):
+        return sheet_context(character)
+
+    @override
+    def levels(self, character):
+        return levels(character)
+
+    @override
+    def saga_links(self, saga):
+        return saga_links(saga)

@@ -11,17 +11,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
+from typing_extensions import override
 
 from campaign.access import is_storyguide, require_storyguide
-from campaign.once import sent_once
 from campaign.secure_context import secure_context
+from campaign.sent_once import sent_once
+from combat import systems
 from combat.access import encounter_for
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import InvalidCommand
 from combat.inputs import MAX_ID, optional_whole_number, plain_text, whole_number
 from combat.views import encounter_command, posted_version, visible_log
 
-from . import KEY, services
+from . import KEY, panels, services
 from .panels import TERRAIN_ROWS, state_context
 from .panels import to_meet as defence_to_meet
 from .sheet import saga_attributes as attribute_names_of
@@ -269,3 +271,29 @@ def saga_attributes(request, saga_id):
         messages.success(request, "Attributes saved.")
         return redirect("saga_detail", saga_id=saga.pk)
     return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
+
+
+class Table(systems.Table):
+    """A d6 encounter at the table: its fight and chase page, panels and set-up."""
+
+    FRAME_TEMPLATE = panels.FRAME_TEMPLATE
+
+    @override
+    def encounter_page(self, request, encounter, audience):
+        return encounter_page(request, encounter, audience)
+
+    @override
+    def state_context(self, encounter, audience, facts=None):
+        return state_context(encounter, audience, facts)
+
+    @override
+    def table_facts(self, encounter, read=None):
+        return panels.table_facts(encounter, read)
+
+    @override
+    def setup_refusal(self, encounter):
+        return services.setup_refusal(encounter)
+
+    @override
+    def rounds_played(self, encounter):
+        return services.rounds_played(encounter)

@@ -3,9 +3,9 @@
 
     .venv/bin/python scripts/icons.py
 
-Draws campaign/static/favicon.svg (rounded, transparent corners) at 192 and 512 px and into favicon.ico
-(16, 32 and 48 px), and campaign/static/icons/maskable.svg (full bleed, drawn in the middle 80 %) at 512 px
-and as the 180-px Apple touch icon, all into campaign/static/icons/. Chromium is Debian's (/usr/bin/chromium,
+Draws static/favicon.svg (rounded, transparent corners) at 192 and 512 px and into favicon.ico (16, 32
+and 48 px), and static/icons/maskable.svg (full bleed, drawn in the middle 80 %) at 512 px and as the
+180-px Apple touch icon, all into static/icons/. Chromium is Debian's (/usr/bin/chromium,
 or COVENANT_CHROMIUM), driven by the project's Playwright. Commit the PNGs and the .ico it writes.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-STATIC = Path(__file__).resolve().parent.parent / "campaign" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"
 ICONS = STATIC / "icons"
 # (source SVG, output PNG, size in px, transparent corners?)
 RENDERS = [

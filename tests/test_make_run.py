@@ -56,6 +56,9 @@ def test_make_run_collects_the_static_files_it_serves_when_they_changed(tmp_path
     assert f"STATIC_ROOT={tmp_path} .venv/bin/python {collect}" in fresh
     (tmp_path / "staticfiles.json").write_text("{}")  # newer than every static file and the install
     assert "collectstatic" not in planned_commands(f"STATIC_ROOT={tmp_path}")
+    # A file of the site's static/ changed, or an app's own (make -W: as if it had just been written).
+    for changed in ("static/css/covenant.css", "static/js/live.js", "combat/static/css/combat.css"):
+        assert collect in planned_commands(f"STATIC_ROOT={tmp_path}", "-W", changed), changed
 
 
 def test_make_run_tls_serves_https_at_the_lan_address_and_make_dev_has_debug_on():

@@ -38,7 +38,7 @@ SCREENED = {
 def _set(record: dict, part: str, *names: str) -> None:
     """Each named field the record has, marked as `part`: a number, a list of faces, a stress roll, parts."""
     for name in names:
-        if name not in record or isinstance(record[name], bool):
+        if record.get(name) is None or isinstance(record[name], bool):  # None: nothing rolled (no defence)
             continue
         value = record[name]
         if isinstance(value, dict):  # a stress roll
@@ -73,10 +73,11 @@ def mark_ars_magica(kind: str, payload: dict, npcs: set[str]) -> None:
             who: {purpose: [DIE] for purpose in faces} if who in npcs else faces
             for who, faces in payload["dice"].items()
         }
-    if kind == "phase_resolved":  # the storyguide's options on the rolls of the NPCs that rolled in the phase
+    if kind == "phase_resolved":  # the storyguide's options on the rolls of the NPCs that rolled in it
         rolled = sorted(npcs & {who for who, faces in payload["dice"].items() if faces})
         for option in ("modifiers", "ease_factors") if rolled else ():
-            payload["options"][option] = {**payload["options"].get(option, {}), **dict.fromkeys(rolled, SCORE)}
+            chosen = payload["options"].get(option, {})
+            payload["options"][option] = {**chosen, **dict.fromkeys(rolled, SCORE)}
     if kind == "attack":
         if payload["attacker"] in npcs:
             _ars_roll(payload, ("attack_roll",), ("attack_parts",), ("attack_total",))
@@ -245,3 +246,12 @@ def test_a_phase_no_npc_rolled_in_leaves_its_options_unmarked():
     rolled = {**payload, "dice": {"9": {"attack": [3]}}, "options": {}}
     mark_ars_magica("phase_resolved", rolled, {"9"})
     assert rolled["options"] == {"modifiers": {"9": SCORE}, "ease_factors": {"9": SCORE}}
+
+
+def test_a_roll_not_made_stays_unmade():
+    """An attack on a defender who could not defend has no defence roll (None, ArM3 p168): the mark leaves
+    it None, as no page could show a roll that was not made (the soak's seed 1129202611 made it a number,
+    which no real payload holds, and the sentence of the marked line failed)."""
+    payload = {"attacker": "1", "defender": "9", "defense_roll": None, "defense_total": 0}
+    mark_ars_magica("attack", payload, {"9"})
+    assert payload["defense_roll"] is None

@@ -6,6 +6,7 @@ from io import StringIO
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
+from arsmagica import services
 from arsmagica.events import Kind
 from arsmagica.presenters import SCREENED_WORDS, level_labels, said, stress_parts
 from campaign.models import Saga
@@ -23,6 +24,32 @@ def load_demo_table():
     rows = Combatant.objects.filter(encounter=encounter).select_related("character", "character__owner")
     combatants = {combatant.character.name: combatant for combatant in rows}
     return saga, encounter, combatants
+
+
+def version(encounter) -> int:
+    """The encounter's version as the database has it now (what a service call expects)."""
+    return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
+
+
+def everyone_engaged(saga, encounter, combatants) -> None:
+    """Declarations opened, the bandits attacking Sir Boris and he Bandit 1, declarations closed: through
+    the services."""
+    sg = saga.storyguide
+    services.open_declarations(sg, encounter.pk, version(encounter))
+    boris, bandits = combatants["Sir Boris"], [c for c in combatants.values() if c.character.is_npc]
+    for who in [boris, *bandits]:
+        foe = bandits[0] if who is boris else boris
+        values = {"action": "attack", "weapon_id": who.character.weapons.first().pk, "engage": [foe.pk]}
+        services.declare(who.character.owner or sg, encounter.pk, who.pk, values)
+    services.close_declarations(sg, encounter.pk, version(encounter))
+
+
+def fight_into_round_one(saga, encounter, combatants) -> None:
+    """Everyone engaged, Movement rolled (nobody shoots: First Missile passes by itself), Melee confirmed."""
+    everyone_engaged(saga, encounter, combatants)
+    sg = saga.storyguide
+    services.preview_phase(sg, encounter.pk, version(encounter), "melee")
+    services.confirm_phase(sg, encounter.pk, version(encounter), "melee")
 
 
 def declare(page: Page, combatant: Combatant, *, action: str, weapon: str, engage: Combatant, distance=None):
@@ -110,6 +137,9 @@ def live_text(page: Page) -> str:
 
 
 def event_seqs(page: Page) -> list[int]:
-    return [int(seq) for seq in page.get_by_test_id("event-log").locator("li[data-seq]").evaluate_all(
-        "items => items.map(item => item.dataset.seq)"
-    )]
+    return [
+        int(seq)
+        for seq in page.get_by_test_id("event-log")
+        .locator("li[data-seq]")
+        .evaluate_all("items => items.map(item => item.dataset.seq)")
+    ]

@@ -254,8 +254,10 @@ class Seats:
             return context.pages[0]
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
-        page.on("console", lambda message: message.type == "error" and self.errors.append(
-            f"{page.url}: {message.text}"))
+        page.on(
+            "console",
+            lambda message: message.type == "error" and self.errors.append(f"{page.url}: {message.text}"),
+        )
         return page
 
     def close(self) -> None:
@@ -437,8 +439,6 @@ def test_the_theme_follows_the_system_and_the_toggle_is_remembered(seated):
     page.goto(f"/sagas/{ids['saga']}/history/")  # another page, the choice kept over the system's
     assert page.evaluate(f"{root}.dataset.theme") == "light"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == light_paper
-    page.get_by_role(
-        "button", name="Dark theme"
-    ).click()  # and back to dark
+    page.get_by_role("button", name="Dark theme").click()  # and back to dark
     assert page.evaluate("localStorage.getItem('covenant-theme')") == "dark"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == dark_paper

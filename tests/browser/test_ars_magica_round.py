@@ -72,7 +72,9 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
         declare(guide.page, bandit, action="Fight hand to hand", weapon=weapon, engage=foe)
     for person in everyone:  # everyone sees who has declared, live
         for combatant in combatants.values():
-            expect(person.page.get_by_test_id(f"declared-{combatant.pk}")).to_have_class(re.compile(r"\bdone\b"))
+            expect(person.page.get_by_test_id(f"declared-{combatant.pk}")).to_have_class(
+                re.compile(r"\bdone\b")
+            )
     expect(guide.page.get_by_test_id("declared-count")).to_have_text("6 / 6")
 
     # 2. The storyguide closes declarations: initiative and engagements appear on every screen.

@@ -1,4 +1,4 @@
-"""Keep screen on (combat/static/js/awake.js): while an encounter runs, a page holds a screen wake lock.
+"""Keep screen on (static/js/awake.js): while an encounter runs, a page holds a screen wake lock.
 
 Headless Chromium has the Screen Wake Lock API on 127.0.0.1 (a secure context) and grants it, so the page
 takes real locks; an init script counts the page's requests and keeps each lock it got, to see whether it is
@@ -42,8 +42,10 @@ def requests(page: Page) -> int:
 
 def turn(page: Page, hidden: bool) -> None:
     """The tab goes to the background (hidden) or comes back to the front."""
-    page.evaluate(f"window.__wake.hidden = {'true' if hidden else 'false'}; "
-                  "document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate(
+        f"window.__wake.hidden = {'true' if hidden else 'false'}; "
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
 
 
 def the_running_chase():

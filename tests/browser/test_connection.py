@@ -24,6 +24,7 @@ def cut_off_on_purpose(table):
     """Each test here cuts the network or the socket: what the pages log for that is allowed."""
     table.allow(CUT_OFF)
 
+
 # When the page starts each socket (an attempt) and when one closes, in the page's own clock.
 ATTEMPTS = """
 window.__covenantAttempts = []; window.__covenantCloses = [];

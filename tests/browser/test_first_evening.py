@@ -82,8 +82,10 @@ def loaded_again(page: Page) -> bool:
 
 def card_mark(page: Page, combatant: Combatant) -> str:
     """What the storyguide reads after a combatant card's name: the presence mark drawn by the stylesheet."""
-    return page.get_by_test_id(f"combatant-{combatant.pk}").locator(".name").evaluate(
-        "(name) => getComputedStyle(name, '::after').content"
+    return (
+        page.get_by_test_id(f"combatant-{combatant.pk}")
+        .locator(".name")
+        .evaluate("(name) => getComputedStyle(name, '::after').content")
     )
 
 
@@ -180,7 +182,9 @@ def test_a_new_group_plays_its_first_evening_from_the_invite_to_the_recap(table)
     expect(page.get_by_test_id("declared-count")).to_have_text("5 / 5")
     for person in everyone:
         for fighter in fighters.values():
-            expect(person.page.get_by_test_id(f"declared-{fighter.pk}")).to_have_class(re.compile(r"\bdone\b"))
+            expect(person.page.get_by_test_id(f"declared-{fighter.pk}")).to_have_class(
+                re.compile(r"\bdone\b")
+            )
 
     # 7. Declarations close; each phase is rolled and confirmed, the players reading that it is being rolled.
     page.get_by_test_id("close-declarations").click()

@@ -17,9 +17,8 @@ from combat.archive.paging import PER_PAGE
 from combat.models import Encounter, Event
 from d6 import services as d6_services
 
-from .encounter_page import load_demo_table
+from .encounter_page import fight_into_round_one, load_demo_table
 from .people import DESKTOP, PHONE, SPLIT_WORDS, outside_the_event_loop, wait_until_true
-from .test_replay import fight_into_round_one
 
 pytestmark = pytest.mark.browser
 

@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 
 from combat.models import Event
 
-from .encounter_page import load_demo_table
+from .encounter_page import fight_into_round_one, load_demo_table
 from .people import PHONE, outside_the_event_loop
-from .test_replay import fight_into_round_one
 
 pytestmark = pytest.mark.browser
 
@@ -60,8 +59,10 @@ def test_a_players_open_page_strikes_melee_through_when_the_storyguide_undoes_it
     assert again
     for seq in again:
         expect(player.page.locator(f"#event-{seq}")).not_to_have_class(UNDONE)
-    seqs = player.page.get_by_test_id("event-log").locator("li[data-seq]").evaluate_all(
-        "items => items.map(item => Number(item.dataset.seq))"
+    seqs = (
+        player.page.get_by_test_id("event-log")
+        .locator("li[data-seq]")
+        .evaluate_all("items => items.map(item => Number(item.dataset.seq))")
     )
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))  # the log's order, each line once
     for person in (guide, player):

@@ -8,31 +8,12 @@ import pytest
 from playwright.sync_api import expect
 
 from arsmagica import services
-from combat.models import Encounter, Event
+from combat.models import Event
 
-from .encounter_page import load_demo_table
+from .encounter_page import fight_into_round_one, load_demo_table, version
 from .people import DESKTOP, PHONE, outside_the_event_loop, wait_until_true
 
 pytestmark = pytest.mark.browser
-
-
-def version(encounter) -> int:
-    return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
-
-
-def fight_into_round_one(saga, encounter, combatants) -> None:
-    """Declarations for everyone, Movement rolled (nobody shoots: First Missile passes by itself), Melee
-    confirmed: through the services."""
-    sg = saga.storyguide
-    services.open_declarations(sg, encounter.pk, version(encounter))
-    boris, bandits = combatants["Sir Boris"], [c for c in combatants.values() if c.character.is_npc]
-    for who in [boris, *bandits]:
-        foe = bandits[0] if who is boris else boris
-        values = {"action": "attack", "weapon_id": who.character.weapons.first().pk, "engage": [foe.pk]}
-        services.declare(who.character.owner or sg, encounter.pk, who.pk, values)
-    services.close_declarations(sg, encounter.pk, version(encounter))
-    services.preview_phase(sg, encounter.pk, version(encounter), "melee")
-    services.confirm_phase(sg, encounter.pk, version(encounter), "melee")
 
 
 def shown_seqs(encounter) -> list[int]:

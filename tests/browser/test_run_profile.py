@@ -74,9 +74,11 @@ def visit(run_daphne, key_file, chromium, transactional_db, settings):
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.on(
             "console",
-            lambda message: message.type == "error"
-            and not ERROR_STATUS.search(message.text)
-            and errors.append(message.text),
+            lambda message: (
+                message.type == "error"
+                and not ERROR_STATUS.search(message.text)
+                and errors.append(message.text)
+            ),
         )
         response = page.goto(path)
         return response.status, page

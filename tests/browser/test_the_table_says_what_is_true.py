@@ -21,7 +21,7 @@ from combat.models import Encounter
 from d6 import services as d6_services
 from d6.management.commands.load_demo_d6 import TERRAINS
 
-from .encounter_page import load_demo_table
+from .encounter_page import everyone_engaged, load_demo_table, version
 from .people import DESKTOP, PHONE, outside_the_event_loop
 
 pytestmark = pytest.mark.browser
@@ -36,10 +36,6 @@ NEXT_STEPS = (
     "Waiting for",
     "Close declarations",
 )
-
-
-def version(encounter) -> int:
-    return Encounter.objects.values_list("version", flat=True).get(pk=encounter.pk)
 
 
 def reads_as_ended(page: Page, *, player: bool) -> None:
@@ -131,9 +127,9 @@ def test_a_d6_encounter_ended_mid_chase_reads_as_ended_live_after_a_reload_and_i
     outside_the_event_loop(call_command, "load_demo_d6", stdout=StringIO())
     saga = outside_the_event_loop(Saga.objects.get, name="The chase through Ashford")
     encounter = outside_the_event_loop(fight_then_chase, saga)
-    wren = outside_the_event_loop(lambda: encounter.combatants.select_related("character__owner").get(
-        character__name="Wren"
-    ))
+    wren = outside_the_event_loop(
+        lambda: encounter.combatants.select_related("character__owner").get(character__name="Wren")
+    )
     guide = table.person("storyguide", viewport=DESKTOP)
     guide.enter_as(saga.storyguide)
     player = table.person("player", viewport=PHONE)
@@ -161,14 +157,9 @@ def test_a_d6_encounter_ended_mid_chase_reads_as_ended_live_after_a_reload_and_i
 def into_round_two_with_bandit_1_dead(saga, encounter, combatants) -> None:
     """Round 1 through the services (the bandits engage Sir Boris, who engages Bandit 1), every phase
     confirmed, round 2 open; then everyone set back on their feet but Bandit 1, who is dead."""
+    everyone_engaged(saga, encounter, combatants)
     sg = saga.storyguide
-    services.open_declarations(sg, encounter.pk, version(encounter))
     boris, bandits = combatants["Sir Boris"], [c for c in combatants.values() if c.character.is_npc]
-    for who in [boris, *bandits]:
-        foe = bandits[0] if who is boris else boris
-        values = {"action": "attack", "weapon_id": who.character.weapons.first().pk, "engage": [foe.pk]}
-        services.declare(who.character.owner or sg, encounter.pk, who.pk, values)
-    services.close_declarations(sg, encounter.pk, version(encounter))
     while (phase := Encounter.objects.get(pk=encounter.pk).phase) != "round_over":
         services.preview_phase(sg, encounter.pk, version(encounter), phase)
         services.confirm_phase(sg, encounter.pk, version(encounter), phase)

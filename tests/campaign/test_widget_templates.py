@@ -1,4 +1,4 @@
-"""The site's select and input templates (campaign/templates/django/forms/widgets/: options and attributes
+"""The site's select and input templates (templates/django/forms/widgets/: options and attributes
 written in, not a template included for each) write what Django's own write."""
 
 from django import forms
@@ -22,7 +22,7 @@ class Selects(forms.Form):
 def test_the_site_renders_selects_and_inputs_with_its_own_templates():
     for name in ("select.html", "input.html"):
         template = get_default_renderer().get_template(f"django/forms/widgets/{name}")
-        assert template.origin.name == str(BASE_DIR / "campaign/templates/django/forms/widgets" / name)
+        assert template.origin.name == str(BASE_DIR / "templates/django/forms/widgets" / name)
 
 
 def test_its_selects_write_what_django_writes():

@@ -1,12 +1,14 @@
-"""The coin duel's event kinds and their payloads, their turns' headings (the log role) and the keys that
-name duellists (the archive role)."""
+"""The coin duel's event kinds and their payloads, its log (turns' headings, sentences; no secrets) and its
+archive (the keys that name duellists): two of its roles."""
 
 from __future__ import annotations
 
 from typing import TypedDict
 
 from django.db import models
+from typing_extensions import override
 
+from combat import systems
 from combat.events import EventKind
 
 
@@ -31,15 +33,6 @@ EVENT_KINDS = (
     EventKind(Kind.FLIP.value, Kind.FLIP.label, Flip, "coinduel/events/coin_flip.html"),
     EventKind(Kind.WON.value, Kind.WON.label, Won, "coinduel/events/coin_duel_won.html"),
 )
-COMBATANT_KEYS = frozenset({"winner"})
-BY_COMBATANT = frozenset({"faces", "hits", "names"})
-
-
-def round_heading(number: int) -> str:
-    """A turn's heading in the history and the log (0: before the first flip)."""
-    return f"Turn {number}" if number else "Before the first flip"
-
-
 SENTENCES = {
     Kind.FLIP: lambda p: (
         ", ".join(f"{p['names'].get(who, '')} flips {face}" for who, face in p["faces"].items()) + "."
@@ -48,6 +41,20 @@ SENTENCES = {
 }
 
 
-def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
-    """A coin duel's event as one sentence from its fields: a phone's pop-up (`combat.sentences`)."""
-    return SENTENCES[kind](payload) if kind in SENTENCES else ""
+class Log(systems.Log):
+    SECRETS = False  # every coin falls in sight of the whole table
+
+    @override
+    def round_heading(self, number: int) -> str:
+        """A turn's heading in the history and the log (0: before the first flip)."""
+        return f"Turn {number}" if number else "Before the first flip"
+
+    @override
+    def sentence(self, kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """A coin duel's event as one sentence from its fields: a phone's pop-up (`combat.sentences`)."""
+        return SENTENCES[kind](payload) if kind in SENTENCES else ""
+
+
+class Archive(systems.Archive):
+    COMBATANT_KEYS = frozenset({"winner"})
+    BY_COMBATANT = frozenset({"faces", "hits", "names"})

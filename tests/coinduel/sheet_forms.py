@@ -2,12 +2,11 @@
 
 from django import forms
 from django.forms import formset_factory
+from typing_extensions import override
 
 from campaign.forms import CharacterBaseForm
 from campaign.models import Character
-
-TEMPLATE = "coinduel/_sheet.html"
-FORM_TEMPLATE = "coinduel/_sheet_form.html"
+from combat import systems
 
 
 class DuellistForm(CharacterBaseForm):
@@ -19,5 +18,11 @@ class DuellistForm(CharacterBaseForm):
 NoRows = formset_factory(forms.Form, extra=0, max_num=0)
 
 
-def sheet_forms(saga, character, data=None):
-    return DuellistForm(data, instance=character), NoRows(data, prefix="rows")
+class Sheet(systems.Sheet):
+    TEMPLATE = "coinduel/_sheet.html"
+    FORM_TEMPLATE = "coinduel/_sheet_form.html"
+
+    @override
+    def sheet_forms(self, saga, character, data=None):
+        """The duellist's name and notes, and no rows."""
+        return DuellistForm(data, instance=character), NoRows(data, prefix="rows")

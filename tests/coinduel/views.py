@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from django.shortcuts import render
+from typing_extensions import override
 
+from combat import systems
 from combat.audience import STORYGUIDE
 from combat.models import Encounter
 from combat.views import encounter_command, posted_version, visible_log
 
 from . import KEY, rules, services
-
-FRAME_TEMPLATE = "coinduel/_panels.html"
 
 
 def state_context(encounter, audience: str, facts=None) -> dict:
@@ -32,6 +32,18 @@ def encounter_page(request, encounter, audience):
     context = state_context(encounter, audience)
     context.update(events=visible_log(encounter, audience), ws_url=f"/ws/encounters/{encounter.pk}/")
     return render(request, "coinduel/table.html", context)
+
+
+class Table(systems.Table):
+    FRAME_TEMPLATE = "coinduel/_panels.html"
+
+    @override
+    def encounter_page(self, request, encounter, audience: str):
+        return encounter_page(request, encounter, audience)
+
+    @override
+    def state_context(self, encounter, audience: str, facts=None) -> dict:
+        return state_context(encounter, audience, facts)
 
 
 @encounter_command(rule_system=KEY)

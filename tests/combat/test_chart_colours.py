@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 COMBAT_CSS = (ROOT / "combat/static/css/combat.css").read_text()
-COVENANT_CSS = (ROOT / "campaign/static/css/covenant.css").read_text()
+COVENANT_CSS = (ROOT / "static/css/covenant.css").read_text()
 SERIES = [f"series-{n}" for n in range(8)]
 CHART_CLASSES = SERIES + [f"measure-{n}" for n in range(7)]
 CHART_CLASSES += ["mark-hit", "mark-wound", "mark-botch", "mark-correction", "mark-undo"]
