@@ -4,6 +4,8 @@ Each event kind's effect is one small function of `EFFECTS`: the combatants' Fat
 the advantage they carry, the round's step, the acting order and the engagements. Kinds that change
 none of these (a declaration, an attack, a spell, a fatigue roll: the phase's results, applied with
 its `phase_resolved`) leave the table as it was; a new kind slots in with its own function.
+The core's kinds (a combatant joins, leaves or is renamed, the encounter ends) the core folds
+itself, over the table's `join`, `leave`, `rename` and `end` (`combat.events.ReplayTable`).
 
 What the log holds: every level change (`phase_resolved`, `correction`, rest), the advantage carried
 (`round_ended`, `correction`), the acting order and engagements (`movement`); the levels each combatant
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from typing_extensions import override
 
 from combat import systems
-from combat.events import CoreKind
+from combat.events import ReplayTable, fold_core
 
 from .events import Kind
 from .rules.table import NEXT_STEP, STEPS
@@ -46,8 +48,9 @@ class Fighter:
 
 
 @dataclass
-class Table:
-    """The encounter at one step: status, round, the round's step, who fights, order, engagements."""
+class Table(ReplayTable):
+    """The encounter at one step: status, round, the round's step, who fights, order, engagements. The
+    core folds its own kinds over it (`ReplayTable`: join, leave, rename, end)."""
 
     status: str = "preparing"
     round: int = 0
@@ -72,6 +75,33 @@ class Table:
             "order": [row["combatant"] for row in self.order],
             "engagements": sorted((e["a"], e["b"], e["range"]) for e in self.engagements),
         }
+
+    @override
+    def join(self, combatant: str, name: str, side: str, npc: bool, levels: dict) -> None:
+        self.fighters[combatant] = Fighter(
+            id=combatant,
+            name=name,
+            side=side,
+            npc=npc,
+            character=levels.get("character"),
+            fatigue_level=levels.get("fatigue_level"),
+            body_level=levels.get("body_level"),
+            advantage_attack=levels.get("advantage_attack", 0),
+            advantage_defense=levels.get("advantage_defense", 0),
+        )
+
+    @override
+    def leave(self, combatant: str) -> None:
+        self.fighters.pop(combatant, None)
+
+    @override
+    def rename(self, combatant: str, name: str) -> None:
+        if combatant in self.fighters:
+            self.fighters[combatant].name = name
+
+    @override
+    def end(self) -> None:
+        self.status = "ended"
 
     def by_character(self, character, name: str = "") -> Fighter | None:
         """The fighter playing that character (by the id its `levels` recorded, else by name)."""
@@ -99,25 +129,6 @@ def joining_levels(combatant) -> dict:
         "advantage_attack": advantage.advantage_attack,
         "advantage_defense": advantage.advantage_defense,
     }
-
-
-def _added(table: Table, p: dict) -> None:
-    levels = p.get("levels") or {}
-    table.fighters[p["combatant"]] = Fighter(
-        id=p["combatant"],
-        name=p.get("name", ""),
-        side=p.get("side", ""),
-        npc=bool(p.get("npc")),
-        character=levels.get("character"),
-        fatigue_level=levels.get("fatigue_level"),
-        body_level=levels.get("body_level"),
-        advantage_attack=levels.get("advantage_attack", 0),
-        advantage_defense=levels.get("advantage_defense", 0),
-    )
-
-
-def _removed(table: Table, p: dict) -> None:
-    table.fighters.pop(p.get("combatant"), None)
 
 
 def _opened(table: Table, p: dict) -> None:
@@ -192,21 +203,7 @@ def _exertion(table: Table, p: dict) -> None:
         fighter.fatigue_level = p["to"]
 
 
-def _renamed(table: Table, p: dict) -> None:
-    """The name the log gives a combatant from here on (combat.names)."""
-    if p.get("combatant") in table.fighters:
-        table.fighters[p["combatant"]].name = p.get("name", "")
-
-
-def _ended(table: Table, p: dict) -> None:
-    table.status = "ended"
-
-
 EFFECTS: dict[str, Callable[[Table, dict], None]] = {
-    CoreKind.COMBATANT_ADDED: _added,
-    CoreKind.COMBATANT_REMOVED: _removed,
-    CoreKind.COMBATANT_RENAMED: _renamed,
-    CoreKind.ENCOUNTER_ENDED: _ended,
     Kind.DECLARATIONS_OPENED: _opened,
     Kind.MOVEMENT: _movement,
     Kind.PHASE_RESOLVED: _resolved,
@@ -220,10 +217,12 @@ EFFECTS: dict[str, Callable[[Table, dict], None]] = {
 
 
 def apply(table: Table, event) -> Table:
-    """The table after one more event (its kind's effect; any other kind changes nothing)."""
+    """The table after one more event (its kind's effect; a core kind's is the core's, `fold_core`; any
+    other kind changes nothing)."""
     effect = EFFECTS.get(event.kind)
-    if effect is not None:
-        effect(table, event.payload)
+    if effect is None:
+        return fold_core(table, event)
+    effect(table, event.payload)
     return table
 
 

@@ -12,6 +12,7 @@ import functools
 import inspect
 import types
 import typing
+from abc import ABC, abstractmethod
 from typing import Any, NotRequired, TypedDict
 
 from django.db import models
@@ -179,6 +180,36 @@ def plural(count, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+class ReplayTable(ABC):
+    """What a system's replay table gives the core, which folds its own kinds over it: a combatant joins
+    (`combatant_added`, with the `levels` its system's `joining_levels` wrote), leaves, is renamed, and the
+    encounter ends. A system's table (`Replay.start`) subclasses it; the core's kinds' `apply` call these,
+    so no system copies their effect."""
+
+    @abstractmethod
+    def join(self, combatant: str, name: str, side: str, npc: bool, levels: dict) -> None:
+        """A combatant joins the fight, with the levels it joined with (empty in a log from before)."""
+
+    @abstractmethod
+    def leave(self, combatant: str) -> None:
+        """A combatant leaves the fight."""
+
+    @abstractmethod
+    def rename(self, combatant: str, name: str) -> None:
+        """The name the log gives a combatant from here on (`combat.names`)."""
+
+    @abstractmethod
+    def end(self) -> None:
+        """The encounter is over."""
+
+
+def fold_core(table: Any, event) -> Any:
+    """`table` after `event` when it is of one of the core's kinds (its effect, once, here), else as it was:
+    for a system's replay that folds its own kinds itself."""
+    kind = CORE_BY_NAME.get(event.kind)
+    return kind.apply(table, event) if kind else table
+
+
 class _Core(EventKind):
     """A kind the core writes itself, whatever the rule system: named and labelled by its `CoreKind`."""
 
@@ -199,12 +230,26 @@ class CombatantAddedKind(_Core, kind=CoreKind.COMBATANT_ADDED):
     payload = CombatantAdded
 
     @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            p = event.payload
+            levels = p.get("levels") or {}
+            table.join(p["combatant"], p.get("name", ""), p.get("side", ""), bool(p.get("npc")), levels)
+        return table
+
+    @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
         return f"{payload['name']} joins the fight on the side of {payload['side']}."
 
 
 class CombatantRemovedKind(_Core, kind=CoreKind.COMBATANT_REMOVED):
     payload = CombatantRemoved
+
+    @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            table.leave(event.payload.get("combatant"))
+        return table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -215,12 +260,24 @@ class CombatantRenamedKind(_Core, kind=CoreKind.COMBATANT_RENAMED):
     payload = CombatantRenamed
 
     @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            table.rename(event.payload.get("combatant"), event.payload.get("name", ""))
+        return table
+
+    @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
         return f"{payload['was']} is now called {payload['name']}."
 
 
 class EncounterEndedKind(_Core, kind=CoreKind.ENCOUNTER_ENDED):
     payload = EncounterEnded
+
+    @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            table.end()
+        return table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -256,6 +313,11 @@ CORE_KINDS: tuple[EventKind, ...] = (
     HandedOverKind(),
 )
 CORE_BY_NAME: dict[str, EventKind] = {kind.name: kind for kind in CORE_KINDS}
+FOLDED_KINDS: tuple[str, ...] = tuple(
+    kind.name for kind in CORE_KINDS if type(kind).apply is not EventKind.apply
+)
+"""The core's kinds that change a replay's table (`ReplayTable`): the charts read them whatever a system's
+`CHART_KINDS` says."""
 
 
 CORE_FIELDS: dict[str, frozenset[str]] = {

@@ -389,7 +389,8 @@ class Replay(Role):
 
     CHART_KINDS: tuple[str, ...] | None = None
     """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
-    saga's other entries are never read for them; None reads every kind."""
+    saga's other entries are never read for them; None reads every kind. The core's kinds that change the
+    table (`combat.events.FOLDED_KINDS`: joined, left, renamed, ended) are read whatever it says."""
 
     CHART_UNREAD: tuple[str, ...] = ()
     """Payload keys of those kinds the saga's charts never read (dotted for a key inside a key:

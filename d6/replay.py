@@ -4,6 +4,8 @@ Each event kind's effect is one small function of `EFFECTS`: each combatant's fa
 the fight's acting order, round and turn, the chase's terrain, distances, runners and outcome. Kinds
 that change none of these (a challenge value set, dice typed in, a choice at the target, a terrain
 offered) leave the table as it was; a new kind slots in with its own function.
+The core's kinds (a combatant joins, leaves or is renamed, the encounter ends) the core folds
+itself, over the table's `join`, `leave`, `rename` and `end` (`combat.events.ReplayTable`).
 
 The fatigue each combatant joins with is its `combatant_added` event's `levels` (with its base);
 logs written before that was kept show "not in the log" until a roll or a breather sets it
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 from typing_extensions import override
 
 from combat import systems
-from combat.events import CoreKind
+from combat.events import ReplayTable, fold_core
 
 from . import kinds, presenters
 
@@ -61,8 +63,9 @@ class Chase:
 
 
 @dataclass
-class Table:
-    """The encounter at one step: status, who fights, the fight's order and turn, the chase."""
+class Table(ReplayTable):
+    """The encounter at one step: status, who fights, the fight's order and turn, the chase. The core folds
+    its own kinds over it (`ReplayTable`: join, leave, rename, end)."""
 
     status: str = "preparing"
     round: int = 0
@@ -90,6 +93,25 @@ class Table:
             },
         }
 
+    @override
+    def join(self, combatant: str, name: str, side: str, npc: bool, levels: dict) -> None:
+        self.combatants[combatant] = Combatant(
+            combatant, name, side, npc, levels.get("fatigue"), levels.get("base")
+        )
+
+    @override
+    def leave(self, combatant: str) -> None:
+        self.combatants.pop(combatant, None)
+
+    @override
+    def rename(self, combatant: str, name: str) -> None:
+        if combatant in self.combatants:
+            self.combatants[combatant].name = name
+
+    @override
+    def end(self) -> None:
+        self.status = "ended"
+
     def set_fatigue(self, who, fatigue) -> None:
         combatant = self.combatants.get(str(who))
         if combatant is not None and fatigue is not None:
@@ -108,18 +130,6 @@ def joining_levels(combatant) -> dict:
 
     character = combatant.character
     return {"fatigue": sheet_of(character).fatigue, "base": stamina_base(character)}
-
-
-def _added(table: Table, p: dict) -> None:
-    levels = p.get("levels") or {}
-    table.combatants[p["combatant"]] = Combatant(
-        p["combatant"], p.get("name", ""), p.get("side", ""), bool(p.get("npc")),
-        levels.get("fatigue"), levels.get("base"),
-    )  # fmt: skip
-
-
-def _removed(table: Table, p: dict) -> None:
-    table.combatants.pop(p.get("combatant"), None)
 
 
 def _fight_started(table: Table, p: dict) -> None:
@@ -176,21 +186,7 @@ def _chase_ended(table: Table, p: dict) -> None:
         table.chase.outcome = p.get("outcome", table.chase.outcome)
 
 
-def _renamed(table: Table, p: dict) -> None:
-    """The name the log gives a combatant from here on (combat.names)."""
-    if p.get("combatant") in table.combatants:
-        table.combatants[p["combatant"]].name = p.get("name", "")
-
-
-def _ended(table: Table, p: dict) -> None:
-    table.status = "ended"
-
-
 EFFECTS: dict[str, Callable[[Table, dict], None]] = {
-    CoreKind.COMBATANT_ADDED: _added,
-    CoreKind.COMBATANT_REMOVED: _removed,
-    CoreKind.COMBATANT_RENAMED: _renamed,
-    CoreKind.ENCOUNTER_ENDED: _ended,
     kinds.FIGHT_STARTED: _fight_started,
     kinds.ROLL: _rolled,
     kinds.BREATHER: _rolled,
@@ -203,10 +199,12 @@ EFFECTS: dict[str, Callable[[Table, dict], None]] = {
 
 
 def apply(table: Table, event) -> Table:
-    """The table after one more event (its kind's effect; any other kind changes nothing)."""
+    """The table after one more event (its kind's effect; a core kind's is the core's, `fold_core`; any
+    other kind changes nothing)."""
     effect = EFFECTS.get(event.kind)
-    if effect is not None:
-        effect(table, event.payload)
+    if effect is None:
+        return fold_core(table, event)
+    effect(table, event.payload)
     return table
 
 

@@ -15,7 +15,16 @@ from django.test import override_settings
 from typing_extensions import override
 
 from combat import systems
-from combat.events import CORE_BY_NAME, EventKind, NoFields, PayloadMismatch, check_payload
+from combat.events import (
+    CORE_BY_NAME,
+    FOLDED_KINDS,
+    EventKind,
+    NoFields,
+    PayloadMismatch,
+    ReplayTable,
+    check_payload,
+    fold_core,
+)
 from tests.combat.test_roles import Sound
 
 
@@ -166,3 +175,59 @@ def test_a_log_whose_kinds_say_what_players_see_needs_no_players_payload(bells, 
     with pytest.raises(SystemCheckError) as raised:
         call_command("check")
     assert "Misspelt.panel is not a member of combat.events.EventKind" in str(raised.value)
+
+
+class Seats(ReplayTable):
+    """A replay table that writes down what the core's kinds did to it."""
+
+    def __init__(self):
+        self.done = []
+
+    @override
+    def join(self, combatant, name, side, npc, levels):
+        self.done.append(("join", combatant, name, side, npc, levels))
+
+    @override
+    def leave(self, combatant):
+        self.done.append(("leave", combatant))
+
+    @override
+    def rename(self, combatant, name):
+        self.done.append(("rename", combatant, name))
+
+    @override
+    def end(self):
+        self.done.append(("end",))
+
+
+ADA = {"f": 1}
+
+
+def test_the_core_folds_its_own_kinds_over_the_table_each_system_gives():
+    log = [
+        event("encounter_created", {"name": "Dawn"}),
+        event("combatant_added", {"combatant": "7", "name": "Bruno", "side": "Foes", "npc": True}),
+        event("combatant_added", {"combatant": "8", "name": "Ada", "side": "Us", "npc": 0, "levels": ADA}),
+        event("combatant_renamed", {"combatant": "7", "name": "Bruno the Bold", "was": "Bruno"}),
+        event("combatant_removed", {"combatant": "8", "name": "Ada"}),
+        event("handed_over", {"character": 3, "name": "Ada", "player": "bob", "was": "ada"}),
+        event("encounter_ended", {"rounds": 2}),
+    ]
+    seats = Seats()
+    for each in log:
+        assert fold_core(seats, each) is seats
+    assert seats.done == [
+        ("join", "7", "Bruno", "Foes", True, {}),
+        ("join", "8", "Ada", "Us", False, ADA),  # npc as a bool
+        ("rename", "7", "Bruno the Bold"),
+        ("leave", "8"),
+        ("end",),
+    ]
+    assert FOLDED_KINDS == ("combatant_added", "combatant_removed", "combatant_renamed", "encounter_ended")
+    assert systems.Replay().state_at(log) is None  # no table (the core's replay): nothing to fold over
+    for system in systems.all_systems():  # every system's table is one the core folds its kinds over
+        table = system.replay.start()
+        assert table is None or isinstance(table, ReplayTable), system.key
+        system.replay.state_at(log[:2])  # and a system's fold hands the core's kinds to the core
+        if table is not None:
+            assert system.replay.state_at(log[:2]) != system.replay.start()
