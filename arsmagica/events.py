@@ -408,6 +408,32 @@ PAYLOADS: dict[str, type] = {
     Kind.EXERTION: LongTermExertion,
 }
 
+# The storyguide's panels each kind changes, which its live frame pushes again (`EventKind.panels`): "setup"
+# (who is in the fight, and whether combatants can still be removed: other frames leave a half-filled form
+# alone), "declare" ("Declare for NPCs": its forms, who has declared, open or closed, who can act, ArM3 p177,
+# which time passing changes for anyone in the scene; a declaration changes only its own entry and a
+# correction its combatant's, `panels.frame_context`), "time" (time passes: shown between rounds and outside
+# the fight) and "step" (undo the last step, after the round moves on or back; its reason kept meanwhile).
+# Any other kind changes none of them. The core's kinds name theirs in `views.Table.CORE_KIND_PANELS`.
+ROUND_MOVES = frozenset({"setup", "declare", "time", "step"})
+PANELS: dict[str, frozenset[str]] = {
+    Kind.DECLARATIONS_OPENED: ROUND_MOVES,
+    Kind.MOVEMENT: ROUND_MOVES,
+    Kind.PHASE_RESOLVED: frozenset({"declare", "time", "step"}),
+    Kind.PHASE_UNDONE: frozenset({"time", "step"}),
+    Kind.ROUND_ENDED: frozenset({"declare", "time", "step"}),
+    Kind.TIME_PASSED: frozenset({"declare", "time"}),
+    Kind.NIGHT_OF_SLEEP: frozenset({"declare", "time"}),
+    Kind.EXERTION: frozenset({"declare", "time"}),
+}
+
 EVENT_KINDS = tuple(
-    EventKind(kind.value, kind.label, PAYLOADS[kind], f"arsmagica/events/{kind.value}.html") for kind in Kind
+    EventKind(
+        kind.value,
+        kind.label,
+        PAYLOADS[kind],
+        f"arsmagica/events/{kind.value}.html",
+        panels=PANELS.get(kind, frozenset()),
+    )
+    for kind in Kind
 )

@@ -225,11 +225,18 @@ class Table(Role):
         return None
 
     FRAME_TEMPLATE: str = ""
-    """The panels pushed in every live frame after the new events (rendered with `state_context`)."""
+    """The panels pushed in every live frame after the new events (rendered with `state_context`). The
+    context's `pushed` (`Pushed`) holds the names of the panels the frame's events change, as each kind
+    names them (`EventKind.panels`): `{% if "setup" in pushed %}` pushes a panel only then."""
+
+    CORE_KIND_PANELS: dict[str, frozenset[str]] = {}
+    """The panels of the system's frame each of the core's kinds changes, by kind name (a core kind cannot
+    name a system's panels itself); a core kind left out changes every panel."""
 
     def frame_context(self, events: list, *, replay: bool, context: dict) -> dict:
         """Flags and fragments for the frame from the events it carries, given the audience's
-        `state_context`: which panels to push again whole, or only their changed parts."""
+        `state_context` (with `pushed`, the panels its events name): which parts of a panel to push when
+        not the whole; a `pushed` returned replaces the context's."""
         return {}
 
     def setup_refusal(self, encounter) -> str | None:
@@ -248,6 +255,51 @@ class Table(Role):
     def saga_panels(self, saga, user) -> list[str]:
         """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
         return []
+
+
+class Pushed:
+    """The names of the panels a live frame pushes again: those its events' kinds name (`EventKind.panels`),
+    or every panel (`Pushed.EVERY`). `"setup" in pushed`; `pushed | {"declare"}` adds one."""
+
+    def __init__(self, names: frozenset[str] | None) -> None:
+        self.names = names  # None: every panel
+
+    def __contains__(self, name: object) -> bool:
+        return self.names is None or name in self.names
+
+    def __or__(self, more) -> Pushed:
+        return self if self.names is None else Pushed(self.names | frozenset(more))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pushed) and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(self.names)
+
+    def __repr__(self) -> str:
+        return "Pushed(every panel)" if self.names is None else f"Pushed({sorted(self.names)})"
+
+
+Pushed.EVERY = Pushed(None)
+
+
+def frame_panels(system: RuleSystem, events: list, *, replay: bool) -> Pushed:
+    """The panels a frame of `events` pushes again: every one for a replay (a client catching up); else
+    those each event's kind names (`EventKind.panels`; a core kind's, its system's `CORE_KIND_PANELS`), and
+    every one when a kind names none (None) or is not declared."""
+    if replay:
+        return Pushed.EVERY
+    names: set[str] = set()
+    for event in events:
+        if event.kind in system.table.CORE_KIND_PANELS:
+            named = system.table.CORE_KIND_PANELS[event.kind]
+        else:
+            kind = event_kind(event.kind, system)
+            named = kind.panels if kind else None
+        if named is None:
+            return Pushed.EVERY
+        names |= named
+    return Pushed(frozenset(names))
 
 
 class Log(Role):

@@ -7,6 +7,7 @@ import sys
 import types
 from types import SimpleNamespace
 from typing import TypedDict
+from unittest.mock import patch
 
 import pytest
 from django.core.management import call_command
@@ -25,6 +26,7 @@ from combat.events import (
     check_payload,
     fold_core,
 )
+from combat.systems import Pushed
 from tests.combat.test_roles import Sound
 
 
@@ -231,3 +233,21 @@ def test_the_core_folds_its_own_kinds_over_the_table_each_system_gives():
         system.replay.state_at(log[:2])  # and a system's fold hands the core's kinds to the core
         if table is not None:
             assert system.replay.state_at(log[:2]) != system.replay.start()
+
+
+def test_a_frame_pushes_the_panels_its_events_name(bells):
+    def named(*kinds, replay=False):
+        return systems.frame_panels(bells, [event(kind, {}) for kind in kinds], replay=replay)
+
+    assert named("bell_rang") == Pushed(frozenset({"belfry"}))
+    assert "belfry" in named("bell_rang") and "nave" not in named("bell_rang")
+    assert named() == Pushed(frozenset())  # nothing happened: no panel
+    assert named("bell_rang", "bell_hushed") is Pushed.EVERY  # a kind that names none changes every one
+    assert "nave" in named("bell_hushed") and named("bell_rang", replay=True) is Pushed.EVERY
+    assert named("combatant_added") is Pushed.EVERY  # a core kind its system does not place: every panel
+    assert named("no_such_kind") is Pushed.EVERY
+    assert named("bell_rang") | {"nave"} == Pushed(frozenset({"belfry", "nave"}))
+    placed = {"combatant_added": frozenset({"nave"}), "combatant_renamed": frozenset()}
+    with patch.object(type(bells.table), "CORE_KIND_PANELS", placed):
+        assert named("combatant_added", "bell_rang") == Pushed(frozenset({"nave", "belfry"}))
+        assert named("combatant_renamed") == Pushed(frozenset())
