@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import get_membership, is_storyguide
 from campaign.models import Character
-from campaign.once import fresh_key
+from campaign.sent_once import fresh_key
 from combat import answers
 from combat.errors import CombatError
 from combat.inputs import plain_text, record_ids, whole_number

@@ -19,7 +19,7 @@ from . import resets
 from .access import require_storyguide
 from .invites import invited_saga, landing
 from .models import Membership
-from .once import sent_once
+from .sent_once import sent_once
 
 SHOWN = "reset_link_shown"
 

@@ -1,6 +1,6 @@
 """The storyguide's housekeeping: rename, delete (with a confirmation) or archive and restore a saga, a
 character, an NPC or template (an encounter's is the table's, combat/manage.py, on the same page). Each
-form is sent once (campaign.once); players get 403, outsiders 404 (campaign.access)."""
+form is sent once (campaign.sent_once); players get 403, outsiders 404 (campaign.access)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from . import services
 from .access import get_character, require_storyguide
 from .forms import DeleteForm, RenameForm
 from .models import Character, Saga
-from .once import sent_once
+from .sent_once import sent_once
 
 
 @dataclass

@@ -214,7 +214,7 @@ class CommandKey(models.Model):
 
     For commands that have no encounter version to check: the saga page's time passing (keyed to the
     saga), and the plain forms (keyed to the user who sent them, with the page the first post led to,
-    so a repeat is answered with the same page: campaign.once). Its table keeps the name it had when the
+    so a repeat is answered with the same page: campaign.sent_once). Its table keeps the name it had when the
     model was the table core's."""
 
     saga = models.ForeignKey(Saga, on_delete=models.CASCADE, null=True, blank=True, related_name="+")

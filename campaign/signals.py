@@ -1,5 +1,5 @@
 """What campaign asks of the floors above it without importing them: the table core connects a receiver
-to each (combat/history_kept.py, when its app is ready), so a saga's housekeeping knows what the table
+to each (combat/receivers.py, when its app is ready), so a saga's housekeeping knows what the table
 keeps, a new name or a new player reaches the open encounters and the saga's history records a password
 link made."""
 

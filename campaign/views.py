@@ -37,7 +37,7 @@ from .forms import (
 )
 from .invites import invited_saga, joined_message, landing
 from .models import Character, Membership, Saga, fighter_label, who_plays
-from .once import sent_once
+from .sent_once import sent_once
 
 
 @require_safe

@@ -7,8 +7,8 @@ class CombatConfig(AppConfig):
     name = "combat"
 
     def ready(self) -> None:
-        from . import checks, history_kept, kept, saga_live  # noqa: F401 (checks: registered on import)
+        from . import checks, kept, receivers, saga_live  # noqa: F401 (checks: registered on import)
 
         saga_live.connect_signals()
         kept.connect_signals()
-        history_kept.connect_signals()
+        receivers.connect_signals()

@@ -118,7 +118,7 @@ def _default_template(kind: type, name: str) -> str:
 
 class CoreKind(models.TextChoices):
     """The kinds every encounter writes, whatever its rule system; and the saga records the core writes
-    itself, through combat.history_kept: a storyguide made a password link (campaign.resets, the link itself
+    itself, through combat.receivers: a storyguide made a password link (campaign.resets, the link itself
     never stored), a character handed over to another player (campaign.services.hand_over, which an open
     encounter the character fights in logs as well)."""
 

@@ -1,6 +1,6 @@
 """The storyguide's housekeeping of an encounter: rename it, delete it (with a confirmation; one with
 history is archived) or restore it, on campaign's housekeeping page (campaign/manage.py). Each form is
-sent once (campaign.once); players get 403, outsiders 404."""
+sent once (campaign.sent_once); players get 403, outsiders 404."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign.access import require_storyguide
 from campaign.forms import DeleteForm, RenameForm
 from campaign.manage import Thing, manage_page
-from campaign.once import sent_once
+from campaign.sent_once import sent_once
 
 from . import services
 from .errors import CombatError

@@ -21,7 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign.access import get_membership, is_storyguide
 from campaign.models import Saga
-from campaign.once import sent_once
+from campaign.sent_once import sent_once
 
 from . import answers, kept, services, systems
 from .access import encounter_for, may_see

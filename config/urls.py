@@ -7,7 +7,7 @@ from combat import systems
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("", include("campaign.installable")),  # the manifest, the service worker, /favicon.ico
+    path("", include("campaign.web_app")),  # the manifest, the service worker, /favicon.ico
     path("", include("campaign.urls")),
     path("", include("combat.urls")),
     *(path("", include(system.urls)) for system in systems.all_systems() if system.urls),

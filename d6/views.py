@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from typing_extensions import override
 
 from campaign.access import is_storyguide, require_storyguide
-from campaign.once import sent_once
 from campaign.secure_context import secure_context
+from campaign.sent_once import sent_once
 from combat import systems
 from combat.access import encounter_for
 from combat.audience import PLAYERS, STORYGUIDE

@@ -1,4 +1,4 @@
-{% autoescape off %}/* Covenant's service worker (campaign/installable.py serves it at /sw.js, so its scope is the whole site).
+{% autoescape off %}/* Covenant's service worker (campaign/web_app.py serves it at /sw.js, so its scope is the whole site).
  * - Static files with a hashed name (ServeStatic's, DEBUG off): from the cache first, fetched and kept once.
  * - Other static files, and the manifest: from the network, else from the cache (what the offline page
  *   loads is kept at install).

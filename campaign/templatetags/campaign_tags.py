@@ -15,9 +15,9 @@ def levels(character):
 
 @register.simple_tag
 def command_key():
-    """The hidden one-time key of a plain form: sent twice, it applies once (campaign.once)."""
+    """The hidden one-time key of a plain form: sent twice, it applies once (campaign.sent_once)."""
     from django.utils.html import format_html
 
-    from campaign.once import FIELD, fresh_key
+    from campaign.sent_once import FIELD, fresh_key
 
     return format_html('<input type="hidden" name="{}" value="{}">', FIELD, fresh_key())

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import is_storyguide, require_storyguide
 from campaign.forms import ArchiveImportForm
-from campaign.once import sent_once
+from campaign.sent_once import sent_once
 from campaign.views import saga_list_page
 
 from ..access import encounter_for
@@ -25,6 +25,7 @@ from . import summaries
 from .charts import TALLIES, bars, encounter_table, level_chart
 from .checks import Refused
 from .downloads import as_download, chosen_encounter, file_name
+from .evening_recap import PLAYERS_VERSION, evening_lines, evening_title, players_reader, told, version_words
 from .evenings import MOVES, Evening, evenings, moves
 from .export import archive_bytes
 from .filters import Filters
@@ -33,7 +34,6 @@ from .reading import reader_for
 from .reading_file import parsed
 from .recap import recap_bytes
 from .streaming import streamed
-from .tonight import PLAYERS_VERSION, evening_lines, evening_title, players_reader, told, version_words
 
 
 @login_required

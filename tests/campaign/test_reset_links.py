@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from campaign import resets, services
 from campaign.models import Membership, ResetLink
-from campaign.once import FIELD, fresh_key
+from campaign.sent_once import FIELD, fresh_key
 from combat.models import SagaRecord
 
 from .conftest import PASSWORD

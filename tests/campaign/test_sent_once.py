@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from campaign import services
 from campaign.models import Character, CommandKey, Saga
-from campaign.once import fresh_key
+from campaign.sent_once import fresh_key
 from combat import services as combat_services
 from combat.models import Encounter
 from d6.sheet import saga_attributes

@@ -14,7 +14,7 @@ from arsmagica.services import dice as dice_module
 from arsmagica.services.sheets import fatigue_state_of, set_fatigue
 from arsmagica.sheet import sheet_of as ars_sheet
 from arsmagica.sheet import write
-from campaign.once import fresh_key
+from campaign.sent_once import fresh_key
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from combat.live import render_frame
 from combat.models import Event, SagaRecord

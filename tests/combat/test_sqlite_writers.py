@@ -4,7 +4,7 @@ PostgreSQL (row locks): none is answered "database is locked", and a stale one i
 import pytest
 
 from arsmagica import services
-from campaign.once import fresh_key
+from campaign.sent_once import fresh_key
 from combat.errors import StaleCommand
 from combat.models import Encounter, SagaRecord
 from tests.concurrency import run_together

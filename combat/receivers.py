@@ -65,8 +65,8 @@ def reset_link_made(sender, saga: Saga, storyguide, player, **kwargs) -> None:
 
 def connect_signals() -> None:
     """Answer campaign's questions (once, when the app is ready)."""
-    signals.saga_history.connect(saga_history, dispatch_uid="history_kept.saga")
-    signals.character_history.connect(character_history, dispatch_uid="history_kept.character")
-    signals.character_renamed.connect(character_renamed, dispatch_uid="history_kept.renamed")
-    signals.character_handed_over.connect(character_handed_over, dispatch_uid="history_kept.handed_over")
-    signals.reset_link_made.connect(reset_link_made, dispatch_uid="history_kept.reset_link")
+    signals.saga_history.connect(saga_history, dispatch_uid="receivers.saga")
+    signals.character_history.connect(character_history, dispatch_uid="receivers.character")
+    signals.character_renamed.connect(character_renamed, dispatch_uid="receivers.renamed")
+    signals.character_handed_over.connect(character_handed_over, dispatch_uid="receivers.handed_over")
+    signals.reset_link_made.connect(reset_link_made, dispatch_uid="receivers.reset_link")

@@ -13,7 +13,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from campaign.installable import THEMES
+from campaign.web_app import THEMES
 from tests.deploy.test_static_files import collected, production  # noqa: F401 (fixtures)
 
 from .conftest import client_for

@@ -18,7 +18,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 # The top bar's colour (covenant.css's --bar) and the page's (--paper) in each theme; base.html's
-# theme-color metas say the same (tests/campaign/test_installable.py checks all three agree).
+# theme-color metas say the same (tests/campaign/test_web_app.py checks all three agree).
 THEMES = {
     "light": {"theme_color": "#7a2e1d", "background_color": "#faf6ee"},
     "dark": {"theme_color": "#3a1a12", "background_color": "#171411"},
