@@ -31,7 +31,7 @@ from campaign.systems import (  # noqa: F401
     played,
 )
 
-from .events import CORE_KINDS, EventKind, core_fields
+from .events import CORE_KINDS, FOLDED_KINDS, EventKind, core_fields
 
 if TYPE_CHECKING:
     from django.forms import BaseForm
@@ -442,7 +442,8 @@ class Replay(Role):
     CHART_KINDS: tuple[str, ...] | None = None
     """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
     saga's other entries are never read for them; None reads every kind. The core's kinds that change the
-    table (`combat.events.FOLDED_KINDS`: joined, left, renamed, ended) are read whatever it says."""
+    table (`combat.events.FOLDED_KINDS`: joined, left, renamed, ended), and the system's kinds whose units
+    fold, mark or tally, are read whatever it says (`charted_kinds`): a system of kind units gives `()`."""
 
     CHART_UNREAD: tuple[str, ...] = ()
     """Payload keys of those kinds the saga's charts never read (dotted for a key inside a key:
@@ -631,6 +632,21 @@ def _kinds(paths: tuple[str, ...]) -> dict[str, EventKind]:
                 raise ValueError(f"event kind {kind.name!r} is declared twice")
             kinds[kind.name] = kind
     return kinds
+
+
+def charted_kinds(system: RuleSystem) -> tuple[str, ...]:
+    """The kinds the saga's charts read whatever the system's `Replay.CHART_KINDS` says: the core's kinds
+    it folds (`FOLDED_KINDS`), and the system's kinds whose units fold, mark or tally (`EventKind.apply`,
+    `marks`, `tally`)."""
+    own = (
+        kind.name
+        for kind in system.event_kinds
+        if any(getattr(type(kind), member) is not getattr(EventKind, member) for member in CHARTED)
+    )
+    return (*FOLDED_KINDS, *own)
+
+
+CHARTED = ("apply", "marks", "tally")
 
 
 def event_kind(name: str, system: RuleSystem | None = None) -> EventKind | None:

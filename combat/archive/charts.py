@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET
 
 from .. import systems
 from ..access import encounter_for
-from ..events import FOLDED_KINDS, CoreKind
+from ..events import CoreKind
 from ..names import Roster
 from ..systems import RuleSystem
 from ..undo import reason, taken_back
@@ -337,8 +337,8 @@ def saga_events(reader):
     events = reader.events()
     replay = reader.system.replay
     if replay.CHART_KINDS is not None:
-        # The core's kinds that change the table (it folds them), and an undo: its steps count nowhere.
-        kinds = (*FOLDED_KINDS, *replay.CHART_KINDS, *replay.UNDO_KINDS)
+        # The kinds whose units fold, mark or tally, and an undo: its steps count nowhere.
+        kinds = (*systems.charted_kinds(reader.system), *replay.CHART_KINDS, *replay.UNDO_KINDS)
         events = events.filter(kind__in=[str(kind) for kind in kinds])
     payload = Without("payload", replay.CHART_UNREAD) if replay.CHART_UNREAD else "payload"
     fields = ("encounter_id", "seq", "kind", "round_number", "phase", payload, "storyguide_only")
