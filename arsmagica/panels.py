@@ -11,7 +11,7 @@ from functools import cached_property
 
 from django.utils.functional import SimpleLazyObject
 
-from arsmagica.events import Kind
+from arsmagica.events import Kind, MovementKind
 from arsmagica.models import Declaration, Phase, Weapon
 from campaign.models import Character
 from combat.audience import STORYGUIDE
@@ -333,7 +333,7 @@ def acting_order(movement: Event | None, audience: str, saga, combatants) -> dic
     if movement is None or audience == STORYGUIDE:
         return movement.payload if movement else None
     players = {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
-    return presenters.players_payload(movement, set(), players, saga.npc_rolls)
+    return MovementKind().for_players(movement, set(), players, saga.npc_rolls)
 
 
 def order_note(over: bool) -> str:

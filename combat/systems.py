@@ -49,6 +49,11 @@ class Role(ABC):  # noqa: B024 (its abstract members are its subclasses', each r
     `problems` says what it does not, `manage.py check` reports it (`combat/checks.py`), and the role is
     refused when first read."""
 
+    def _kind(self, name: str) -> EventKind | None:
+        """The kind of that name, the core's or its system's (the system that plays this role, once the
+        registry made it; any system's for a role made by itself)."""
+        return event_kind(name, getattr(self, "_system", None))
+
     @classmethod
     def core(cls) -> type[Role]:
         """The core's class of the role this class plays (`Log` for a system's own log)."""
@@ -336,14 +341,14 @@ class Log(Role):
         the system's kinds): what a system forgets stays hidden."""
         if not self.SECRETS:
             return event.payload
-        kind = event_kind(event.kind)
+        kind = self._kind(event.kind)
         return kind.for_players(event, own, players, npc_rolls) if kind else core_fields(event.kind, {})
 
     def sentence(self, kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
         """One of the system's events as one sentence built from its payload as its audience sees it (a
         phone's pop-up, a screen reader's words: `combat.sentences`); "" for a kind it does not say. By
         default its kind's (`EventKind.sentence`)."""
-        unit = event_kind(kind)
+        unit = self._kind(kind)
         return unit.sentence(payload, names, storyguide=storyguide) if unit else ""
 
     def players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
@@ -355,7 +360,7 @@ class Log(Role):
         alone unless the kind says more)."""
         if not self.SECRETS:
             return record.payload
-        kind = event_kind(record.kind)
+        kind = self._kind(record.kind)
         return kind.for_players_record(record, characters, npc_rolls) if kind else {}
 
 
@@ -408,7 +413,7 @@ class Replay(Role):
         """The table after one more event: that event kind's effect (by default its kind's,
         `EventKind.apply`; a kind nobody declares leaves the table as it was). May change `table` in place;
         returns it."""
-        kind = event_kind(event.kind)
+        kind = self._kind(event.kind)
         return kind.apply(table, event) if kind else table
 
     def state_at(self, events: list) -> Any:
@@ -459,14 +464,14 @@ class Replay(Role):
         """What an event puts on an encounter's timeline, as (mark, combatant id, words): each mark one of
         `combat.archive.charts.MARKS` ("hit", "wound", "botch", "correction"); an undo of `UNDO_KINDS` is
         marked ("undo") by the core itself. By default its kind's (`EventKind.marks`)."""
-        kind = event_kind(event.kind)
+        kind = self._kind(event.kind)
         return kind.marks(event) if kind else []
 
     def chart_tally(self, event) -> list[tuple[str, str, int]]:
         """What an event adds to the saga's numbers, as (combatant id, counter, amount): each counter one of
         `combat.archive.charts.TALLIES` (attacks made and landed, wounds dealt and taken, botches, fatigue
         levels lost). By default its kind's (`EventKind.tally`)."""
-        kind = event_kind(event.kind)
+        kind = self._kind(event.kind)
         return kind.tally(event) if kind else []
 
     def recap_rolls(self, event) -> list[tuple[str, int, str]]:
@@ -520,6 +525,7 @@ class Played:
         if refused:
             raise TypeError("; ".join(each.message for each in refused))
         role = vars(system)[self.name] = given()
+        role._system = system  # whose kinds its defaults hand events to
         return role
 
     def role_class(self, owner: type) -> Any:
