@@ -1,4 +1,7 @@
-"""The Ars Magica round's event kinds, each with its payload type (ArM3 p163-p177).
+"""The Ars Magica round's event kinds, each one unit (`combat.events.EventKind`, below; ArM3 p163-p177): its
+payload type, its line (`arsmagica/events/<name>.html`), its sentence (`arsmagica.sentences`' wording), what
+players see of it, its effect on the replay's table (`arsmagica.replay.Table`), its marks and tallies on the
+charts, and the storyguide's panels it changes. Their names are `arsmagica.kinds.Kind`.
 
 A payload type says what the log keeps as JSON: the engine's records as their `to_dict()` gives
 them (enums by value, tuples as lists), and what the services add around them.
