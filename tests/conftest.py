@@ -7,6 +7,8 @@ from typing import NoReturn
 
 import pytest
 
+pytest_plugins = ["tests.personas"]  # the storyguide, the players and the stranger, for every package
+
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -36,9 +38,7 @@ def pytest_sessionfinish(session, exitstatus):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if IN_CI and skipped:
-        reporter.write_line(
-            f"CI=true: {len(skipped)} test(s) skipped; in CI every test must run.", red=True
-        )
+        reporter.write_line(f"CI=true: {len(skipped)} test(s) skipped; in CI every test must run.", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 

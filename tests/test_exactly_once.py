@@ -7,9 +7,9 @@ from django.urls import reverse
 
 from arsmagica import services as ars
 from combat.models import Encounter
-from tests.combat.conftest import Table
+from tests.arsmagica.conftest import Table
 from tests.concurrency import run_together
-from tests.d6table.conftest import D6Table
+from tests.d6.conftest import D6Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 POSTS = 20

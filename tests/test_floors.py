@@ -8,6 +8,7 @@ order to settle.
 """
 
 import ast
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,3 +165,49 @@ def test_the_table_answers_what_campaign_asks():
 
     asked = [value for value in vars(signals).values() if isinstance(value, Signal)]
     assert len(asked) == 5 and all(signal.has_listeners() for signal in asked)
+
+
+# The core's tests play the coin duel (tests/combat/conftest.py, tests/campaign/conftest.py): a test of the
+# core that needs a real system is a test of that system, in its own package (tests/arsmagica, tests/d6),
+# and one that holds every system to one contract is in tests/systems.
+CORE_TESTS = ("tests/combat", "tests/campaign")
+REAL_SYSTEMS = ("arsmagica", "d6", "tests.arsmagica", "tests.d6", "tests.rules", "tests.systems")
+REAL_SYSTEMS += ("tests.test_migrations",)  # its played sagas are an Ars Magica and a d6 one
+# A core test module that truly needs a real system, with its reason: none today.
+NEEDS_A_REAL_SYSTEM: dict[str, str] = {}
+
+
+def real_system_imports(paths) -> list[str]:
+    """Every import of a real rule system, or of a test package that plays one, in the files given."""
+    found = []
+    for path in paths:
+        name = module_name(path)
+        for target, line in imported(name, path, {}):
+            if any(target == real or target.startswith(real + ".") for real in REAL_SYSTEMS):
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+    return found
+
+
+def test_the_cores_tests_name_no_real_system():
+    """No module of tests/combat or tests/campaign imports Ars Magica, d6, or a test package that plays
+    them, at its top or inside a function (the coin duel stands for a system there)."""
+    paths = [path for folder in CORE_TESTS for path in sorted((ROOT / folder).rglob("*.py"))]
+    assert paths and all(path.exists() for path in map(ROOT.joinpath, NEEDS_A_REAL_SYSTEM))
+    wrong = [line for line in real_system_imports(paths) if line.split(":")[0] not in NEEDS_A_REAL_SYSTEM]
+    assert wrong == []
+
+
+def test_the_core_tests_check_sees_a_real_system_however_it_is_imported(tmp_path, monkeypatch):
+    """Relative, aliased or inside a function: each import of a real system is seen; the coin duel is not."""
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    folder = tmp_path / "tests" / "combat"
+    folder.mkdir(parents=True)
+    (folder / "test_x.py").write_text(
+        "import arsmagica.rules as rules\nfrom tests.coinduel import KEY\nfrom ..d6 import conftest\n"
+        "\n\ndef test_it():\n    from d6 import services\n"
+    )
+    assert real_system_imports([folder / "test_x.py"]) == [
+        "tests/combat/test_x.py:1 imports arsmagica.rules",
+        "tests/combat/test_x.py:3 imports tests.d6",
+        "tests/combat/test_x.py:7 imports d6",
+    ]

@@ -32,8 +32,9 @@ from combat.rules.dice import ScriptedDice
 from d6 import services as d6
 from d6.services import dice as d6_dice
 from d6.sheet import DEFAULT_ATTRIBUTES
-from tests.combat.conftest import P168_FACES, Table
-from tests.d6table import conftest as d6_conftest
+from tests import personas
+from tests.arsmagica.conftest import P168_FACES, Table
+from tests.d6 import conftest as d6_conftest
 
 APPS = ("campaign", "combat", "arsmagica", "d6table")
 # The leaf migrations of d003c0c's schema; arsmagica did not exist yet.
@@ -116,7 +117,7 @@ def play_d6_fight_and_chase(monkeypatch) -> d6_conftest.D6Table:
     """The d6 saga: initiative, Marta's attack and Bandit 2's failed defence, then a chase through the
     streets and onto the river, exchange by exchange, until it ends."""
     monkeypatch.setattr(
-        d6_conftest, "make_user", lambda name: get_user_model().objects.create_user(username=f"d6-{name}")
+        personas, "make_user", lambda name: get_user_model().objects.create_user(username=f"d6-{name}")
     )
     table = d6_conftest.D6Table()
 

@@ -18,8 +18,8 @@ from combat.archive.reading import reader_for
 from combat.archive.replay import reader_events
 from combat.audience import PLAYERS
 from combat.models import Event
+from tests.arsmagica.conftest import Table
 from tests.audience_places import line_of, pushed
-from tests.combat.conftest import Table
 
 pytestmark = pytest.mark.django_db
 

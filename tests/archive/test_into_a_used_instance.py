@@ -20,7 +20,8 @@ from combat.archive.importer import import_saga
 from combat.models import Combatant, Encounter, Event
 from combat.services import add_combatants, create_encounter, remove_combatant
 from combat.systems import of as copy_system
-from tests.combat.conftest import Table, make_user
+from tests.arsmagica.conftest import Table
+from tests.personas import make_user
 from tests.test_migrations import p168_declared, play_d6_fight_and_chase
 
 from .conftest import archive_of, assert_same_but_ids
@@ -164,7 +165,11 @@ def test_a_copy_names_its_own_characters_where_a_combatant_joined(monkeypatch):
     assert added.payload["character"] == added.payload["levels"]["character"] == boris.pk
     encounter = copy.encounters.get()
     ars.record_exertion(
-        table.storyguide, boris.pk, 1, "a day's march", encounter_id=encounter.pk,
+        table.storyguide,
+        boris.pk,
+        1,
+        "a day's march",
+        encounter_id=encounter.pk,
         expected_version=encounter.version,
     )
     combatant = encounter.combatants.get(character=boris)

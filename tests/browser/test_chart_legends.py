@@ -14,10 +14,10 @@ from arsmagica.rules import RandomDiceBox
 from arsmagica.services import dice as ars_dice
 from combat.rules.dice import RandomDice
 from d6.services import dice as d6_dice
-from tests.combat.conftest import Table as ArsTable
-from tests.combat.test_replay import play_a_fight
-from tests.d6table.conftest import D6Table
-from tests.d6table.test_replay import play as play_d6
+from tests.arsmagica.conftest import Table as ArsTable
+from tests.arsmagica.test_replay import play_a_fight
+from tests.d6.conftest import D6Table
+from tests.d6.test_replay import play as play_d6
 
 from .people import PHONE, outside_the_event_loop
 

@@ -8,8 +8,7 @@ from django.db.models import F
 from django.urls import reverse
 
 from campaign.lockout import wait_words
-
-from .conftest import PASSWORD
+from tests.personas import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -28,40 +27,40 @@ def log_in(client, username, password, where=HOME):
     return client.post(reverse("login"), {"username": username, "password": password}, **where)
 
 
-def test_five_wrong_passwords_lock_that_username_from_that_address(client, bob):
+def test_five_wrong_passwords_lock_that_username_from_that_address(client, player):
     for _ in range(4):
-        response = log_in(client, "bob", "not-the-password")
+        response = log_in(client, "alice", "not-the-password")
         assert response.status_code == 200
         assert "That username and password do not match" in response.content.decode()
-    locked = log_in(client, "bob", "not-the-password")
+    locked = log_in(client, "alice", "not-the-password")
     assert locked.status_code == 429
     page = locked.content.decode()
     assert "Too many failed logins" in page
     assert "failed to log in 5 times from your address" in page
     assert "Try again in 15 minutes." in page
     assert "Traceback" not in page
-    right_password_too_soon = log_in(client, "bob", PASSWORD)
+    right_password_too_soon = log_in(client, "alice", PASSWORD)
     assert right_password_too_soon.status_code == 429
     assert "_auth_user_id" not in client.session
 
 
-def test_the_lock_is_per_address_so_bob_still_logs_in_from_elsewhere(client, bob):
+def test_the_lock_is_per_address_so_the_player_still_logs_in_from_elsewhere(client, player):
     for _ in range(5):
-        log_in(client, "bob", "not-the-password")
-    response = log_in(client, "bob", PASSWORD, where=ELSEWHERE)
+        log_in(client, "alice", "not-the-password")
+    response = log_in(client, "alice", PASSWORD, where=ELSEWHERE)
     assert response.status_code == 302
-    assert client.session["_auth_user_id"] == str(bob.pk)
+    assert client.session["_auth_user_id"] == str(player.pk)
 
 
-def test_after_the_cool_off_the_right_password_logs_in_and_clears_the_count(client, bob):
+def test_after_the_cool_off_the_right_password_logs_in_and_clears_the_count(client, player):
     for _ in range(5):
-        log_in(client, "bob", "not-the-password")
+        log_in(client, "alice", "not-the-password")
     AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(minutes=15, seconds=1))
-    response = log_in(client, "bob", PASSWORD)
+    response = log_in(client, "alice", PASSWORD)
     assert response.status_code == 302
     assert response.url == reverse("saga_list")  # "My sagas", not the front page
-    assert client.session["_auth_user_id"] == str(bob.pk)
-    assert not AccessAttempt.objects.filter(username="bob", failures_since_start__gt=0).exists()
+    assert client.session["_auth_user_id"] == str(player.pk)
+    assert not AccessAttempt.objects.filter(username="alice", failures_since_start__gt=0).exists()
 
 
 def test_signing_up_logs_in_with_axes_on(client):

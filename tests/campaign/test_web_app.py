@@ -15,8 +15,7 @@ from django.test import Client
 
 from campaign.web_app import THEMES
 from tests.deploy.test_static_files import collected, production  # noqa: F401 (fixtures)
-
-from .conftest import client_for
+from tests.personas import client_for
 
 CSS = Path(finders.find("css/covenant.css")).read_text()
 HASHED = re.compile(r"const HASHED = /(.+)/;")
@@ -118,11 +117,11 @@ def test_in_production_the_worker_keeps_the_hashed_names_the_offline_page_loads(
 
 
 @pytest.mark.django_db
-def test_the_offline_page_is_the_same_for_everyone(alice):
-    mine = client_for(alice).get("/offline/")
+def test_the_offline_page_is_the_same_for_everyone(storyguide):
+    mine = client_for(storyguide).get("/offline/")
     anyone = Client().get("/offline/")
     assert mine.status_code == 200
     assert mine.content == anyone.content
     page = mine.content.decode()
-    assert "alice" not in page and "csrfmiddlewaretoken" not in page and "Log out" not in page
+    assert "sg" not in page and "csrfmiddlewaretoken" not in page and "Log out" not in page
     assert "What works offline" in page and 'data-every="5"' in page

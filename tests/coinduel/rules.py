@@ -6,25 +6,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from combat.rules.dice import Dice
+from combat.rules.refusals import Refusal, while_open
 
 HITS_TO_WIN = 3
 
 
 @dataclass(frozen=True)
 class Duel:
-    """Where a duel stands: the duellists' ids in order, the hits each has landed, the winner if any."""
+    """Where a duel stands: the duellists' ids in order, the hits each has landed, the winner if any, and
+    the encounter's status (`while_open` reads it)."""
 
     duellists: tuple[str, ...]
     hits: dict[str, int]
     winner: str | None = None
+    status: str = "running"
 
 
-def can_flip(duel: Duel) -> str | None:
-    """A turn needs exactly two duellists and no winner yet; the reason why not, or None."""
+@while_open
+def can_flip(duel: Duel) -> Refusal | None:
+    """A turn needs an open encounter, exactly two duellists and no winner yet: None, or why not."""
     if len(duel.duellists) != 2:
-        return "A coin duel needs exactly two duellists."
+        return Refusal("A coin duel needs exactly two duellists.")
     if duel.winner is not None:
-        return "The duel is won; nobody flips again."
+        return Refusal("The duel is won; nobody flips again.")
     return None
 
 
@@ -38,7 +42,7 @@ def play_turn(duel: Duel, dice: Dice) -> tuple[Duel, dict[str, str]]:
     faces = {who: flip_coin(dice) for who in duel.duellists}
     hits = {who: duel.hits.get(who, 0) + (faces[who] == "heads") for who in duel.duellists}
     winner = next((who for who in duel.duellists if hits[who] >= HITS_TO_WIN), None)
-    return Duel(duel.duellists, hits, winner), faces
+    return Duel(duel.duellists, hits, winner, duel.status), faces
 
 
 def resolve(data: dict) -> dict:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from combat.errors import WrongPhase
 from combat.models import Encounter
 from combat.rules.dice import Dice, RandomDice
-from combat.services.log import EventLog, lock_encounter, require_storyguide_of
+from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from . import rules
 from .events import Kind
@@ -20,7 +19,8 @@ def duel_of(encounter: Encounter) -> tuple[rules.Duel, dict[str, str]]:
     last = encounter.events.filter(kind=Kind.FLIP).order_by("-seq").first()
     won = encounter.events.filter(kind=Kind.WON).first()
     hits = dict(last.payload["hits"]) if last else {}
-    return rules.Duel(tuple(names), hits, won.payload["winner"] if won else None), names
+    winner = won.payload["winner"] if won else None
+    return rules.Duel(tuple(names), hits, winner, encounter.status), names
 
 
 def flip(user, encounter_id: int, expected_version: int, dice: Dice | None = None) -> rules.Duel:
@@ -29,9 +29,7 @@ def flip(user, encounter_id: int, expected_version: int, dice: Dice | None = Non
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         duel, names = duel_of(encounter)
-        refusal = rules.can_flip(duel)
-        if refusal:
-            raise WrongPhase(refusal)
+        obey(rules.can_flip(duel))
         duel, faces = rules.play_turn(duel, dice or RandomDice())
         encounter.round_number += 1
         encounter.status = Encounter.Status.RUNNING

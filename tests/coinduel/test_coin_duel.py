@@ -1,6 +1,7 @@
 """A third rule system, the coin duel, runs end to end through the core: it touches no file outside
 tests/coinduel/ and the test settings, and the core names it nowhere."""
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -22,6 +23,7 @@ from combat import systems
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from combat.rules.dice import ScriptedDice
+from combat.rules.refusals import WRONG_TIME
 
 from . import rules, services
 from .events import Kind
@@ -99,7 +101,8 @@ def test_three_heads_win_the_duel():
     assert duel.hits == {"a": 2, "b": 1} and duel.winner is None
     duel, faces = rules.play_turn(duel, ScriptedDice([HEADS, TAILS]))
     assert faces == {"a": "heads", "b": "tails"} and duel.winner == "a"
-    assert rules.can_flip(duel) == "The duel is won; nobody flips again."
+    won = rules.can_flip(duel)
+    assert won == "The duel is won; nobody flips again." and won.kind == WRONG_TIME
     assert rules.can_flip(rules.Duel(("a",), {})) == "A coin duel needs exactly two duellists."
 
 
@@ -217,7 +220,11 @@ def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
     assert flip_url in duel.sg_client.get(page_url).content.decode()
     combat_services.end_encounter(duel.storyguide, duel.encounter.pk, duel.v)
     encounter = Encounter.objects.get(pk=duel.encounter.pk)
-    assert rules.can_flip(services.duel_of(encounter)[0]) is None  # nobody has won: the rules alone allow it
+    ended = services.duel_of(encounter)[0]
+    assert ended.winner is None and rules.can_flip(ended) == "This encounter is over."  # `while_open`
+    assert (
+        rules.can_flip(dataclasses.replace(ended, status="running")) is None
+    )  # the rest of the rules allow it
     before = (encounter.version, encounter.last_seq)
     response = duel.sg_client.post(
         reverse("coinduel_flip", args=[encounter.pk]), {"expected_version": encounter.version}
@@ -228,3 +235,20 @@ def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
     assert encounter.events.order_by("-seq").first().kind == "encounter_ended"
     page = duel.sg_client.get(page_url).content.decode()
     assert 'id="coin-duel"' in page and flip_url not in page and "hx-post" not in page
+
+
+def test_a_flip_the_rules_refuse_is_refused_in_the_error_slot_and_its_button_says_why():
+    duel = Duel()
+    duel.create()
+    carl = Character.objects.create(saga=duel.saga, name="Carl", is_npc=True)
+    combat_services.add_combatants(duel.storyguide, duel.encounter.pk, duel.v, [carl.pk], "Duellists")
+    before = duel.v
+    response = duel.sg_client.post(
+        reverse("coinduel_flip", args=[duel.encounter.pk]),
+        {"expected_version": before},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 409, response.content
+    assert b"A coin duel needs exactly two duellists." in response.content and duel.v == before
+    page = duel.sg_client.get(reverse("encounter_page", args=[duel.encounter.pk])).content.decode()
+    assert re.search(r"<button[^>]*disabled[^>]*>Flip</button> <span>A coin duel needs exactly two", page)

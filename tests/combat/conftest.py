@@ -1,84 +1,47 @@
-"""Personas and a fight for the combat tests: a storyguide, two players, an outsider; Sir Boris
-(Attack 10, ArM3 p168) and his companion against three bandits with sword, sword and dagger."""
+"""The core's tests play the coin duel (tests/coinduel), the test-only third system, so that they name no
+real one: a saga of the personas (tests/personas.py) where Alice's Ada duels the storyguide's Bruno, and
+Bob plays too, with no character in the duel."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.urls import reverse
 
-from arsmagica import services
-from arsmagica.models import Weapon
-from arsmagica.rules import ScriptedDiceBox
-from arsmagica.services import dice as dice_module
-from arsmagica.sheet import new_sheet
-from campaign.models import Character, Membership, Saga
+from campaign import services as campaign_services
+from campaign.models import Character, Membership
+from combat import services
 from combat.models import Encounter
+from combat.rules.dice import ScriptedDice
+from tests import personas
+from tests.coinduel import KEY
+from tests.coinduel import services as coin
 
-PASSWORD = "covenant-test-1220"
-
-
-def make_user(username):
-    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+HEADS, TAILS = 2, 1  # an even d6 is heads
+# A Daphne of these tests (tests.browser.server) runs the test settings, where the coin duel is installed.
+SERVES_THE_DUEL = {"DJANGO_SETTINGS_MODULE": "tests.settings"}
 
 
 class Table:
-    """The people and the fight; `refresh()` reloads the encounter, `v` is its version."""
+    """The people, the saga and the duel; `refresh()` reloads the encounter, `v` is its version."""
 
     def __init__(self, physical=False):
-        self.storyguide = make_user("sg")
-        self.alice = make_user("alice")
-        self.bob = make_user("bob")
-        self.outsider = make_user("charlie")
-        self.saga = Saga.objects.create(name="Test saga", storyguide=self.storyguide, physical_dice=physical)
-        Membership.objects.create(saga=self.saga, user=self.storyguide, role=Membership.Role.STORYGUIDE)
+        people = personas.make_people()
+        self.storyguide, self.alice, self.bob = people.storyguide, people.player, people.second_player
+        self.outsider = people.stranger
+        self.saga = campaign_services.create_saga(
+            self.storyguide, name="Test saga", rule_system=KEY, physical_dice=physical
+        )
         Membership.objects.create(saga=self.saga, user=self.alice, role=Membership.Role.PLAYER)
         Membership.objects.create(saga=self.saga, user=self.bob, role=Membership.Role.PLAYER)
-        self.boris_character = self.character(
-            "Sir Boris",
-            self.alice,
-            soak=5,
-            combat_fatigue=3,
-            weapon=dict(name="Sword", initiative=12, attack=10, defense=8, damage=7, optimum_range="reach"),
-        )
-        self.anselm_character = self.character(
-            "Brother Anselm",
-            self.bob,
-            soak=4,
-            combat_fatigue=2,
-            weapon=dict(name="Mace", initiative=3, attack=7, defense=6, damage=8, optimum_range="reach"),
-        )
-        self.bandit_characters = [
-            self.character(f"Bandit {n}", None, soak=3, combat_fatigue=1, weapon=weapon)
-            for n, weapon in (
-                (1, dict(name="Sword", initiative=5, attack=7, defense=6, damage=6, optimum_range="reach")),
-                (2, dict(name="Sword", initiative=5, attack=7, defense=6, damage=6, optimum_range="reach")),
-                (3, dict(name="Dagger", initiative=3, attack=6, defense=4, damage=3, optimum_range="touch")),
-            )
-        ]
-        self.encounter = services.create_encounter(self.storyguide, self.saga.pk, "Forest road")
+        self.ada_character = Character.objects.create(saga=self.saga, owner=self.alice, name="Ada")
+        self.bruno_character = Character.objects.create(saga=self.saga, name="Bruno", is_npc=True)
+        self.encounter = services.create_encounter(self.storyguide, self.saga.pk, "Duel at dawn", KEY)
         services.add_combatants(
             self.storyguide,
             self.encounter.pk,
             self.v,
-            [self.boris_character.pk, self.anselm_character.pk],
-            "Companions",
-        )
-        services.add_combatants(
-            self.storyguide, self.encounter.pk, self.v, [c.pk for c in self.bandit_characters], "Bandits"
+            [self.ada_character.pk, self.bruno_character.pk],
+            "Duellists",
         )
         by_name = {c.character.name: c for c in self.refresh().combatants.select_related("character")}
-        self.boris, self.anselm = by_name["Sir Boris"], by_name["Brother Anselm"]
-        self.bandits = [by_name[f"Bandit {n}"] for n in (1, 2, 3)]
-
-    def character(self, name, owner, *, soak, combat_fatigue, weapon):
-        character = Character.objects.create(
-            saga=self.saga,
-            name=name,
-            owner=owner,
-            is_npc=owner is None,
-            sheet=new_sheet(soak=soak, combat_fatigue=combat_fatigue, dodge_defense=3),
-        )
-        Weapon.objects.create(character=character, **weapon)
-        return character
+        self.ada, self.bruno = by_name["Ada"], by_name["Bruno"]
 
     def refresh(self) -> Encounter:
         self.encounter.refresh_from_db()
@@ -88,95 +51,11 @@ class Table:
     def v(self) -> int:
         return self.refresh().version
 
-    def weapon(self, combatant):
-        return combatant.character.weapons.first().pk
-
-    def boris_attack_form(self) -> tuple[str, dict]:
-        """Sir Boris's declaration form as his player posts it: its address, and an attack on a bandit."""
-        prefix = f"c{self.boris.pk}-"
-        data = {
-            prefix + "action": "attack",
-            prefix + "weapon": self.weapon(self.boris),
-            prefix + "engage": [str(self.bandits[0].pk)],
-            prefix + "on_success": "hit",
-            prefix + "missile_phase": "first_missile",
-        }
-        return reverse("declare", args=[self.encounter.pk, self.boris.pk]), data
-
-    def declare_p168(self, dice=None):
-        """Sir Boris engages all three at Reach; the bandits engage him, the dagger at Touch (p168)."""
-        dice = dice or {}
-        services.declare(
-            self.alice,
-            self.encounter.pk,
-            self.boris.pk,
-            {
-                "action": "attack",
-                "weapon_id": self.weapon(self.boris),
-                "engage": [b.pk for b in self.bandits],
-                "range": "reach",
-                "dice": dice.get("boris", {}),
-            },
-        )
-        for index, bandit in enumerate(self.bandits):
-            services.declare(
-                self.storyguide,
-                self.encounter.pk,
-                bandit.pk,
-                {
-                    "action": "attack",
-                    "weapon_id": self.weapon(bandit),
-                    "engage": [self.boris.pk],
-                    "range": "touch" if index == 2 else "reach",
-                    "dice": dice.get(f"bandit{index + 1}", {}),
-                },
-            )
-
-    def ids(self):
-        return {
-            "boris": str(self.boris.pk),
-            "anselm": str(self.anselm.pk),
-            **{f"bandit{n}": str(b.pk) for n, b in enumerate(self.bandits, start=1)},
-        }
-
-
-# The dice of p168: Sir Boris's Initiative Total 20 against 23, 15 and 11; his roll of 7.
-P168_FACES = {
-    "boris": {"initiative": [8], "combat": [7], "fatigue": [9]},
-    "bandit1": {"initiative": [1, 9], "combat": [3], "fatigue": [5]},  # 5 + 18 = 23, a lucky roll
-    "bandit2": {"initiative": [1, 5], "combat": [4], "fatigue": [2]},  # 5 + 10 = 15
-    "bandit3": {"initiative": [8], "combat": [6], "fatigue": [8]},  # 3 + 8 = 11
-}
-
-
-def login(client, user):
-    """The test client, logged in as `user` (every test user's password is PASSWORD)."""
-    assert client.login(username=user.username, password=PASSWORD)
-    return client
+    def flip(self, ada=HEADS, bruno=TAILS):
+        """One turn of the duel, the storyguide's command, on the faces given (Ada heads, Bruno tails)."""
+        return coin.flip(self.storyguide, self.encounter.pk, self.v, ScriptedDice([ada, bruno]))
 
 
 @pytest.fixture
 def table(db):
     return Table()
-
-
-@pytest.fixture
-def physical_table(db):
-    return Table(physical=True)
-
-
-@pytest.fixture
-def scripted_dice(monkeypatch):
-    """Script the server's dice: `scripted_dice(table, P168_FACES)` with faces by persona name."""
-
-    def script(table, faces):
-        ids = table.ids()
-        box = {ids[name]: purposes for name, purposes in faces.items()}
-        monkeypatch.setattr(dice_module, "server_box", lambda: ScriptedDiceBox(box))
-
-    return script
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

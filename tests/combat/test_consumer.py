@@ -1,4 +1,5 @@
-"""The encounter websocket: join, push after a command, replay after a reconnect, refusals.
+"""The encounter websocket: join, push after a command, replay after a reconnect, refusals; on the coin duel
+(its table: Ada and Bruno added, events 1 to 3; each flip one more).
 
 Runs on the in-memory channel layer, and on Redis when REDIS_URL is set (make test).
 """
@@ -13,13 +14,14 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from arsmagica import services
 from combat.consumers import ENCOUNTER_GONE
 from combat.models import Encounter
 from combat.routing import websocket_urlpatterns
 from config.asgi import application
 
 from .conftest import Table
+
+FLIP_FORM = 'hx-post="/encounters/'
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 3
@@ -47,8 +49,9 @@ async def joined(encounter_id, user, last_seq=0):
 
 
 @database_sync_to_async
-def open_declarations(table):
-    services.open_declarations(table.storyguide, table.encounter.pk, table.v)
+def flip(table, ada=2):
+    """A turn of the duel: Ada flips `ada` (2 heads, 1 tails), Bruno tails."""
+    table.flip(ada=ada)
 
 
 def seq_range(frame):
@@ -64,10 +67,9 @@ async def test_the_storyguide_joins_and_gets_the_log_and_the_panels(table_live):
     comm, frame = await joined(table_live.encounter.pk, table_live.storyguide)
     try:
         assert 'data-replay="1"' in frame
-        assert event_ids(frame) == [1, 2, 3, 4, 5, 6]
-        assert seq_range(frame) == (1, 6)
-        for panel in ("encounter-status", "combatants", "acting-order", "sg-controls", "declaration-status"):
-            assert f'id="{panel}"' in frame
+        assert event_ids(frame) == [1, 2, 3]
+        assert seq_range(frame) == (1, 3)
+        assert 'id="coin-duel"' in frame and FLIP_FORM in frame
     finally:
         await comm.disconnect()
 
@@ -76,16 +78,13 @@ async def test_a_command_is_pushed_to_every_screen(table_live):
     sg, _ = await joined(table_live.encounter.pk, table_live.storyguide)
     alice, _ = await joined(table_live.encounter.pk, table_live.alice)
     try:
-        version = await database_sync_to_async(lambda: table_live.v)()
-        await database_sync_to_async(services.open_declarations)(
-            table_live.storyguide, table_live.encounter.pk, version
-        )
+        await flip(table_live)
         for comm in (sg, alice):
             frame = await comm.receive_from(timeout=TIMEOUT)
-            assert seq_range(frame) == (7, 7)
-            assert event_ids(frame) == [7]
-            assert "declarations are open" in frame
-            assert 'data-phase="declaring"' in frame
+            assert seq_range(frame) == (4, 4)
+            assert event_ids(frame) == [4]
+            assert "Ada flips heads, Bruno flips tails." in frame
+            assert "Ada: 1 hit" in frame and "Bruno: 0 hits" in frame
         assert await alice.receive_nothing(timeout=0.2)
     finally:
         await sg.disconnect()
@@ -111,37 +110,25 @@ async def test_a_pushed_frame_is_sent_without_a_hop_to_the_sync_thread(table_liv
     try:
         joining = len(hops)
         assert joining >= 4  # each socket's connect and resume
-        version = await database_sync_to_async(lambda: table_live.v)()
-        await database_sync_to_async(services.open_declarations)(
-            table_live.storyguide, table_live.encounter.pk, version
-        )
+        await flip(table_live)
         for comm in (sg, alice):
-            assert seq_range(await comm.receive_from(timeout=TIMEOUT)) == (7, 7)
+            assert seq_range(await comm.receive_from(timeout=TIMEOUT)) == (4, 4)
         assert len(hops) == joining
     finally:
         await sg.disconnect()
         await alice.disconnect()
 
 
-async def test_players_do_not_see_npc_declarations_nor_the_storyguide_panel(table_live):
-    await open_declarations(table_live)
-    sg, _ = await joined(table_live.encounter.pk, table_live.storyguide, 7)
-    alice, frame = await joined(table_live.encounter.pk, table_live.alice, 7)
+async def test_players_get_their_audiences_frame_without_the_storyguides_controls(table_live):
+    sg, sg_frame = await joined(table_live.encounter.pk, table_live.storyguide, 3)
+    alice, frame = await joined(table_live.encounter.pk, table_live.alice, 3)
     try:
-        assert 'id="sg-controls"' not in frame
-        bandit = table_live.bandits[0]
-        weapon = await database_sync_to_async(table_live.weapon)(bandit)
-        await database_sync_to_async(services.declare)(
-            table_live.storyguide,
-            table_live.encounter.pk,
-            bandit.pk,
-            {"action": "attack", "weapon_id": weapon, "engage": [table_live.boris.pk]},
-        )
+        assert FLIP_FORM in sg_frame and FLIP_FORM not in frame and 'id="coin-duel"' in frame
+        await flip(table_live)
         sg_frame = await sg.receive_from(timeout=TIMEOUT)
         player_frame = await alice.receive_from(timeout=TIMEOUT)
-        assert event_ids(sg_frame) == [8] and "Bandit 1</b> has declared" in sg_frame
-        assert event_ids(player_frame) == [] and seq_range(player_frame) == (8, 8)
-        assert f'data-testid="declared-{bandit.pk}" class="done"' in player_frame
+        assert event_ids(sg_frame) == event_ids(player_frame) == [4]
+        assert FLIP_FORM in sg_frame and FLIP_FORM not in player_frame and "Ada: 1 hit" in player_frame
     finally:
         await sg.disconnect()
         await alice.disconnect()
@@ -151,22 +138,13 @@ async def test_a_reconnecting_client_gets_what_it_missed_in_order(table_live):
     alice, frame = await joined(table_live.encounter.pk, table_live.alice)
     _, last_seen = seq_range(frame)
     await alice.disconnect()
-    await open_declarations(table_live)
-    await database_sync_to_async(
-        lambda: services.correct(
-            table_live.storyguide,
-            table_live.encounter.pk,
-            table_live.v,
-            table_live.boris.pk,
-            {"body_level": "hurt"},
-            "Old wound",
-        )
-    )()
+    await flip(table_live)
+    await flip(table_live, ada=1)
     alice, frame = await joined(table_live.encounter.pk, table_live.alice, last_seen)
     try:
-        assert event_ids(frame) == [7, 8]
-        assert seq_range(frame) == (7, 8)
-        assert "Old wound" in frame and 'data-testid="body-level">Hurt' in frame
+        assert event_ids(frame) == [4, 5]
+        assert seq_range(frame) == (4, 5)
+        assert "Ada flips tails, Bruno flips tails." in frame and "Ada: 1 hit" in frame
         assert await alice.receive_nothing(timeout=0.2)
     finally:
         await alice.disconnect()
@@ -177,11 +155,11 @@ async def test_pushes_wait_until_the_client_has_resumed_and_are_not_sent_twice(t
     connected, _ = await comm.connect(timeout=TIMEOUT)
     assert connected
     try:
-        await open_declarations(table_live)
+        await flip(table_live)
         assert await comm.receive_nothing(timeout=0.3)  # held: the client has not said what it has
-        await comm.send_to(text_data=json.dumps({"type": "resume", "last_seq": 6}))
+        await comm.send_to(text_data=json.dumps({"type": "resume", "last_seq": 3}))
         frame = await comm.receive_from(timeout=TIMEOUT)
-        assert event_ids(frame) == [7]
+        assert event_ids(frame) == [4]
         assert await comm.receive_nothing(timeout=0.3)  # the held push covered nothing new
     finally:
         await comm.disconnect()
@@ -196,8 +174,8 @@ async def test_a_bad_frame_gets_an_error_frame_and_the_socket_stays_open(table_l
         assert "last_seq" in json.loads(await comm.receive_from(timeout=TIMEOUT))["error"]
         await comm.send_to(text_data=json.dumps({"type": "dance"}))
         assert "Unknown message" in json.loads(await comm.receive_from(timeout=TIMEOUT))["error"]
-        await comm.send_to(text_data=json.dumps({"type": "resume", "last_seq": 5}))
-        assert event_ids(await comm.receive_from(timeout=TIMEOUT)) == [6]
+        await comm.send_to(text_data=json.dumps({"type": "resume", "last_seq": 2}))
+        assert event_ids(await comm.receive_from(timeout=TIMEOUT)) == [3]
     finally:
         await comm.disconnect()
 
@@ -250,6 +228,6 @@ async def test_the_full_stack_authenticates_by_session_cookie(table_live):
         assert connected
         await comm.send_to(text_data=json.dumps({"type": "resume", "last_seq": 0}))
         frame = await comm.receive_from(timeout=TIMEOUT)
-        assert 'id="sg-controls"' not in frame and event_ids(frame) == [1, 2, 3, 4, 5, 6]
+        assert FLIP_FORM not in frame and event_ids(frame) == [1, 2, 3]
     finally:
         await comm.disconnect()

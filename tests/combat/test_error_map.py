@@ -66,7 +66,7 @@ def test_every_page_swaps_the_inline_statuses_and_not_a_server_error():
     for status in answers.INLINE_STATUSES:
         rule = next(rule for rule in rules if re.fullmatch(rule["code"].replace(".", r"\d"), str(status)))
         assert rule["swap"] is True and rule["error"] is False
-    base = (ROOT / "campaign" / "templates" / "base.html").read_text()
+    base = (ROOT / "templates" / "base.html").read_text()
     assert '<meta name="htmx-config" content="{% htmx_config %}">' in base
 
 

@@ -18,7 +18,7 @@ from django.db import connections
 
 from tests.browser.server import DaphneServer, database_url
 
-from .conftest import Table
+from .conftest import SERVES_THE_DUEL, Table
 from .live_socket import LiveSocket
 from .test_redis_path import signed_in
 
@@ -59,7 +59,11 @@ def test_a_player_on_a_killed_daphne_is_gone_for_the_storyguide_on_the_other(
     suite_redis_url, table, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("REDIS_URL", suite_redis_url)
-    environment = {"PRESENCE_EXPIRY_SECONDS": str(EXPIRY), "PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT)}
+    environment = {
+        **SERVES_THE_DUEL,
+        "PRESENCE_EXPIRY_SECONDS": str(EXPIRY),
+        "PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT),
+    }
     db_url = database_url(connections["default"].settings_dict)
     path = f"/ws/encounters/{table.encounter.pk}/"
     with (

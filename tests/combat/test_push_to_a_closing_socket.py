@@ -21,7 +21,7 @@ from django.db import connections
 from campaign.models import Membership
 from tests.browser.server import DaphneServer, database_url
 
-from .conftest import Table
+from .conftest import SERVES_THE_DUEL, Table
 from .live_socket import CLOSE, LiveSocket
 from .test_redis_path import signed_in
 
@@ -57,7 +57,8 @@ def until_closed_by_the_server(socket: LiveSocket, seconds: float = 10) -> int:
 def test_a_push_to_a_socket_whose_close_has_begun_is_no_traceback(tmp_path):
     table = Table()
     path = f"/ws/encounters/{table.encounter.pk}/"
-    with DaphneServer(database_url(connections["default"].settings_dict), tmp_path / "daphne.log") as server:
+    db_url = database_url(connections["default"].settings_dict)
+    with DaphneServer(db_url, tmp_path / "daphne.log", SERVES_THE_DUEL) as server:
         guide, alice, bob = (
             LiveSocket.open(server.host, server.port, path, signed_in(user))
             for user in (table.storyguide, table.alice, table.bob)

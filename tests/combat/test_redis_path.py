@@ -2,12 +2,12 @@
 
 - two signed-in sockets idle for 20 s are not closed (redis-py 8's 5 s read timeout used to close
   them with 1011 every ~5.5 s), and a command's push then reaches both;
-- Redis stopped and started again mid-round: open sockets close with 4503, a handshake meanwhile is
+- Redis stopped and started again mid-encounter: open sockets close with 4503, a handshake meanwhile is
   answered with an error frame and 4503 (never a 500), commands still commit and answer, and every
   client that reconnects replays what it missed: each sequence number reaches each client once.
 
 The idle test uses the suite's Redis (REDIS_URL, started by `make test`); the restart test starts a
-Redis of its own on a free port, so the suite's Redis stays up.
+Redis of its own on a free port, so the suite's Redis stays up. On the coin duel.
 """
 
 from __future__ import annotations
@@ -26,14 +26,16 @@ import pytest
 import redis
 from django.db import connections
 from django.test import Client
+from django.urls import reverse
 
+from campaign.models import Character
 from combat.consumers import CLOSE_UNAVAILABLE, LAYER_DOWN
 from combat.models import Encounter, Event
 from tests.browser.server import DaphneServer, database_url
 from tests.conftest import missing
 from tests.ports import free_port
 
-from .conftest import Table
+from .conftest import SERVES_THE_DUEL, Table
 from .live_socket import Closed, LiveSocket
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -90,7 +92,9 @@ def signed_in(user) -> dict[str, str]:
 def daphne_on(redis_url: str, log_path, monkeypatch):
     """A Daphne process on the test database whose channel layer is the Redis at `redis_url`."""
     monkeypatch.setenv("REDIS_URL", redis_url)
-    with DaphneServer(database_url(connections["default"].settings_dict), log_path) as server:
+    with DaphneServer(
+        database_url(connections["default"].settings_dict), log_path, SERVES_THE_DUEL
+    ) as server:
         yield server
 
 
@@ -145,20 +149,12 @@ def version_of(encounter: Encounter) -> int:
     return encounter.version
 
 
-def correct(server, table: Table, cookies, advantage: int) -> int:
-    """The storyguide corrects Sir Boris's attack advantage: one event."""
-    data = {
-        "expected_version": version_of(table.encounter),
-        "combatant": table.boris.pk,
-        "advantage_attack": advantage,
-        "reason": f"Redis path check {advantage}",
-    }
-    return post_command(server, cookies, f"/encounters/{table.encounter.pk}/correct/", data)
-
-
-def open_declarations(server, table: Table, cookies) -> int:
-    data = {"expected_version": version_of(table.encounter)}
-    return post_command(server, cookies, f"/encounters/{table.encounter.pk}/open/", data)
+def add(server, table: Table, cookies, number: int) -> int:
+    """The storyguide adds the NPC Grog `number` to the duel: one event (a flip's coins are the server's
+    own, and three heads end the duel)."""
+    grog = Character.objects.create(saga=table.saga, name=f"Grog {number}", is_npc=True)
+    data = {"expected_version": version_of(table.encounter), "characters": grog.pk, "side": "Duellists"}
+    return post_command(server, cookies, reverse("add_combatants", args=[table.encounter.pk]), data)
 
 
 def last_seq(table: Table) -> int:
@@ -191,7 +187,7 @@ def test_two_signed_in_sockets_idle_20_seconds_on_redis_stay_open_and_then_get_a
         player.connect()
         assert stay_idle([guide.socket, player.socket], IDLE_SECONDS) >= IDLE_SECONDS
 
-        assert correct(server, table, guide_cookies, advantage=2) == 200
+        assert add(server, table, guide_cookies, 1) == 200
         for follower in (guide, player):
             follower.take()
             assert follower.ranges[-1] == (last_seq(table), last_seq(table))
@@ -200,7 +196,7 @@ def test_two_signed_in_sockets_idle_20_seconds_on_redis_stay_open_and_then_get_a
     assert "Traceback" not in log
 
 
-def test_redis_stopped_and_started_mid_round_every_client_gets_each_event_once(
+def test_redis_stopped_and_started_mid_encounter_every_client_gets_each_event_once(
     redis_server, table, tmp_path, monkeypatch
 ):
     guide_cookies = signed_in(table.storyguide)
@@ -212,8 +208,8 @@ def test_redis_stopped_and_started_mid_round_every_client_gets_each_event_once(
         ]
         for follower in followers:
             follower.connect()
-        assert open_declarations(server, table, guide_cookies) == 200
-        assert correct(server, table, guide_cookies, advantage=1) == 200
+        assert add(server, table, guide_cookies, 1) == 200
+        assert add(server, table, guide_cookies, 2) == 200
         for follower in followers:
             follower.take()
             follower.take()
@@ -223,14 +219,14 @@ def test_redis_stopped_and_started_mid_round_every_client_gets_each_event_once(
             assert_refused_for_now(follower.socket)
         assert_refused_for_now(LiveSocket.open(server.host, server.port, followers[0].path, guide_cookies))
         committed = last_seq(table)
-        for advantage in (2, 3):
-            assert correct(server, table, guide_cookies, advantage) == 200
+        for number in (3, 4):
+            assert add(server, table, guide_cookies, number) == 200
         assert last_seq(table) == committed + 2
 
         redis_server.start()
         for follower in followers:
             follower.connect()
-        assert correct(server, table, guide_cookies, advantage=4) == 200
+        assert add(server, table, guide_cookies, 5) == 200
         for follower in followers:
             follower.take()
         log = server.log_tail()

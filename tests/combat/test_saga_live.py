@@ -1,6 +1,7 @@
 """The saga page's websocket (combat.saga_live): the current regions on connect, a push after each change
 (a member joins, a character or NPC is made or changed, an encounter is made or moves on), NPCs only for
-the storyguide, and the encounter socket's limits and close codes.
+the storyguide, and the encounter socket's limits and close codes. On the coin duel (a command that leaves
+the saga page as it was: tests/arsmagica/test_saga_live.py).
 
 Runs on the in-memory channel layer, and on Redis when REDIS_URL is set (make test).
 """
@@ -15,15 +16,16 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from arsmagica import services
 from campaign import services as campaign
 from campaign.models import Character, Membership, Saga
-from combat import saga_live
+from combat import saga_live, services
 from combat.audience import AUDIENCES
 from combat.consumers import CLOSE_FORBIDDEN, CLOSE_UNAVAILABLE, LAYER_DOWN, RATE_LIMIT, SAGA_GONE
 from combat.routing import websocket_urlpatterns
+from tests.coinduel import KEY
+from tests.personas import make_user
 
-from .conftest import Table, make_user
+from .conftest import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 3
@@ -59,9 +61,9 @@ async def test_each_audience_gets_the_current_regions_on_connect(saga_table):
         for region in REGIONS:
             assert f'id="{region}" hx-swap-oob="true"' in sg_frame
             assert f'id="{region}" hx-swap-oob="true"' in player_frame
-        assert "Sir Boris" in player_frame and "Forest road" in player_frame and "preparing" in player_frame
-        assert 'id="npcs"' in sg_frame and "Bandit 1" in sg_frame
-        assert 'id="npcs"' not in player_frame and "Bandit 1" not in player_frame
+        assert "Ada" in player_frame and "Duel at dawn" in player_frame and "preparing" in player_frame
+        assert 'id="npcs"' in sg_frame and "Bruno" in sg_frame
+        assert 'id="npcs"' not in player_frame and "Bruno" not in player_frame
     finally:
         await sg.disconnect()
         await alice.disconnect()
@@ -92,13 +94,13 @@ async def test_a_new_npc_reaches_the_storyguide_only_and_a_changed_character_eve
         assert "Wolf" not in await alice.receive_from(timeout=TIMEOUT)
 
         def rename():
-            boris = Character.objects.get(pk=saga_table.boris_character.pk)
-            boris.name = "Sir Boris the Bold"
-            boris.save()
+            ada = Character.objects.get(pk=saga_table.ada_character.pk)
+            ada.name = "Ada the Bold"
+            ada.save()
 
         await database_sync_to_async(rename)()
         for comm in (sg, alice):
-            assert "Sir Boris the Bold" in await comm.receive_from(timeout=TIMEOUT)
+            assert "Ada the Bold" in await comm.receive_from(timeout=TIMEOUT)
     finally:
         await sg.disconnect()
         await alice.disconnect()
@@ -107,7 +109,7 @@ async def test_a_new_npc_reaches_the_storyguide_only_and_a_changed_character_eve
 async def test_stamping_copies_pushes_once(saga_table):
     sg, _ = await opened(saga_table.saga.pk, saga_table.storyguide)
     try:
-        await database_sync_to_async(campaign.stamp_npc_copies)(saga_table.bandit_characters[0], 3, "Grog")
+        await database_sync_to_async(campaign.stamp_npc_copies)(saga_table.bruno_character, 3, "Grog")
         frame = await sg.receive_from(timeout=TIMEOUT)
         assert all(f"Grog {n}" in frame for n in (1, 2, 3))
         assert await sg.receive_nothing(timeout=0.3)  # one transaction, one push
@@ -119,40 +121,16 @@ async def test_encounters_are_pushed_when_made_and_when_their_round_moves_on(sag
     alice, _ = await opened(saga_table.saga.pk, saga_table.alice)
     try:
         ambush = await database_sync_to_async(services.create_encounter)(
-            saga_table.storyguide, saga_table.saga.pk, "Ambush at the ford"
+            saga_table.storyguide, saga_table.saga.pk, "Ambush at the ford", KEY
         )
         frame = await alice.receive_from(timeout=TIMEOUT)
         assert f'data-testid="encounter-{ambush.pk}"' in frame and "Ambush at the ford" in frame
         assert await alice.receive_nothing(timeout=0.3)  # made in one command: one push
-        version = await database_sync_to_async(lambda: saga_table.v)()
-        await database_sync_to_async(services.open_declarations)(
-            saga_table.storyguide, saga_table.encounter.pk, version
-        )
+        await database_sync_to_async(saga_table.flip)()
         frame = await alice.receive_from(timeout=TIMEOUT)
         state = rf'data-testid="encounter-state-{saga_table.encounter.pk}">([^<]*)<'
         assert re.search(state, frame).group(1) == "round 1, live"
         assert await alice.receive_nothing(timeout=0.3)  # the encounter's push carried it: not twice
-    finally:
-        await alice.disconnect()
-
-
-async def test_a_command_that_changes_nothing_on_the_saga_page_pushes_nothing_there(saga_table):
-    """Issue 11: a correction of carried advantage is not on the saga page, so no saga frame is rendered or
-    sent; a correction of a level is (the character tables show levels)."""
-    alice, _ = await opened(saga_table.saga.pk, saga_table.alice)
-
-    def correct(changes):
-        services.correct(
-            saga_table.storyguide, saga_table.encounter.pk, saga_table.v, saga_table.boris.pk, changes, "Why"
-        )
-
-    try:
-        await database_sync_to_async(correct)({"body_level": "light_wounds"})
-        assert "Light Wounds" in await alice.receive_from(timeout=TIMEOUT)
-        await database_sync_to_async(correct)({"advantage_attack": 3})
-        assert await alice.receive_nothing(timeout=0.3)
-        await database_sync_to_async(correct)({"body_level": "unhurt"})
-        assert "Light Wounds" not in await alice.receive_from(timeout=TIMEOUT)
     finally:
         await alice.disconnect()
 
@@ -243,7 +221,7 @@ async def test_the_push_lists_templates_apart_and_leaves_archived_encounters_out
     def set_up():
         template = Character.objects.create(saga=saga_table.saga, name="Grog", is_npc=True)
         campaign.stamp_npc_copies(template, 2)
-        old = services.create_encounter(saga_table.storyguide, saga_table.saga.pk, "Old ambush")
+        old = services.create_encounter(saga_table.storyguide, saga_table.saga.pk, "Old ambush", KEY)
         type(old).objects.filter(pk=old.pk).update(archived_at="2026-11-01T00:00:00Z")
 
     await database_sync_to_async(set_up)()
@@ -253,6 +231,6 @@ async def test_the_push_lists_templates_apart_and_leaves_archived_encounters_out
         assert "Grog" in templates and "2 copies stamped" in templates
         npcs = frame[frame.index('id="npcs"') : frame.index('id="npc-templates"')]
         assert "Grog 1" in npcs and ">Grog<" not in npcs
-        assert "Forest road" in frame and "Old ambush" not in frame
+        assert "Duel at dawn" in frame and "Old ambush" not in frame
     finally:
         await sg.disconnect()

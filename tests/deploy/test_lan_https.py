@@ -21,8 +21,8 @@ from django.db import connections
 from django.test import Client
 from websockets.sync.client import connect
 
+from tests.arsmagica.conftest import Table
 from tests.browser.server import BASE_DIR, STARTUP_SECONDS, database_url
-from tests.combat.conftest import Table
 from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)

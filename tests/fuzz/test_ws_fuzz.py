@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from combat import consumers
 from combat.consumers import MAX_DEPTH, MAX_FRAME, MESSAGE_TYPES, RATE_LIMIT, RateLimit, nesting, read_message
 from combat.routing import websocket_urlpatterns
-from tests.combat.conftest import Table
+from tests.arsmagica.conftest import Table
 
 from .conftest import FUZZ, TALLY
 

@@ -32,7 +32,7 @@ from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.dice import RandomDice
 from tests.archive.test_export_privacy import TOTAL
-from tests.combat.test_replay import live_facts
+from tests.arsmagica.test_replay import live_facts
 
 from .harness import ENDED, RAN, TableModel, people, run, seeds
 

@@ -24,7 +24,7 @@ from d6.services import dice as dice_module
 from d6.sheet import new_sheet
 from d6.state import actor, table_state
 from tests.archive.test_export_privacy import TO_MEET, TOTAL
-from tests.d6table.test_replay import live_facts
+from tests.d6.test_replay import live_facts
 
 from .harness import TableModel, checked, people, run, seeds
 
