@@ -1,4 +1,7 @@
-"""The Ars Magica round's event kinds, each with its payload type (ArM3 p163-p177).
+"""The Ars Magica round's event kinds, each one unit (`combat.events.EventKind`, below; ArM3 p163-p177): its
+payload type, its line (`arsmagica/events/<name>.html`), its sentence (`arsmagica.sentences`' wording), what
+players see of it, its effect on the replay's table (`arsmagica.replay.Table`), its marks and tallies on the
+charts, and the storyguide's panels it changes. Their names are `arsmagica.kinds.Kind`.
 
 A payload type says what the log keeps as JSON: the engine's records as their `to_dict()` gives
 them (enums by value, tuples as lists), and what the services add around them.
@@ -8,31 +11,14 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from django.db import models
+from typing_extensions import override
 
 from combat.events import EventKind
 
-
-class Kind(models.TextChoices):
-    DECLARATIONS_OPENED = "declarations_opened", "Declarations opened"
-    DECLARED = "declared", "Declared"
-    MOVEMENT = "movement", "Movement: initiative and engagements"
-    ATTACK = "attack", "Attack"
-    SPELL = "spell", "Spell"
-    FATIGUE_ROLL = "fatigue_roll", "Fatigue roll"
-    SKIPPED = "skipped", "Did not happen"
-    PHASE_PREVIEWED = "phase_previewed", "Phase previewed"
-    PHASE_RESOLVED = "phase_resolved", "Phase resolved"
-    PHASE_UNDONE = "phase_undone", "Phase undone"
-    ROUND_ENDED = "round_ended", "Round ended"
-    CORRECTION = "correction", "Correction"
-    TIME_PASSED = "time_passed", "Time passed (rest)"
-    NIGHT_OF_SLEEP = "night_of_sleep", "A night's sleep"
-    EXERTION = "exertion", "Long-term exertion"
-
-
-# Kinds that saga records (outside any encounter) use too.
-RECORD_KINDS = (Kind.TIME_PASSED, Kind.NIGHT_OF_SLEEP, Kind.EXERTION)
+from . import presenters as say
+from . import sentences
+from .kinds import RECORD_KINDS, Kind  # noqa: F401 (both read from here too)
+from .rules.table import NEXT_STEP
 
 # One part of a total, as [label, value]: ["Quickness", 2].
 Part = list[str | int]
@@ -390,24 +376,386 @@ LongTermExertion = TypedDict(
 LongTermExertion.__doc__ = "Fatigue levels lost to a long-term exertion, back only after sleep (ArM3 p177)."
 
 
-PAYLOADS: dict[str, type] = {
-    Kind.DECLARATIONS_OPENED: DeclarationsOpened,
-    Kind.DECLARED: Declared,
-    Kind.MOVEMENT: Movement,
-    Kind.ATTACK: Attack,
-    Kind.SPELL: Casting,
-    Kind.FATIGUE_ROLL: Fatigue,
-    Kind.SKIPPED: Skip,
-    Kind.PHASE_PREVIEWED: PhasePreviewed,
-    Kind.PHASE_RESOLVED: PhaseResolved,
-    Kind.PHASE_UNDONE: PhaseUndone,
-    Kind.ROUND_ENDED: RoundEnded,
-    Kind.CORRECTION: Correction,
-    Kind.TIME_PASSED: TimePassed,
-    Kind.NIGHT_OF_SLEEP: NightOfSleep,
-    Kind.EXERTION: LongTermExertion,
-}
+# --- the kinds, each one unit ---------------------------------------------------------------------
+#
+# The storyguide's panels a kind changes, which its live frame pushes again (`panels`): "setup" (who is in
+# the fight, and whether combatants can still be removed: other frames leave a half-filled form alone),
+# "declare" ("Declare for NPCs": its forms, who has declared, open or closed, who can act, ArM3 p177, which
+# time passing changes for anyone in the scene; a declaration changes only its own entry and a correction its
+# combatant's, `panels.frame_context`), "time" (time passes: shown between rounds and outside the fight) and
+# "step" (undo the last step, after the round moves on or back; its reason kept meanwhile). The core's kinds
+# name theirs in `panels.CORE_KIND_PANELS`.
+ROUND_MOVES = frozenset({"setup", "declare", "time", "step"})
+PHASE_MOVES = frozenset({"declare", "time", "step"})
+TIME_MOVES = frozenset({"declare", "time"})
 
-EVENT_KINDS = tuple(
-    EventKind(kind.value, kind.label, PAYLOADS[kind], f"arsmagica/events/{kind.value}.html") for kind in Kind
+
+class ArsKind(EventKind):
+    """An Ars Magica kind: its line `arsmagica/events/<name>.html` (the default); players see its payload
+    whole unless it says otherwise, in every log, frame, history and export; it changes none of the
+    storyguide's panels unless it names them."""
+
+    panels = frozenset()
+
+    def __init_subclass__(cls, kind: Kind | None = None, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind is not None:
+            cls.name, cls.label = kind.value, kind.label
+
+    @override
+    def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+        return event.payload
+
+    @override
+    def for_players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
+        return record.payload
+
+
+def _levels_back(table, p: dict) -> None:
+    """Each `levels` entry's second value: the levels a phase left, or gave back when undone."""
+    for change in p.get("levels", ()):
+        fighter = table.fighters.get(change["combatant"])
+        if fighter is not None:
+            fighter.fatigue_level, fighter.body_level = change["fatigue_level"][1], change["body_level"][1]
+
+
+def _rested(table, p: dict) -> None:
+    """Time passed or a night's sleep: each rested character's Fatigue level after (ArM3 p177)."""
+    for entry in p.get("characters", ()):
+        fighter = table.by_character(entry.get("character"), entry.get("name", ""))
+        if fighter is not None:
+            fighter.fatigue_level = entry["to"]
+
+
+def _botched(roll) -> bool:
+    return bool(roll) and roll.get("botches", 0) > 0
+
+
+class DeclarationsOpenedKind(ArsKind, kind=Kind.DECLARATIONS_OPENED):
+    payload, panels = DeclarationsOpened, ROUND_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"Round {payload['round']}: declarations are open."
+
+    @override
+    def for_players(self, event, own, players, npc_rolls):
+        return say.players_opened(event.payload, players, npc_rolls)
+
+    @override
+    def apply(self, table, event):
+        """A round begins (ArM3 p163): declarations open, last round's order and engagements are gone."""
+        p = event.payload
+        table.status, table.round, table.phase = "running", p.get("round", table.round + 1), "declaring"
+        table.order, table.engagements, table.escapes = [], [], []
+        for entry in p.get("start", ()):
+            fighter = table.fighters.get(entry["combatant"])
+            if fighter is not None:
+                fighter.fatigue_level, fighter.body_level = entry["fatigue_level"], entry["body_level"]
+                fighter.advantage_attack = entry.get("advantage_attack", 0)
+                fighter.advantage_defense = entry.get("advantage_defense", 0)
+                fighter.advantage_screened = tuple(entry.get("advantage_screened", ()))
+        return table
+
+
+class DeclaredKind(ArsKind, kind=Kind.DECLARED):
+    payload = Declared
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.declared(payload, names, storyguide)
+
+    @override
+    def for_players(self, event, own, players, npc_rolls):
+        """Another character's declaration says only who declared."""
+        payload = event.payload
+        if payload.get("combatant") not in own:
+            return {"combatant": payload.get("combatant"), "name": payload.get("name", "")}
+        return payload
+
+
+class MovementKind(ArsKind, kind=Kind.MOVEMENT):
+    payload, panels = Movement, ROUND_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.movement(payload, names, storyguide)
+
+    @override
+    def for_players(self, event, own, players, npc_rolls):
+        """The viewer's own declarations in full, another player character's as who declared, no NPC's."""
+        return say.players_movement(event.payload, own, players, npc_rolls)
+
+    @override
+    def apply(self, table, event):
+        """Initiative in acting order, engagements and escapes (ArM3 p163-p164)."""
+        p = event.payload
+        table.order = list(p.get("initiative", ()))
+        table.engagements = list(p.get("engagements", ()))
+        table.escapes = list(p.get("escapes", ()))
+        table.phase = "first_missile"
+        return table
+
+
+class _Rolled(ArsKind):
+    """A roll of a phase: an NPC's as much as the saga's `npc_rolls` lets players see (`behind_the_screen`),
+    with the storyguide's options on it."""
+
+    @override
+    def for_players(self, event, own, players, npc_rolls):
+        payload = event.payload
+        shown = self._screen(payload, players, npc_rolls)
+        if "storyguide_options" in payload:
+            chosen = say.players_chosen(payload["storyguide_options"], players, npc_rolls)
+            shown = {**shown, "storyguide_options": chosen}
+        return shown
+
+
+class AttackKind(_Rolled, kind=Kind.ATTACK):
+    payload, _screen = Attack, staticmethod(say.players_attack)
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.attack(payload, names, storyguide)
+
+    @override
+    def marks(self, event):
+        """Hits, wounds and botches, as the reader's version of the event shows them."""
+        p, marks = event.payload, []
+        if p.get("result") == "hit":
+            marks.append(("hit", p["attacker"], "hit"))
+        if p.get("body_levels_lost"):
+            marks.append(("wound", p["defender"], f"{p['body_levels_lost']} Body level(s) lost"))
+        if _botched(p.get("attack_roll")):
+            marks.append(("botch", p["attacker"], "botched an attack"))
+        if _botched(p.get("defense_roll")):
+            marks.append(("botch", p["defender"], "botched a defense"))
+        return marks
+
+    @override
+    def tally(self, event):
+        """Attacks made and landed, Body levels dealt and taken, botches (ArM3 p168-p177)."""
+        p = event.payload
+        tally = [(p["attacker"], "attacks", 1)]
+        if p.get("result") == "hit":
+            tally.append((p["attacker"], "landed", 1))
+        if p.get("body_levels_lost"):
+            tally += [(p["attacker"], "wounds_dealt", p["body_levels_lost"])]
+            tally += [(p["defender"], "wounds_taken", p["body_levels_lost"])]
+        return tally + [(who, "botches", 1) for mark, who, _ in self.marks(event) if mark == "botch"]
+
+
+class SpellKind(_Rolled, kind=Kind.SPELL):
+    payload, _screen = Casting, staticmethod(say.players_spell)
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.spell(payload, names, storyguide)
+
+    @override
+    def marks(self, event):
+        p = event.payload
+        return [("botch", p["caster"], "botched a spell")] if _botched(p.get("roll")) else []
+
+    @override
+    def tally(self, event):
+        """A botch, and the Fatigue levels its Fatigue test lost (ArM3 p177)."""
+        p = event.payload
+        tally = [(who, "botches", 1) for mark, who, _ in self.marks(event) if mark == "botch"]
+        if (p.get("fatigue_test") or {}).get("levels_lost"):
+            tally.append((p["caster"], "fatigue_lost", p["fatigue_test"]["levels_lost"]))
+        return tally
+
+
+class FatigueRollKind(_Rolled, kind=Kind.FATIGUE_ROLL):
+    payload, _screen = Fatigue, staticmethod(say.players_fatigue_roll)
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.fatigue_roll(payload, names, storyguide)
+
+    @override
+    def marks(self, event):
+        p = event.payload
+        return [("botch", p["combatant"], "botched a Fatigue roll")] if p.get("botch") else []
+
+    @override
+    def tally(self, event):
+        """A botch, and the Fatigue levels lost (ArM3 p177)."""
+        p = event.payload
+        tally = [(who, "botches", 1) for mark, who, _ in self.marks(event) if mark == "botch"]
+        if p.get("levels_lost"):
+            tally.append((p["combatant"], "fatigue_lost", p["levels_lost"]))
+        return tally
+
+
+class SkippedKind(ArsKind, kind=Kind.SKIPPED):
+    payload = Skip
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.skipped(payload, names, storyguide)
+
+
+class PhasePreviewedKind(ArsKind, kind=Kind.PHASE_PREVIEWED):
+    payload = PhasePreviewed
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.previewed(payload, names, storyguide)
+
+
+class PhaseResolvedKind(ArsKind, kind=Kind.PHASE_RESOLVED):
+    payload, panels = PhaseResolved, PHASE_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.phase_resolved(payload, names, storyguide)
+
+    @override
+    def for_players(self, event, own, players, npc_rolls):
+        """An NPC's dice and options at the setting (a phase nobody acted in passed by itself, with no dice,
+        ArM3 p163)."""
+        payload = event.payload
+        screened = dict(payload)
+        if "dice" in payload:
+            screened["dice"] = say.players_faces(payload["dice"], players, npc_rolls)
+        if "options" in payload:
+            screened["options"] = say.players_options(payload["options"], players, npc_rolls)
+        return screened
+
+    @override
+    def apply(self, table, event):
+        """A confirmed phase: the levels it changed, and the round's next step."""
+        _levels_back(table, event.payload)
+        table.phase = NEXT_STEP.get(event.payload.get("phase", ""), table.phase)
+        return table
+
+
+class PhaseUndoneKind(ArsKind, kind=Kind.PHASE_UNDONE):
+    payload, panels = PhaseUndone, frozenset({"time", "step"})
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.phase_undone(payload, names, storyguide)
+
+    @override
+    def apply(self, table, event):
+        """The storyguide took back the last confirmed phase [ours]: the levels it changed go back (each
+        `levels` entry's second value), and the round stands at that phase again."""
+        _levels_back(table, event.payload)
+        table.phase = event.payload.get("phase", table.phase)
+        return table
+
+
+class RoundEndedKind(ArsKind, kind=Kind.ROUND_ENDED):
+    payload, panels = RoundEnded, PHASE_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.round_ended(payload, names, storyguide)
+
+    @override
+    def for_players(self, event, own, players, npc_rolls):
+        return say.players_round_ended(event.payload, players, npc_rolls)
+
+    @override
+    def apply(self, table, event):
+        """Advantage won carries into the next round; advantage held is used up (ArM3 p168)."""
+        carried = {a["combatant"]: a for a in event.payload.get("advantages", ())}
+        for fighter in table.fighters.values():
+            won = carried.get(fighter.id, {})
+            fighter.advantage_attack, fighter.advantage_defense = won.get("attack", 0), won.get("defense", 0)
+            fighter.advantage_screened = tuple(won.get("screened", ()))
+        return table
+
+
+class CorrectionKind(ArsKind, kind=Kind.CORRECTION):
+    payload = Correction
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.correction(payload, names, storyguide)
+
+    @override
+    def apply(self, table, event):
+        p = event.payload
+        fighter = table.fighters.get(p.get("combatant"))
+        if fighter is None:
+            return table
+        for key, (_, after) in (p.get("changes") or {}).items():
+            setattr(fighter, key, after)
+            screened = fighter.advantage_screened
+            fighter.advantage_screened = tuple(s for s in screened if f"advantage_{s}" != key)
+        return table
+
+    @override
+    def marks(self, event):
+        return [("correction", event.payload["combatant"], event.payload.get("reason", ""))]
+
+
+class TimePassedKind(ArsKind, kind=Kind.TIME_PASSED):
+    payload, panels = TimePassed, TIME_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.time_passed(payload, names, storyguide)
+
+    @override
+    def for_players_record(self, record, characters, npc_rolls):
+        """An NPC's Stamina roll at the saga's setting, its outcome kept (the ease factor is the rule's 9
+        for everyone, ArM3 p177)."""
+        return say.players_record(record, characters, npc_rolls)
+
+    @override
+    def apply(self, table, event):
+        _rested(table, event.payload)
+        return table
+
+
+class NightOfSleepKind(ArsKind, kind=Kind.NIGHT_OF_SLEEP):
+    payload, panels = NightOfSleep, TIME_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.night_of_sleep(payload, names, storyguide)
+
+    @override
+    def apply(self, table, event):
+        _rested(table, event.payload)
+        return table
+
+
+class ExertionKind(ArsKind, kind=Kind.EXERTION):
+    payload, panels = LongTermExertion, TIME_MOVES
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.exertion(payload, names, storyguide)
+
+    @override
+    def apply(self, table, event):
+        p = event.payload
+        fighter = table.by_character(p.get("character"), p.get("name", ""))
+        if fighter is not None:
+            fighter.fatigue_level = p["to"]
+        return table
+
+
+EVENT_KINDS = (
+    DeclarationsOpenedKind,
+    DeclaredKind,
+    MovementKind,
+    AttackKind,
+    SpellKind,
+    FatigueRollKind,
+    SkippedKind,
+    PhasePreviewedKind,
+    PhaseResolvedKind,
+    PhaseUndoneKind,
+    RoundEndedKind,
+    CorrectionKind,
+    TimePassedKind,
+    NightOfSleepKind,
+    ExertionKind,
 )

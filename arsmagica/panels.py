@@ -11,7 +11,7 @@ from functools import cached_property
 
 from django.utils.functional import SimpleLazyObject
 
-from arsmagica.events import Kind
+from arsmagica.events import Kind, MovementKind
 from arsmagica.models import Declaration, Phase, Weapon
 from campaign.models import Character
 from combat.audience import STORYGUIDE
@@ -57,61 +57,24 @@ PHASE_PURPOSES = {
 }
 
 
-# Events after which the storyguide's "add to the fight" panel is pushed again (who is in the fight,
-# and whether combatants can still be removed); other frames leave a half-filled form alone.
-SETUP_KINDS = {
-    CoreKind.COMBATANT_ADDED,
-    CoreKind.COMBATANT_REMOVED,
-    Kind.DECLARATIONS_OPENED,
-    Kind.MOVEMENT,
-    CoreKind.ENCOUNTER_ENDED,
-}
-# ... and the storyguide's "Declare for NPCs" panel: its forms, who has declared, open or closed, and who
-# can act (ArM3 p177), which time passing changes for anyone in the scene (a correction names its one).
-DECLARE_KINDS = SETUP_KINDS | {
-    Kind.DECLARED,
-    Kind.PHASE_RESOLVED,
-    Kind.ROUND_ENDED,
-    Kind.TIME_PASSED,
-    Kind.NIGHT_OF_SLEEP,
-    Kind.EXERTION,
+# The storyguide's panels each of the core's kinds changes (its own kinds name theirs, `events.PANELS`):
+# who joins or leaves changes who is in the fight, who can declare and whether time may pass; the end, every
+# one of them; a name, none (the panels that show it are pushed whole anyway).
+JOINS = frozenset({"setup", "declare", "time"})
+CORE_KIND_PANELS = {
+    CoreKind.ENCOUNTER_CREATED: frozenset(),
+    CoreKind.COMBATANT_ADDED: JOINS,
+    CoreKind.COMBATANT_REMOVED: JOINS,
+    CoreKind.COMBATANT_RENAMED: frozenset(),
+    CoreKind.HANDED_OVER: frozenset(),
+    CoreKind.RESET_LINK_MADE: frozenset(),
+    CoreKind.ENCOUNTER_ENDED: JOINS | {"step"},
 }
 DEFAULT_BOTCH_DICE = PhaseOptions().default_botch_dice  # a preview's botch dice left blank
 # The storyguide's NPC entries shown open, each with its form, when there are at most this many; beyond, every
 # entry is closed and its form is fetched when it is opened (a form per combatant made a 40-combatant page
 # half a second of work and half a megabyte).
 OPEN_AT_ONCE = 6
-# ... and the "time passes" panel: shown between rounds and outside the fight.
-TIME_KINDS = SETUP_KINDS | {
-    Kind.PHASE_RESOLVED,
-    Kind.PHASE_UNDONE,
-    Kind.ROUND_ENDED,
-    Kind.TIME_PASSED,
-    Kind.NIGHT_OF_SLEEP,
-    Kind.EXERTION,
-}
-
-# ... and the "undo the last step" panel: after the round moves on or back (its reason is kept meanwhile).
-STEP_KINDS = {
-    Kind.DECLARATIONS_OPENED,
-    Kind.MOVEMENT,
-    Kind.PHASE_RESOLVED,
-    Kind.PHASE_UNDONE,
-    Kind.ROUND_ENDED,
-    CoreKind.ENCOUNTER_ENDED,
-}
-
-
-def frame_flags(events, *, replay: bool) -> dict:
-    """Which of the storyguide's forms a frame pushes again: only after events that change them. A
-    declaration changes only its own entry of "Declare for NPCs" (and the "every NPC" button)."""
-    kinds = {event.kind for event in events}
-    return {
-        "setup_changed": replay or bool(kinds & SETUP_KINDS),
-        "time_changed": replay or bool(kinds & TIME_KINDS),
-        "declare_changed": replay or bool(kinds & (DECLARE_KINDS - {Kind.DECLARED})),
-        "step_changed": replay or bool(kinds & STEP_KINDS),
-    }
 
 
 def changed_cards(events, *, replay: bool) -> set[int] | None:
@@ -130,13 +93,14 @@ def changed_cards(events, *, replay: bool) -> set[int] | None:
 
 
 def frame_context(events, *, replay: bool, context: dict) -> dict:
-    """`frame_flags`; the cards to push alone when the frame changed only those (`changed_cards`: not
-    the acting order, the engagements or the other cards); whether who has declared, or who can act, may
-    have changed (`declared_changed`: the "Declarations" panel is pushed only then); and for the
-    storyguide the entries of "Declare for NPCs" that the frame's declarations, the declarations its
-    command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when the panel shows
-    its entries (declarations open) and is not pushed whole."""
-    flags = frame_flags(events, replay=replay)
+    """The cards to push alone when the frame changed only those (`changed_cards`: not the acting order,
+    the engagements or the other cards); "Declare for NPCs" whole after a death corrected in or out (added
+    to `pushed`, the panels the frame's kinds name: `events.PANELS`, `CORE_KIND_PANELS`); whether who has
+    declared, or who can act, may have changed (`declared_changed`: the "Declarations" panel is pushed only
+    then); and for the storyguide the entries of "Declare for NPCs" that the frame's declarations, the
+    declarations its command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when
+    the panel shows its entries (declarations open) and is not pushed whole."""
+    flags: dict = {}
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
     # Who has declared: a frame of corrections alone changes no one's (a declaration's frame does), unless
@@ -151,13 +115,14 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     }
     # A death corrected in, or out, changes whom everyone may engage (`can_engage`): each NPC's target list
     # and "same as last round" with it, so the storyguide's "Declare for NPCs" panel goes whole.
+    pushed = context["pushed"]
     if any(died(event) for event in events):
-        flags["declare_changed"] = True
+        pushed = flags["pushed"] = pushed | {"declare"}
     flags["declared_changed"] = changed is None or bool(declared or relevelled)
     flags["changed_cards"] = [card for card in context["cards"] if card.id in (changed or ())]
     # Only while the panel shows its entries: closed, it says so instead and has none to swap into.
     showing = context["is_storyguide"] and context["refusal"] is None
-    if showing and not flags["declare_changed"] and (declared or relevelled):
+    if showing and "declare" not in pushed and (declared or relevelled):
         flags["declared_entries"] = context["entries_of"](declared | relevelled)
     return flags
 
@@ -368,7 +333,7 @@ def acting_order(movement: Event | None, audience: str, saga, combatants) -> dic
     if movement is None or audience == STORYGUIDE:
         return movement.payload if movement else None
     players = {str(combatant.pk) for combatant in combatants if not combatant.character.is_npc}
-    return presenters.players_payload(movement, set(), players, saga.npc_rolls)
+    return MovementKind().for_players(movement, set(), players, saga.npc_rolls)
 
 
 def order_note(over: bool) -> str:

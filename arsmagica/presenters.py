@@ -6,7 +6,7 @@ from __future__ import annotations
 from combat.audience import behind_the_screen, without
 from combat.templatetags.combat_tags import signed
 
-from .events import Kind
+from .kinds import Kind
 from .rules.missile_phase import MISSILE_PHASES, fires_in
 from .rules.table import STEPS
 from .sheet import sheet_of
@@ -100,41 +100,6 @@ NPC_ROLLS = {
     "totals": "Attack, Defense and other totals, and the results; no dice",
     "everything": "Everything: scores, dice and totals",
 }
-
-
-def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
-    """An event's payload as the players see it, in the log, the frames, the history and the exports.
-
-    `own` holds the viewer's combatant ids, `players` every player character's (as strings). Another
-    character's `declared` event says only who declared; a Movement event's declarations keep the viewer's
-    own in full, another player character's as who declared, and no NPC's (or a removed combatant's). An
-    NPC's rolls show as much as the saga's `npc_rolls` lets players see (`behind_the_screen`).
-    """
-    payload = event.payload
-    if event.kind == Kind.DECLARED and payload.get("combatant") not in own:
-        return {"combatant": payload.get("combatant"), "name": payload.get("name", "")}
-    if event.kind == Kind.MOVEMENT:
-        return players_movement(payload, own, players, npc_rolls)
-    if event.kind in ROLLS:
-        shown = ROLLS[event.kind](payload, players, npc_rolls)
-        if "storyguide_options" in payload:
-            shown = {
-                **shown,
-                "storyguide_options": players_chosen(payload["storyguide_options"], players, npc_rolls),
-            }
-        return shown
-    if event.kind == Kind.ROUND_ENDED:
-        return players_round_ended(payload, players, npc_rolls)
-    if event.kind == Kind.DECLARATIONS_OPENED:
-        return players_opened(payload, players, npc_rolls)
-    if event.kind == Kind.PHASE_RESOLVED:
-        screened = dict(payload)  # a phase nobody acted in passed by itself, with no dice (ArM3 p163)
-        if "dice" in payload:
-            screened["dice"] = players_faces(payload["dice"], players, npc_rolls)
-        if "options" in payload:
-            screened["options"] = players_options(payload["options"], players, npc_rolls)
-        return screened
-    return payload
 
 
 def players_record(record, characters: set[str], npc_rolls: str) -> dict:
@@ -297,7 +262,6 @@ def players_spell(spell: dict, players: set[str], npc_rolls: str) -> dict:
 
 
 # The entries that are rolls, each with what players see of it; the storyguide's options that are scores.
-ROLLS = {Kind.ATTACK: players_attack, Kind.SPELL: players_spell, Kind.FATIGUE_ROLL: players_fatigue_roll}
 SCORES = ("modifier", "ease_factor")
 
 

@@ -1,9 +1,11 @@
 """The Ars Magica table at any step of an encounter, folded from its event log alone (ArM3 p163-p177).
 
-Each event kind's effect is one small function of `EFFECTS`: the combatants' Fatigue and Body levels,
-the advantage they carry, the round's step, the acting order and the engagements. Kinds that change
-none of these (a declaration, an attack, a spell, a fatigue roll: the phase's results, applied with
-its `phase_resolved`) leave the table as it was; a new kind slots in with its own function.
+Each event kind's effect is its unit's `apply` (`arsmagica.events`): the combatants' Fatigue and Body
+levels, the advantage they carry, the round's step, the acting order and the engagements; its marks and
+tallies on the charts its `marks` and `tally`. Kinds that change none of these (a declaration, an attack, a
+spell, a fatigue roll: the phase's results, applied with its `phase_resolved`) leave the table as it was.
+The core's kinds (a combatant joins, leaves or is renamed, the encounter ends) the core folds
+itself, over the table's `join`, `leave`, `rename` and `end` (`combat.events.ReplayTable`).
 
 What the log holds: every level change (`phase_resolved`, `correction`, rest), the advantage carried
 (`round_ended`, `correction`), the acting order and engagements (`movement`); the levels each combatant
@@ -14,16 +16,15 @@ the log" until an event sets them (docs/replay.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from typing_extensions import override
 
 from combat import systems
-from combat.events import CoreKind
+from combat.events import ReplayTable
 
-from .events import Kind
-from .rules.table import NEXT_STEP, STEPS
+from .kinds import Kind
+from .rules.table import STEPS
 
 TEMPLATE = "arsmagica/_replay.html"
 UNDO_KINDS = (Kind.PHASE_UNDONE,)
@@ -46,8 +47,9 @@ class Fighter:
 
 
 @dataclass
-class Table:
-    """The encounter at one step: status, round, the round's step, who fights, order, engagements."""
+class Table(ReplayTable):
+    """The encounter at one step: status, round, the round's step, who fights, order, engagements. The
+    core folds its own kinds over it (`ReplayTable`: join, leave, rename, end)."""
 
     status: str = "preparing"
     round: int = 0
@@ -72,6 +74,33 @@ class Table:
             "order": [row["combatant"] for row in self.order],
             "engagements": sorted((e["a"], e["b"], e["range"]) for e in self.engagements),
         }
+
+    @override
+    def join(self, combatant: str, name: str, side: str, npc: bool, levels: dict) -> None:
+        self.fighters[combatant] = Fighter(
+            id=combatant,
+            name=name,
+            side=side,
+            npc=npc,
+            character=levels.get("character"),
+            fatigue_level=levels.get("fatigue_level"),
+            body_level=levels.get("body_level"),
+            advantage_attack=levels.get("advantage_attack", 0),
+            advantage_defense=levels.get("advantage_defense", 0),
+        )
+
+    @override
+    def leave(self, combatant: str) -> None:
+        self.fighters.pop(combatant, None)
+
+    @override
+    def rename(self, combatant: str, name: str) -> None:
+        if combatant in self.fighters:
+            self.fighters[combatant].name = name
+
+    @override
+    def end(self) -> None:
+        self.status = "ended"
 
     def by_character(self, character, name: str = "") -> Fighter | None:
         """The fighter playing that character (by the id its `levels` recorded, else by name)."""
@@ -99,132 +128,6 @@ def joining_levels(combatant) -> dict:
         "advantage_attack": advantage.advantage_attack,
         "advantage_defense": advantage.advantage_defense,
     }
-
-
-def _added(table: Table, p: dict) -> None:
-    levels = p.get("levels") or {}
-    table.fighters[p["combatant"]] = Fighter(
-        id=p["combatant"],
-        name=p.get("name", ""),
-        side=p.get("side", ""),
-        npc=bool(p.get("npc")),
-        character=levels.get("character"),
-        fatigue_level=levels.get("fatigue_level"),
-        body_level=levels.get("body_level"),
-        advantage_attack=levels.get("advantage_attack", 0),
-        advantage_defense=levels.get("advantage_defense", 0),
-    )
-
-
-def _removed(table: Table, p: dict) -> None:
-    table.fighters.pop(p.get("combatant"), None)
-
-
-def _opened(table: Table, p: dict) -> None:
-    """A round begins (ArM3 p163): declarations open, last round's order and engagements are gone."""
-    table.status, table.round, table.phase = "running", p.get("round", table.round + 1), "declaring"
-    table.order, table.engagements, table.escapes = [], [], []
-    for entry in p.get("start", ()):
-        fighter = table.fighters.get(entry["combatant"])
-        if fighter is not None:
-            fighter.fatigue_level, fighter.body_level = entry["fatigue_level"], entry["body_level"]
-            fighter.advantage_attack = entry.get("advantage_attack", 0)
-            fighter.advantage_defense = entry.get("advantage_defense", 0)
-            fighter.advantage_screened = tuple(entry.get("advantage_screened", ()))
-
-
-def _movement(table: Table, p: dict) -> None:
-    """Initiative in acting order, engagements and escapes (ArM3 p163-p164)."""
-    table.order = list(p.get("initiative", ()))
-    table.engagements = list(p.get("engagements", ()))
-    table.escapes = list(p.get("escapes", ()))
-    table.phase = "first_missile"
-
-
-def _resolved(table: Table, p: dict) -> None:
-    """A confirmed phase: the levels it changed, and the round's next step."""
-    for change in p.get("levels", ()):
-        fighter = table.fighters.get(change["combatant"])
-        if fighter is not None:
-            fighter.fatigue_level, fighter.body_level = change["fatigue_level"][1], change["body_level"][1]
-    table.phase = NEXT_STEP.get(p.get("phase", ""), table.phase)
-
-
-def _undone(table: Table, p: dict) -> None:
-    """The storyguide took back the last confirmed phase [ours]: the levels it changed go back (each
-    `levels` entry's second value), and the round stands at that phase again."""
-    for change in p.get("levels", ()):
-        fighter = table.fighters.get(change["combatant"])
-        if fighter is not None:
-            fighter.fatigue_level, fighter.body_level = change["fatigue_level"][1], change["body_level"][1]
-    table.phase = p.get("phase", table.phase)
-
-
-def _round_ended(table: Table, p: dict) -> None:
-    """Advantage won carries into the next round; advantage held is used up (ArM3 p168)."""
-    carried = {a["combatant"]: a for a in p.get("advantages", ())}
-    for fighter in table.fighters.values():
-        won = carried.get(fighter.id, {})
-        fighter.advantage_attack, fighter.advantage_defense = won.get("attack", 0), won.get("defense", 0)
-        fighter.advantage_screened = tuple(won.get("screened", ()))
-
-
-def _correction(table: Table, p: dict) -> None:
-    fighter = table.fighters.get(p.get("combatant"))
-    if fighter is None:
-        return
-    for key, (_, after) in (p.get("changes") or {}).items():
-        setattr(fighter, key, after)
-        fighter.advantage_screened = tuple(s for s in fighter.advantage_screened if f"advantage_{s}" != key)
-
-
-def _rested(table: Table, p: dict) -> None:
-    """Time passed or a night's sleep: each rested character's Fatigue level after (ArM3 p177)."""
-    for entry in p.get("characters", ()):
-        fighter = table.by_character(entry.get("character"), entry.get("name", ""))
-        if fighter is not None:
-            fighter.fatigue_level = entry["to"]
-
-
-def _exertion(table: Table, p: dict) -> None:
-    fighter = table.by_character(p.get("character"), p.get("name", ""))
-    if fighter is not None:
-        fighter.fatigue_level = p["to"]
-
-
-def _renamed(table: Table, p: dict) -> None:
-    """The name the log gives a combatant from here on (combat.names)."""
-    if p.get("combatant") in table.fighters:
-        table.fighters[p["combatant"]].name = p.get("name", "")
-
-
-def _ended(table: Table, p: dict) -> None:
-    table.status = "ended"
-
-
-EFFECTS: dict[str, Callable[[Table, dict], None]] = {
-    CoreKind.COMBATANT_ADDED: _added,
-    CoreKind.COMBATANT_REMOVED: _removed,
-    CoreKind.COMBATANT_RENAMED: _renamed,
-    CoreKind.ENCOUNTER_ENDED: _ended,
-    Kind.DECLARATIONS_OPENED: _opened,
-    Kind.MOVEMENT: _movement,
-    Kind.PHASE_RESOLVED: _resolved,
-    Kind.PHASE_UNDONE: _undone,
-    Kind.ROUND_ENDED: _round_ended,
-    Kind.CORRECTION: _correction,
-    Kind.TIME_PASSED: _rested,
-    Kind.NIGHT_OF_SLEEP: _rested,
-    Kind.EXERTION: _exertion,
-}
-
-
-def apply(table: Table, event) -> Table:
-    """The table after one more event (its kind's effect; any other kind changes nothing)."""
-    effect = EFFECTS.get(event.kind)
-    if effect is not None:
-        effect(table, event.payload)
-    return table
 
 
 def replay_context(table: Table) -> dict:
@@ -279,8 +182,8 @@ FATIGUE_LEVELS = ("fresh", "winded", "weary", "tired", "dazed", "unconscious")
 BODY_LEVELS = ("unhurt", "hurt", "light_wounds", "medium_wounds", "heavy_wounds", "incapacitated", "dead")
 
 
-# What the saga's charts read: the kinds that change a level, and those that add to a tally.
-CHART_KINDS = (*EFFECTS, Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL)
+# What the saga's charts read besides the kinds that fold, mark or tally (`combat.systems.charted_kinds`).
+CHART_KINDS = ()
 
 # What the charts' fold, marks and tallies never read of those kinds: the parts and dice of every roll,
 # Movement's order, engagements and declarations (the charts draw levels, not the acting order).
@@ -314,51 +217,6 @@ def chart_levels(table: Table) -> dict[str, dict[str, int]]:
             places["body"] = BODY_LEVELS.index(fighter.body_level)
         levels[fid] = places
     return levels
-
-
-def _botched(roll) -> bool:
-    return bool(roll) and roll.get("botches", 0) > 0
-
-
-def chart_marks(event) -> list[tuple[str, str, str]]:
-    """Hits, wounds, botches and corrections, as the reader's version of the event shows them."""
-    p, kind = event.payload, event.kind
-    marks = []
-    if kind == Kind.ATTACK:
-        if p.get("result") == "hit":
-            marks.append(("hit", p["attacker"], "hit"))
-        if p.get("body_levels_lost"):
-            marks.append(("wound", p["defender"], f"{p['body_levels_lost']} Body level(s) lost"))
-        if _botched(p.get("attack_roll")):
-            marks.append(("botch", p["attacker"], "botched an attack"))
-        if _botched(p.get("defense_roll")):
-            marks.append(("botch", p["defender"], "botched a defense"))
-    elif kind == Kind.SPELL and _botched(p.get("roll")):
-        marks.append(("botch", p["caster"], "botched a spell"))
-    elif kind == Kind.FATIGUE_ROLL and p.get("botch"):
-        marks.append(("botch", p["combatant"], "botched a Fatigue roll"))
-    elif kind == Kind.CORRECTION:
-        marks.append(("correction", p["combatant"], p.get("reason", "")))
-    return marks
-
-
-def chart_tally(event) -> list[tuple[str, str, int]]:
-    """Attacks made and landed, Body levels dealt and taken, botches, Fatigue levels lost (ArM3 p168-p177)."""
-    p, kind = event.payload, event.kind
-    tally = []
-    if kind == Kind.ATTACK:
-        tally.append((p["attacker"], "attacks", 1))
-        if p.get("result") == "hit":
-            tally.append((p["attacker"], "landed", 1))
-        if p.get("body_levels_lost"):
-            tally += [(p["attacker"], "wounds_dealt", p["body_levels_lost"])]
-            tally += [(p["defender"], "wounds_taken", p["body_levels_lost"])]
-    tally += [(who, "botches", 1) for mark, who, _ in chart_marks(event) if mark == "botch"]
-    if kind == Kind.FATIGUE_ROLL and p.get("levels_lost"):
-        tally.append((p["combatant"], "fatigue_lost", p["levels_lost"]))
-    if kind == Kind.SPELL and (p.get("fatigue_test") or {}).get("levels_lost"):
-        tally.append((p["caster"], "fatigue_lost", p["fatigue_test"]["levels_lost"]))
-    return tally
 
 
 # What a confirmed phase writes (ArM3 p163-p168): its results, then its `phase_resolved`.
@@ -422,10 +280,6 @@ class Replay(systems.Replay):
         return start()
 
     @override
-    def apply(self, table, event):
-        return apply(table, event)
-
-    @override
     def replay_context(self, table):
         return replay_context(table)
 
@@ -440,14 +294,6 @@ class Replay(systems.Replay):
     @override
     def chart_levels(self, table):
         return chart_levels(table)
-
-    @override
-    def chart_marks(self, event):
-        return chart_marks(event)
-
-    @override
-    def chart_tally(self, event):
-        return chart_tally(event)
 
     @override
     def recap_rolls(self, event):

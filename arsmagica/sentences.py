@@ -4,15 +4,12 @@ player may not see is not there to be said: its total reads "behind the screen",
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from typing_extensions import override
 
 from combat import systems
 from combat.templatetags.combat_tags import duration, words
 
 from . import presenters as say
-from .events import Kind
 
 
 def name(names: dict, key) -> str:
@@ -204,31 +201,6 @@ def exertion(p: dict, names: dict, storyguide: bool) -> str:
     return f"{p['name']}: {p['what']}, {lost} to long-term exertion, {change}."
 
 
-SENTENCES: dict[str, Callable[[dict, dict, bool], str]] = {
-    Kind.DECLARATIONS_OPENED: lambda p, names, storyguide: f"Round {p['round']}: declarations are open.",
-    Kind.DECLARED: declared,
-    Kind.MOVEMENT: movement,
-    Kind.ATTACK: attack,
-    Kind.SPELL: spell,
-    Kind.FATIGUE_ROLL: fatigue_roll,
-    Kind.SKIPPED: skipped,
-    Kind.PHASE_PREVIEWED: previewed,
-    Kind.PHASE_RESOLVED: phase_resolved,
-    Kind.PHASE_UNDONE: phase_undone,
-    Kind.ROUND_ENDED: round_ended,
-    Kind.CORRECTION: correction,
-    Kind.TIME_PASSED: time_passed,
-    Kind.NIGHT_OF_SLEEP: night_of_sleep,
-    Kind.EXERTION: exertion,
-}
-
-
-def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
-    """An Ars Magica event as one sentence; "" for a kind without one."""
-    said = SENTENCES.get(kind)
-    return said(payload, names, storyguide) if said else ""
-
-
 class Log(systems.Log):
     """Ars Magica's log: the round's phases as where each event happened, and what players see of it."""
 
@@ -238,14 +210,3 @@ class Log(systems.Log):
     def event_label(self, event, *, in_round=False):
         return say.event_label(event, in_round=in_round)
 
-    @override
-    def players_payload(self, event, own, players, npc_rolls):
-        return say.players_payload(event, own, players, npc_rolls)
-
-    @override
-    def players_record(self, record, characters, npc_rolls):
-        return say.players_record(record, characters, npc_rolls)
-
-    @override
-    def sentence(self, kind, payload, names, *, storyguide):
-        return sentence(kind, payload, names, storyguide=storyguide)

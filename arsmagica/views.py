@@ -395,6 +395,7 @@ class Table(systems.Table):
     """An Ars Magica encounter at the table: the six-phase round's page, panels and set-up."""
 
     FRAME_TEMPLATE = panels.FRAME_TEMPLATE
+    CORE_KIND_PANELS = panels.CORE_KIND_PANELS
 
     @override
     def encounter_page(self, request, encounter, audience):

@@ -1,6 +1,8 @@
 """`manage.py check` on the rule systems: each installed system's role classes against the core's
 (`combat.systems.role_problems`: an unknown member, other parameters, a member left out, a log with secrets
-that does not say what players see, an override without `@override`), each problem an Error."""
+that does not say what players see, an override without `@override`), and each of its event kinds against
+`combat.events.EventKind` (`combat.systems.kind_problems`: a member the base does not have, say), each problem
+an Error."""
 
 from django.core import checks
 

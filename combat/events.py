@@ -9,31 +9,111 @@ of those, or `Any` where the shape is the rules engine's own record).
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 import typing
-from dataclasses import dataclass
+from abc import ABC, abstractmethod
 from typing import Any, NotRequired, TypedDict
 
 from django.db import models
+from typing_extensions import override
 
 
 class PayloadMismatch(TypeError):
     """A payload that does not match its kind's declared type: a programming error, never a user's."""
 
 
-@dataclass(frozen=True)
+class NoFields(TypedDict):
+    """The payload of a kind that declares none: no fields at all."""
+
+
 class EventKind:
-    """One kind of log entry: its stored name (at most 24 characters), its label in the history's
-    filter, its payload type, and the template of its line in the log."""
+    """One kind of log entry as one unit: everything the core asks of it, declared in one place, each
+    member with its default. A system subclasses it per kind (`class Flip(EventKind)`, with `@override` on
+    each method it overrides) and lists the classes in its `events` module's `EVENT_KINDS`; the registry
+    makes one object of each. The roles' defaults (`combat.systems.Log`, `Replay`, `Table`) hand each
+    event to its kind, so a system can move kind by kind; a kind made the old way,
+    `EventKind(name, label, payload, template)`, has every other member's default.
+    `manage.py check` reports a member the class defines that is not one of these (covenant.E001)."""
 
-    name: str
-    label: str
-    payload: type
-    template: str
+    name: str = ""
+    """Its stored name (`Event.kind`, at most 24 characters)."""
 
-    def __post_init__(self) -> None:
-        if len(self.name) > 24:
-            raise ValueError(f"event kind {self.name!r} is longer than 24 characters")
+    label: str = ""
+    """Its label in the history's filter."""
+
+    payload: type = NoFields
+    """Its payload's type, a `TypedDict` (`check_payload` refuses a payload of another shape)."""
+
+    template: str = ""
+    """The template of its line in the log (context: `event`); by default `<app>/events/<name>.html`,
+    `<app>` the last part of the package its class is declared in (`combat` for the core's)."""
+
+    panels: frozenset[str] | None = None
+    """The names of the panels of its system's live frame that it changes (`combat.live.Pushed`): a frame
+    pushes again exactly those its events name. None, the default, names every panel: a kind that does not
+    say changes everything, and nothing goes stale."""
+
+    def __init__(self, name=None, label=None, payload=None, template=None, panels=None) -> None:
+        given = {"name": name, "label": label, "payload": payload, "template": template, "panels": panels}
+        for member, value in given.items():
+            if value is not None:
+                setattr(self, member, value)
+        if not self.template:
+            self.template = _default_template(type(self), self.name)
+        _check_name(self.name)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+    @classmethod
+    def members(cls) -> set[str]:
+        """What a kind declares: its constants and methods, each with its default here."""
+        own = (*vars(EventKind), *inspect.get_annotations(EventKind))
+        return {name for name in own if not name.startswith("_") and name != "members"}
+
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """The event as one sentence from its payload as its audience sees it (a phone's pop-up, a screen
+        reader's words: `combat.sentences`); `names` are the combatants' names as the log named them at
+        that step. "" by default: a kind that says nothing."""
+        return ""
+
+    def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+        """Its payload as the players see it (`combat.systems.Log.players_payload`, when its system's log
+        holds `SECRETS`; a log without them shows every payload whole). By default the core's own fields
+        alone (`core_fields`): a kind that does not say what players see shows them nothing of its own."""
+        return core_fields(self.name, event.payload)
+
+    def for_players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
+        """A payload of this kind that names characters by id, as the players see it
+        (`combat.systems.Log.players_record`): by default, as `for_players`, the core's own fields alone."""
+        return core_fields(self.name, record.payload)
+
+    def apply(self, table: Any, event) -> Any:
+        """Its effect on the replay's table (`combat.systems.Replay.apply`): the table after it, changed in
+        place or new. By default none."""
+        return table
+
+    def marks(self, event) -> list[tuple[str, str, str]]:
+        """What it puts on an encounter's timeline (`combat.systems.Replay.chart_marks`): (mark, combatant
+        id, words). None by default."""
+        return []
+
+    def tally(self, event) -> list[tuple[str, str, int]]:
+        """What it adds to the saga's numbers (`combat.systems.Replay.chart_tally`): (combatant id, counter,
+        amount). Nothing by default."""
+        return []
+
+
+def _check_name(name: str) -> None:
+    if len(name) > 24:
+        raise ValueError(f"event kind {name!r} is longer than 24 characters")
+
+
+def _default_template(kind: type, name: str) -> str:
+    """`<app>/events/<name>.html`, `<app>` the last part of the package the kind is declared in."""
+    package = kind.__module__.rpartition(".")[0] or kind.__module__
+    return f"{package.rpartition('.')[2]}/events/{name}.html"
 
 
 class CoreKind(models.TextChoices):
@@ -95,19 +175,149 @@ class ResetLinkMade(TypedDict):
     player: str  # the username whose one-time password link the storyguide (the record's actor) made
 
 
-def _core(kind: CoreKind, payload: type) -> EventKind:
-    return EventKind(kind.value, kind.label, payload, f"combat/events/{kind.value}.html")
+def plural(count, word: str) -> str:
+    """1, "round" → "1 round"; 3 → "3 rounds"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class ReplayTable(ABC):
+    """What a system's replay table gives the core, which folds its own kinds over it: a combatant joins
+    (`combatant_added`, with the `levels` its system's `joining_levels` wrote), leaves, is renamed, and the
+    encounter ends. A system's table (`Replay.start`) subclasses it; the core's kinds' `apply` call these,
+    so no system copies their effect."""
+
+    @abstractmethod
+    def join(self, combatant: str, name: str, side: str, npc: bool, levels: dict) -> None:
+        """A combatant joins the fight, with the levels it joined with (empty in a log from before)."""
+
+    @abstractmethod
+    def leave(self, combatant: str) -> None:
+        """A combatant leaves the fight."""
+
+    @abstractmethod
+    def rename(self, combatant: str, name: str) -> None:
+        """The name the log gives a combatant from here on (`combat.names`)."""
+
+    @abstractmethod
+    def end(self) -> None:
+        """The encounter is over."""
+
+
+def fold_core(table: Any, event) -> Any:
+    """`table` after `event` when it is of one of the core's kinds (its effect, once, here), else as it was:
+    for a system's replay that folds its own kinds itself."""
+    kind = CORE_BY_NAME.get(event.kind)
+    return kind.apply(table, event) if kind else table
+
+
+class _Core(EventKind):
+    """A kind the core writes itself, whatever the rule system: named and labelled by its `CoreKind`."""
+
+    def __init_subclass__(cls, kind: CoreKind, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name, cls.label = kind.value, kind.label
+
+
+class EncounterCreatedKind(_Core, kind=CoreKind.ENCOUNTER_CREATED):
+    payload = EncounterCreated
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"The storyguide set up {payload['name']}."
+
+
+class CombatantAddedKind(_Core, kind=CoreKind.COMBATANT_ADDED):
+    payload = CombatantAdded
+
+    @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            p = event.payload
+            levels = p.get("levels") or {}
+            table.join(p["combatant"], p.get("name", ""), p.get("side", ""), bool(p.get("npc")), levels)
+        return table
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"{payload['name']} joins the fight on the side of {payload['side']}."
+
+
+class CombatantRemovedKind(_Core, kind=CoreKind.COMBATANT_REMOVED):
+    payload = CombatantRemoved
+
+    @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            table.leave(event.payload.get("combatant"))
+        return table
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"{payload['name']} leaves the fight."
+
+
+class CombatantRenamedKind(_Core, kind=CoreKind.COMBATANT_RENAMED):
+    payload = CombatantRenamed
+
+    @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            table.rename(event.payload.get("combatant"), event.payload.get("name", ""))
+        return table
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"{payload['was']} is now called {payload['name']}."
+
+
+class EncounterEndedKind(_Core, kind=CoreKind.ENCOUNTER_ENDED):
+    payload = EncounterEnded
+
+    @override
+    def apply(self, table: Any, event) -> Any:
+        if table is not None:
+            table.end()
+        return table
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"The encounter is over after {plural(payload['rounds'], 'round')}."
+
+
+class ResetLinkMadeKind(_Core, kind=CoreKind.RESET_LINK_MADE):
+    payload = ResetLinkMade
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"The storyguide made a one-time password link for {payload['player']}."
+
+
+class HandedOverKind(_Core, kind=CoreKind.HANDED_OVER):
+    payload = HandedOver
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """"Ada is now played by bob.", or "Ada waits for a player who will join."."""
+        if payload["player"]:
+            return f"{payload['name']} is now played by {payload['player']}."
+        return f"{payload['name']} waits for a player who will join."
 
 
 CORE_KINDS: tuple[EventKind, ...] = (
-    _core(CoreKind.ENCOUNTER_CREATED, EncounterCreated),
-    _core(CoreKind.COMBATANT_ADDED, CombatantAdded),
-    _core(CoreKind.COMBATANT_REMOVED, CombatantRemoved),
-    _core(CoreKind.COMBATANT_RENAMED, CombatantRenamed),
-    _core(CoreKind.ENCOUNTER_ENDED, EncounterEnded),
-    _core(CoreKind.RESET_LINK_MADE, ResetLinkMade),
-    _core(CoreKind.HANDED_OVER, HandedOver),
+    EncounterCreatedKind(),
+    CombatantAddedKind(),
+    CombatantRemovedKind(),
+    CombatantRenamedKind(),
+    EncounterEndedKind(),
+    ResetLinkMadeKind(),
+    HandedOverKind(),
 )
+CORE_BY_NAME: dict[str, EventKind] = {kind.name: kind for kind in CORE_KINDS}
+FOLDED_KINDS: tuple[str, ...] = tuple(
+    kind.name for kind in CORE_KINDS if type(kind).apply is not EventKind.apply
+)
+"""The core's kinds that change a replay's table (`ReplayTable`): the charts read them whatever a system's
+`CHART_KINDS` says."""
 
 
 CORE_FIELDS: dict[str, frozenset[str]] = {

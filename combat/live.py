@@ -42,6 +42,7 @@ def render_frame(
     combatants' rows name them now, which is the log's newest name for everyone still in the fight."""
     system = systems.of(encounter.saga)
     context = system.table.state_context(encounter, audience, facts)
+    context["pushed"] = systems.frame_panels(system, events, replay=replay)  # the panels its events name
     context.update(system.table.frame_context(events, replay=replay, context=context))
     if log is None:
         for event in events:

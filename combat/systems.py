@@ -31,7 +31,7 @@ from campaign.systems import (  # noqa: F401
     played,
 )
 
-from .events import CORE_KINDS, EventKind, core_fields
+from .events import CORE_KINDS, FOLDED_KINDS, EventKind, core_fields
 
 if TYPE_CHECKING:
     from django.forms import BaseForm
@@ -48,6 +48,11 @@ class Role(ABC):  # noqa: B024 (its abstract members are its subclasses', each r
     own starts with `_`), takes each method's parameters as the core's, and gives every abstract one:
     `problems` says what it does not, `manage.py check` reports it (`combat/checks.py`), and the role is
     refused when first read."""
+
+    def _kind(self, name: str) -> EventKind | None:
+        """The kind of that name, the core's or its system's (the system that plays this role, once the
+        registry made it; any system's for a role made by itself)."""
+        return event_kind(name, getattr(self, "_system", None))
 
     @classmethod
     def core(cls) -> type[Role]:
@@ -81,9 +86,10 @@ def role_problems(core: type[Role], given: Any, where: str) -> list[Problem]:
     another sort (E002), an abstract member left out (E003), a log with secrets that does not say what
     players see (E004), an override without `@override` (E006)."""
     if not (isinstance(given, type) and issubclass(given, core)):
-        return [Problem("covenant.E005", f"{where} is not a subclass of combat.systems.{core.__name__}")]
+        return [Problem("covenant.E005", f"{where} is not a subclass of {core.__module__}.{core.__name__}")]
     problems = []
     members = core.members()
+
     mine = [klass for klass in given.__mro__ if issubclass(klass, core) and klass is not core]
     for name, value in ((n, v) for klass in mine for n, v in vars(klass).items() if not n.startswith("_")):
         if name not in members:
@@ -91,7 +97,7 @@ def role_problems(core: type[Role], given: Any, where: str) -> list[Problem]:
             problems.append(
                 Problem(
                     "covenant.E001",
-                    f"{where}.{name} is not a member of combat.systems.{core.__name__}",
+                    f"{where}.{name} is not a member of {core.__module__}.{core.__name__}",
                     f"did you mean {close[0]}?" if close else "a helper of the role's own starts with _",
                 )
             )
@@ -125,6 +131,26 @@ def role_problems(core: type[Role], given: Any, where: str) -> list[Problem]:
                     )
                 )
     return problems
+
+
+def kind_problems(kind: Any) -> list[Problem]:
+    """Everything wrong with one of a system's `EVENT_KINDS` as a kind unit: as for a role (`role_problems`
+    against `EventKind`), a member its base does not have (E001), other parameters or another sort (E002),
+    an override without `@override` (E006); or not a kind at all (E005)."""
+    given = kind if isinstance(kind, type) else type(kind)
+    return role_problems(EventKind, given, _named(given))
+
+
+def _said_by_kinds(system: type, problem: Problem, declared) -> bool:
+    """An E004 of a log whose default hands each event to its kind, every one of whose kinds says what
+    players see (`EventKind.for_players`, `for_players_record`): the kinds say it."""
+    if problem.id != "covenant.E004":
+        return False
+    member = problem.message.rpartition("no ")[2]
+    unit = {"players_payload": "for_players", "players_record": "for_players_record"}[member]
+    return bool(declared) and all(
+        isinstance(kind, type) and getattr(kind, unit) is not getattr(EventKind, unit) for kind in declared
+    )
 
 
 def _module(name: str):
@@ -204,11 +230,18 @@ class Table(Role):
         return None
 
     FRAME_TEMPLATE: str = ""
-    """The panels pushed in every live frame after the new events (rendered with `state_context`)."""
+    """The panels pushed in every live frame after the new events (rendered with `state_context`). The
+    context's `pushed` (`Pushed`) holds the names of the panels the frame's events change, as each kind
+    names them (`EventKind.panels`): `{% if "setup" in pushed %}` pushes a panel only then."""
+
+    CORE_KIND_PANELS: dict[str, frozenset[str]] = {}
+    """The panels of the system's frame each of the core's kinds changes, by kind name (a core kind cannot
+    name a system's panels itself); a core kind left out changes every panel."""
 
     def frame_context(self, events: list, *, replay: bool, context: dict) -> dict:
         """Flags and fragments for the frame from the events it carries, given the audience's
-        `state_context`: which panels to push again whole, or only their changed parts."""
+        `state_context` (with `pushed`, the panels its events name): which parts of a panel to push when
+        not the whole; a `pushed` returned replaces the context's."""
         return {}
 
     def setup_refusal(self, encounter) -> str | None:
@@ -227,6 +260,51 @@ class Table(Role):
     def saga_panels(self, saga, user) -> list[str]:
         """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
         return []
+
+
+class Pushed:
+    """The names of the panels a live frame pushes again: those its events' kinds name (`EventKind.panels`),
+    or every panel (`Pushed.EVERY`). `"setup" in pushed`; `pushed | {"declare"}` adds one."""
+
+    def __init__(self, names: frozenset[str] | None) -> None:
+        self.names = names  # None: every panel
+
+    def __contains__(self, name: object) -> bool:
+        return self.names is None or name in self.names
+
+    def __or__(self, more) -> Pushed:
+        return self if self.names is None else Pushed(self.names | frozenset(more))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pushed) and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(self.names)
+
+    def __repr__(self) -> str:
+        return "Pushed(every panel)" if self.names is None else f"Pushed({sorted(self.names)})"
+
+
+Pushed.EVERY = Pushed(None)
+
+
+def frame_panels(system: RuleSystem, events: list, *, replay: bool) -> Pushed:
+    """The panels a frame of `events` pushes again: every one for a replay (a client catching up); else
+    those each event's kind names (`EventKind.panels`; a core kind's, its system's `CORE_KIND_PANELS`), and
+    every one when a kind names none (None) or is not declared."""
+    if replay:
+        return Pushed.EVERY
+    names: set[str] = set()
+    for event in events:
+        if event.kind in system.table.CORE_KIND_PANELS:
+            named = system.table.CORE_KIND_PANELS[event.kind]
+        else:
+            kind = event_kind(event.kind, system)
+            named = kind.panels if kind else None
+        if named is None:
+            return Pushed.EVERY
+        names |= named
+    return Pushed(frozenset(names))
 
 
 class Log(Role):
@@ -258,22 +336,32 @@ class Log(Role):
     def players_payload(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
         """An event's payload as the players see it, in every log, frame, history and export; `own` and
         `players` are combatant ids as strings, `npc_rolls` the saga's `NpcRolls` (how much of an NPC's
-        rolls they see). By default, when the log holds `SECRETS`, nothing beyond the core's own fields (a
-        core kind's declared payload; nothing of the system's kinds): what a system forgets stays hidden."""
-        return core_fields(event.kind, event.payload) if self.SECRETS else event.payload
+        rolls they see). By default, when the log holds `SECRETS`, its kind's (`EventKind.for_players`),
+        whose own default is nothing beyond the core's own fields (a core kind's declared payload; nothing of
+        the system's kinds): what a system forgets stays hidden."""
+        if not self.SECRETS:
+            return event.payload
+        kind = self._kind(event.kind)
+        return kind.for_players(event, own, players, npc_rolls) if kind else core_fields(event.kind, {})
 
     def sentence(self, kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
         """One of the system's events as one sentence built from its payload as its audience sees it (a
-        phone's pop-up, a screen reader's words: `combat.sentences`); "" for a kind it does not say."""
-        return ""
+        phone's pop-up, a screen reader's words: `combat.sentences`); "" for a kind it does not say. By
+        default its kind's (`EventKind.sentence`)."""
+        unit = self._kind(kind)
+        return unit.sentence(payload, names, storyguide=storyguide) if unit else ""
 
     def players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
         """A payload that names characters by id, as the players see it: a saga record's (`SagaRecord`, time
         passing between encounters), or an event's after `players_payload` (the same kinds, on an encounter's
         page). `characters` are the player characters' ids as strings: any other is an NPC's, whose rolls
-        they see as far as `npc_rolls` lets them. By default, as `players_payload`'s: the core's own fields
-        alone when the log holds `SECRETS`."""
-        return core_fields(record.kind, record.payload) if self.SECRETS else record.payload
+        they see as far as `npc_rolls` lets them. By default, as `players_payload`'s: the whole payload when
+        the log holds no `SECRETS`, else its kind's (`EventKind.for_players_record`: the core's own fields
+        alone unless the kind says more)."""
+        if not self.SECRETS:
+            return record.payload
+        kind = self._kind(record.kind)
+        return kind.for_players_record(record, characters, npc_rolls) if kind else {}
 
 
 class Archive(Role):
@@ -322,9 +410,11 @@ class Replay(Role):
         return None
 
     def apply(self, table: Any, event) -> Any:
-        """The table after one more event: that event kind's effect, applied by the system's own fold
-        (a kind it does not know leaves the table as it was). May change `table` in place; returns it."""
-        return table
+        """The table after one more event: that event kind's effect (by default its kind's,
+        `EventKind.apply`; a kind nobody declares leaves the table as it was). May change `table` in place;
+        returns it."""
+        kind = self._kind(event.kind)
+        return kind.apply(table, event) if kind else table
 
     def state_at(self, events: list) -> Any:
         """The table as it stood after the last of `events` (an encounter's log up to a step, as its
@@ -356,7 +446,9 @@ class Replay(Role):
 
     CHART_KINDS: tuple[str, ...] | None = None
     """The event kinds the saga's charts read (those that change a level or add to a tally), so a long
-    saga's other entries are never read for them; None reads every kind."""
+    saga's other entries are never read for them; None reads every kind. The core's kinds that change the
+    table (`combat.events.FOLDED_KINDS`: joined, left, renamed, ended), and the system's kinds whose units
+    fold, mark or tally, are read whatever it says (`charted_kinds`): a system of kind units gives `()`."""
 
     CHART_UNREAD: tuple[str, ...] = ()
     """Payload keys of those kinds the saga's charts never read (dotted for a key inside a key:
@@ -371,14 +463,16 @@ class Replay(Role):
     def chart_marks(self, event) -> list[tuple[str, str, str]]:
         """What an event puts on an encounter's timeline, as (mark, combatant id, words): each mark one of
         `combat.archive.charts.MARKS` ("hit", "wound", "botch", "correction"); an undo of `UNDO_KINDS` is
-        marked ("undo") by the core itself."""
-        return []
+        marked ("undo") by the core itself. By default its kind's (`EventKind.marks`)."""
+        kind = self._kind(event.kind)
+        return kind.marks(event) if kind else []
 
     def chart_tally(self, event) -> list[tuple[str, str, int]]:
         """What an event adds to the saga's numbers, as (combatant id, counter, amount): each counter one of
         `combat.archive.charts.TALLIES` (attacks made and landed, wounds dealt and taken, botches, fatigue
-        levels lost)."""
-        return []
+        levels lost). By default its kind's (`EventKind.tally`)."""
+        kind = self._kind(event.kind)
+        return kind.tally(event) if kind else []
 
     def recap_rolls(self, event) -> list[tuple[str, int, str]]:
         """The rolls in an event as the reader's version of it shows them, as (combatant id, total, what was
@@ -431,6 +525,7 @@ class Played:
         if refused:
             raise TypeError("; ".join(each.message for each in refused))
         role = vars(system)[self.name] = given()
+        role._system = system  # whose kinds its defaults hand events to
         return role
 
     def role_class(self, owner: type) -> Any:
@@ -500,7 +595,10 @@ class RuleSystem:
                 found.append(Problem("covenant.E005", f"{cls.__qualname__}.{name} names no class: {error}"))
                 continue
             found += role_problems(core, given, _named(given))
-        return found
+        declared = getattr(_module(f"{cls.__module__.rpartition('.')[0]}.events"), "EVENT_KINDS", ())
+        for kind in declared:
+            found += kind_problems(kind)
+        return [each for each in found if not _said_by_kinds(cls, each, declared)]
 
     @property
     def urls(self) -> str:
@@ -511,9 +609,20 @@ class RuleSystem:
 
     @property
     def event_kinds(self) -> tuple[EventKind, ...]:
-        """Every event kind the system writes (encounter log and saga records), each with its payload type:
-        its `events` module's EVENT_KINDS."""
-        return getattr(_module(f"{self._package}.events"), "EVENT_KINDS", ())
+        """Every event kind the system writes (encounter log and saga records), each a unit with its payload
+        type and the rest (`combat.events.EventKind`): its `events` module's EVENT_KINDS, each a subclass of
+        `EventKind` (one object of each made here, once) or an `EventKind` made the old way; refused when a
+        kind's class cannot be one (`kind_problems`)."""
+        made = vars(self).get("_event_kinds")
+        if made is None:
+            declared = getattr(_module(f"{self._package}.events"), "EVENT_KINDS", ())
+            refused = [p for each in declared for p in kind_problems(each) if p.id in REFUSED]
+            if refused:
+                raise TypeError("; ".join(each.message for each in refused))
+            made = vars(self)["_event_kinds"] = tuple(
+                each() if isinstance(each, type) else each for each in declared
+            )
+        return made
 
     @property
     def _package(self) -> str:
@@ -529,6 +638,21 @@ def _kinds(paths: tuple[str, ...]) -> dict[str, EventKind]:
                 raise ValueError(f"event kind {kind.name!r} is declared twice")
             kinds[kind.name] = kind
     return kinds
+
+
+def charted_kinds(system: RuleSystem) -> tuple[str, ...]:
+    """The kinds the saga's charts read whatever the system's `Replay.CHART_KINDS` says: the core's kinds
+    it folds (`FOLDED_KINDS`), and the system's kinds whose units fold, mark or tally (`EventKind.apply`,
+    `marks`, `tally`)."""
+    own = (
+        kind.name
+        for kind in system.event_kinds
+        if any(getattr(type(kind), member) is not getattr(EventKind, member) for member in CHARTED)
+    )
+    return (*FOLDED_KINDS, *own)
+
+
+CHARTED = ("apply", "marks", "tally")
 
 
 def event_kind(name: str, system: RuleSystem | None = None) -> EventKind | None:

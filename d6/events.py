@@ -1,16 +1,24 @@
 """The d6 table's event kinds with their payload types (d6 seed; RULES.md Part 2).
 
 A payload type says what the log keeps as JSON: the engine's records (d6.rules) as the services
-write them, every face kept. The kinds' names and labels are in `d6.kinds`.
+write them, every face kept. Each kind is one unit (`combat.events.EventKind`, below): its label, payload
+type, line (`d6table/events/<name>.html`), sentence (`d6.sentences`' wording), what players see of it, its
+effect on the replay's table (`d6.replay.Table`) and its marks and tallies on the charts. Its name is in
+`d6.kinds`, which the services write.
 """
 
 from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+from typing_extensions import override
+
+from combat.audience import behind_the_screen, without
 from combat.events import EventKind
 
-from . import kinds
+from . import kinds, replay, sentences
+from . import presenters as say
+from .sentences import SCREENED
 
 
 class Attempt(TypedDict):
@@ -240,22 +248,297 @@ class PassChoice(TypedDict):
     move_ahead: bool
 
 
-PAYLOADS: dict[str, type] = {
-    kinds.FIGHT_STARTED: FightStarted,
-    kinds.ROLL: Roll,
-    kinds.BREATHER: Breather,
-    kinds.TURN_ENDED: TurnEnded,
-    kinds.CHASE_STARTED: ChaseStarted,
-    kinds.EXCHANGE: Exchange,
-    kinds.TERRAIN_OFFERED: TerrainOffered,
-    kinds.TERRAIN_CHOSEN: TerrainChosen,
-    kinds.CHASE_ENDED: ChaseEnded,
-    kinds.VALUE_SET: ValueSet,
-    kinds.FACES_IN: FacesIn,
-    kinds.PASS_CHOICE: PassChoice,
-}
+# --- the kinds, each one unit -------------------------------------------------------------------
 
-EVENT_KINDS = tuple(
-    EventKind(name, label, PAYLOADS[name], f"d6table/events/{name}.html")
-    for name, label in kinds.KINDS.items()
+
+class D6Kind(EventKind):
+    """A d6 kind: its line is `d6table/events/<name>.html`, which prints its presenter (`d6.presenters`,
+    `d6_tags`); players see its payload whole unless the kind says otherwise (`_shown`: an NPC's challenge
+    at the saga's setting, `combat.audience.behind_the_screen`), in every log, frame, history and export."""
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.template = f"d6table/events/{cls.name}.html"
+
+    @override
+    def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
+        return self._shown(event.payload, players, npc_rolls, own)
+
+    @override
+    def for_players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
+        """As `for_players` left it: d6 keeps no record of its own between encounters, and its payloads name
+        combatants, not characters."""
+        return record.payload
+
+    def _shown(self, payload: dict, players: set[str], npc_rolls: str, own: set[str]) -> dict:
+        """The payload as players see it; `players` the player characters' combatant ids, `own` the
+        reader's (none in what every player is sent alike)."""
+        return payload
+
+
+class FightStartedKind(D6Kind):
+    name, label, payload = kinds.FIGHT_STARTED, "Fight started: initiative", FightStarted
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.fight_started(payload)
+
+    @override
+    def _shown(self, payload, players, npc_rolls, own):
+        rows = [say.players_challenge(r, r.get("combatant"), players, npc_rolls) for r in payload["order"]]
+        return {**payload, "order": rows}
+
+    @override
+    def apply(self, table, event):
+        """Everyone's initiative, highest first: the first acts (RULES.md Part 2 [ours])."""
+        table.status, table.round = "running", 1
+        table.order = [row["combatant"] for row in event.payload.get("order", ())]
+        table.turn = table.order[0] if table.order else None
+        return table
+
+
+def _attack(p: dict) -> bool:
+    return p.get("target") is not None and not p.get("defending")
+
+
+class RollKind(D6Kind):
+    name, label, payload = kinds.ROLL, "Dice challenge", Roll
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.roll(payload)
+
+    @override
+    def _shown(self, payload, players, npc_rolls, own):
+        """An NPC's challenge at the setting; an NPC's attack result a player character must meet is its
+        player's alone where the setting hides NPC totals (issue 35, item 10)."""
+        shown = say.players_challenge(payload, payload.get("combatant"), players, npc_rolls)
+        attacker = payload.get("defends_against")
+        if attacker and say.to_meet_hidden(attacker, payload.get("combatant"), players, own, npc_rolls):
+            shown = without(shown, set(say.TO_MEET))
+        return shown
+
+    @override
+    def apply(self, table, event):
+        table.set_fatigue(event.payload.get("combatant"), event.payload.get("fatigue_after"))
+        return table
+
+    @override
+    def marks(self, event):
+        """An attack that succeeded is a hit (d6 seed: the defender may still defend); the d6 system has no
+        wounds, botches or corrections to mark."""
+        p = event.payload
+        if _attack(p) and p.get("success"):
+            return [("hit", p["combatant"], f"hit {p.get('target_name') or ''}".strip())]
+        return []
+
+    @override
+    def tally(self, event):
+        """Attacks made and succeeded; each rise of fatigue on the track counts as a level lost (d6 seed)."""
+        p, tally = event.payload, []
+        if _attack(p):
+            tally.append((p["combatant"], "attacks", 1))
+            if p.get("success"):
+                tally.append((p["combatant"], "landed", 1))
+        if p.get("fatigue_rose"):
+            tally.append((p["combatant"], "fatigue_lost", 1))
+        return tally
+
+
+class BreatherKind(D6Kind):
+    name, label, payload = kinds.BREATHER, "Breather", Breather
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.breather(payload)
+
+    @override
+    def apply(self, table, event):
+        table.set_fatigue(event.payload.get("combatant"), event.payload.get("fatigue_after"))
+        return table
+
+
+class TurnEndedKind(D6Kind):
+    name, label, payload = kinds.TURN_ENDED, "Turn ended", TurnEnded
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.turn_ended(payload)
+
+    @override
+    def apply(self, table, event):
+        table.turn, table.round = event.payload.get("next"), event.payload.get("next_round", table.round)
+        return table
+
+
+class ChaseStartedKind(D6Kind):
+    name, label, payload = kinds.CHASE_STARTED, "Chase started", ChaseStarted
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.chase_started(payload)
+
+    @override
+    def apply(self, table, event):
+        p = event.payload
+        runners = {p["target"]: replay.Runner(p["target"], "target")}
+        for chaser in p.get("chasers", ()):
+            runners[chaser["combatant"]] = replay.Runner(chaser["combatant"], "chaser", chaser["distance"])
+        table.status = "running"
+        table.chase = replay.Chase(
+            p["chase"], p["target"], dict(p["terrain"]), runners, p.get("escape_distance")
+        )
+        return table
+
+
+class ExchangeKind(D6Kind):
+    name, label, payload = kinds.EXCHANGE, "Chase exchange", Exchange
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.exchange(payload)
+
+    @override
+    def _shown(self, payload, players, npc_rolls, own):
+        return say.players_exchange(payload, players, npc_rolls)
+
+    @override
+    def apply(self, table, event):
+        """d6 seed: the rolls' fatigue, the distances after, who dropped out, lost sight or moved ahead."""
+        p, chase = event.payload, table.chase
+        if chase is None:
+            return table
+        by_name = {table.combatants[rid].name: rid for rid in chase.runners if rid in table.combatants}
+        for roll in p.get("rolls", ()):
+            table.set_fatigue(roll.get("runner"), roll.get("fatigue_after"))
+            if roll.get("dropped_out") and roll.get("runner") in chase.runners:
+                chase.runners[roll["runner"]].status = "dropped_out"
+        for rid, distance in (p.get("distances_after") or {}).items():
+            if rid in chase.runners:
+                chase.runners[rid].distance = distance
+        for status, names in (("lost_sight", p.get("lost_sight", ())), ("ahead", p.get("moved_ahead", ()))):
+            for name in names:
+                if name in by_name:
+                    chase.runners[by_name[name]].status = status
+        chase.exchanges = p.get("number", chase.exchanges + 1)
+        chase.outcome = p.get("outcome", chase.outcome)
+        return table
+
+    @override
+    def tally(self, event):
+        """Each runner's rise of fatigue counts as a level lost (d6 seed)."""
+        rolls = event.payload.get("rolls", ())
+        return [(r["runner"], "fatigue_lost", 1) for r in rolls if r.get("fatigue_rose")]
+
+
+class TerrainOfferedKind(D6Kind):
+    name, label, payload = kinds.TERRAIN_OFFERED, "Terrain offered", TerrainOffered
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.terrain_offered(payload)
+
+
+class TerrainChosenKind(D6Kind):
+    name, label, payload = kinds.TERRAIN_CHOSEN, "Terrain chosen", TerrainChosen
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.terrain_chosen(payload)
+
+    @override
+    def apply(self, table, event):
+        if table.chase is not None:
+            table.chase.terrain = dict(event.payload["after"])
+        return table
+
+
+class ChaseEndedKind(D6Kind):
+    name, label, payload = kinds.CHASE_ENDED, "Chase ended", ChaseEnded
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.chase_ended(payload)
+
+    @override
+    def apply(self, table, event):
+        if table.chase is not None:
+            table.chase.outcome = event.payload.get("outcome", table.chase.outcome)
+        return table
+
+
+class ValueSetKind(D6Kind):
+    """The storyguide names the challenge value of an action or a defence (RULES.md Part 2)."""
+
+    name, label, payload = kinds.VALUE_SET, "Challenge value set", ValueSet
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """The value, or that it is behind the screen where the reader may not see it."""
+        what, whose = ("defence" if payload.get("defence") else "action"), payload.get("name", "")
+        if "value" not in payload:
+            return f"The storyguide sets the challenge value of {whose}’s {what}, {SCREENED}."
+        value = "none" if payload["value"] is None else payload["value"]
+        return f"The storyguide sets the challenge value of {whose}’s {what}: {value}."
+
+    @override
+    def _shown(self, payload, players, npc_rolls, own):
+        """A player character's action's value, everyone's; its defence against an NPC's attack, its player's
+        alone; an NPC's, at the setting, as on its roll (the `value` of its challenge). An entry from before
+        the log named whose challenge it was is read as an NPC's."""
+        if payload.get("value") is None:
+            return payload
+        who = payload.get("combatant")
+        if who is None or str(who) not in players:
+            hidden = bool(behind_the_screen(npc_rolls, totals=("value",)))
+        elif payload.get("defence"):
+            hidden = say.to_meet_hidden(payload.get("attacker"), who, players, own, npc_rolls)
+        else:
+            hidden = False
+        return without(payload, {"value"}) if hidden else payload
+
+
+class FacesInKind(D6Kind):
+    name, label, payload = kinds.FACES_IN, "Dice typed in", FacesIn
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.faces_in(payload)
+
+    @override
+    def _shown(self, payload, players, npc_rolls, own):
+        return say.players_challenge(payload, payload.get("combatant"), players, npc_rolls)
+
+
+class PassChoiceKind(D6Kind):
+    name, label, payload = kinds.PASS_CHOICE, "Choice at the target", PassChoice
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return sentences.pass_choice(payload)
+
+
+EVENT_KINDS = (
+    FightStartedKind,
+    RollKind,
+    BreatherKind,
+    TurnEndedKind,
+    ChaseStartedKind,
+    ExchangeKind,
+    TerrainOfferedKind,
+    TerrainChosenKind,
+    ChaseEndedKind,
+    ValueSetKind,
+    FacesInKind,
+    PassChoiceKind,
 )
+BY_NAME: dict[str, D6Kind] = {kind.name: kind() for kind in EVENT_KINDS}
+
+
+def players_entry(
+    kind: str, payload: dict, players: set[str], npc_rolls: str, own: set[str] = frozenset()
+) -> dict:
+    """An entry's payload as players see it, by its kind (`D6Kind._shown`), for a panel that shows it; any
+    other kind's whole."""
+    unit = BY_NAME.get(kind)
+    return unit._shown(payload, players, npc_rolls, own) if unit else payload

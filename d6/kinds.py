@@ -1,7 +1,7 @@
 """The d6 table's event kinds (Event.kind, at most 24 characters, all starting "d6_").
 
-Their history lines are `templates/d6table/events/<kind>.html`; their payload types are in
-`d6.events`.
+The names alone, which the services write and the wording reads: each kind is one unit in `d6.events`
+(its label, payload type, line, sentence, players' version and effect on the replay).
 """
 
 FIGHT_STARTED = "d6_fight_started"
@@ -17,17 +17,17 @@ VALUE_SET = "d6_value_set"
 FACES_IN = "d6_faces_in"
 PASS_CHOICE = "d6_pass_choice"
 
-KINDS = {
-    FIGHT_STARTED: "Fight started: initiative",
-    ROLL: "Dice challenge",
-    BREATHER: "Breather",
-    TURN_ENDED: "Turn ended",
-    CHASE_STARTED: "Chase started",
-    EXCHANGE: "Chase exchange",
-    TERRAIN_OFFERED: "Terrain offered",
-    TERRAIN_CHOSEN: "Terrain chosen",
-    CHASE_ENDED: "Chase ended",
-    VALUE_SET: "Challenge value set",
-    FACES_IN: "Dice typed in",
-    PASS_CHOICE: "Choice at the target",
-}
+ALL = (
+    FIGHT_STARTED,
+    ROLL,
+    BREATHER,
+    TURN_ENDED,
+    CHASE_STARTED,
+    EXCHANGE,
+    TERRAIN_OFFERED,
+    TERRAIN_CHOSEN,
+    CHASE_ENDED,
+    VALUE_SET,
+    FACES_IN,
+    PASS_CHOICE,
+)

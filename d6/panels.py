@@ -15,7 +15,7 @@ from combat.models import Combatant, Encounter, Event
 from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
 
-from . import presenters
+from . import events, presenters
 from .kinds import EXCHANGE, ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
@@ -540,7 +540,7 @@ def shortcut_keys(mode: str) -> list[tuple[str, str]]:
 
 def players_view(encounter: Encounter, audience: str, combatants: list[Combatant]):
     """How a panel shows an entry's payload to the audience: whole for the storyguide, the players' version
-    (`presenters.players_entry`) for the players; a fighter's initiative as one row of the fight's start."""
+    (`events.players_entry`) for the players; a fighter's initiative as one row of the fight's start."""
     if audience == STORYGUIDE:
         return lambda payload, kind, combatant=None: payload
     players = {str(c.pk) for c in combatants if not c.character.is_npc}
@@ -549,7 +549,7 @@ def players_view(encounter: Encounter, audience: str, combatants: list[Combatant
     def players_see(payload: dict, kind: str, combatant=None) -> dict:
         if kind == FIGHT_STARTED_ROW:
             return presenters.players_challenge(payload, combatant, players, npc_rolls)
-        return presenters.players_entry(kind, payload, players, npc_rolls)
+        return events.players_entry(kind, payload, players, npc_rolls)
 
     return players_see
 

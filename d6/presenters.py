@@ -1,5 +1,6 @@
 """How d6 log entries read: where each happened, in d6 words (d6 seed); the log role
-(`combat.systems.Log`)."""
+(`combat.systems.Log`); what players see of an NPC's challenge, which each kind's players' version uses
+(`d6.events`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def event_label(event, *, in_round: bool = False) -> str:
         return "Initiative" if in_round else f"Round {event.round_number or 1} · Initiative"
     if kind in TURN_KINDS or (kind == kinds.BREATHER and not payload.get("in_chase")):
         return _turn_label(event, payload, in_round)
-    if kind in kinds.KINDS:
+    if kind in kinds.ALL:
         return _chase_label(kind, payload)
     if event.round_number:
         return "" if in_round else f"Round {event.round_number}"
@@ -177,36 +178,6 @@ NPC_ROLLS = {
 }
 
 
-def players_payload(event, own: set[str], players: set[str], npc_rolls: str) -> dict:
-    """A log entry as the players see it, in the log, the frames, the history and the exports (d6 seed);
-    `own` holds the reader's own combatant ids (none in what every player is sent alike)."""
-    return players_entry(event.kind, event.payload, players, npc_rolls, own)
-
-
-def players_entry(
-    kind: str, payload: dict, players: set[str], npc_rolls: str, own: set[str] = frozenset()
-) -> dict:
-    """An entry's payload with each NPC's challenges as much as the saga's `npc_rolls` lets players see;
-    `players` holds the player characters' combatant ids (as strings), `own` the reader's: an NPC's attack
-    result that a player character must meet is its player's alone where the setting hides NPC totals."""
-    if kind == kinds.ROLL:
-        shown = players_challenge(payload, payload.get("combatant"), players, npc_rolls)
-        attacker = payload.get("defends_against")
-        if attacker and to_meet_hidden(attacker, payload.get("combatant"), players, own, npc_rolls):
-            shown = without(shown, set(TO_MEET))
-        return shown
-    if kind == kinds.FACES_IN:
-        return players_challenge(payload, payload.get("combatant"), players, npc_rolls)
-    if kind == kinds.VALUE_SET:
-        return players_value_set(payload, players, npc_rolls, own)
-    if kind == kinds.FIGHT_STARTED:
-        order = [players_challenge(row, row.get("combatant"), players, npc_rolls) for row in payload["order"]]
-        return {**payload, "order": order}
-    if kind == kinds.EXCHANGE:
-        return players_exchange(payload, players, npc_rolls)
-    return payload
-
-
 def to_meet_hidden(attacker, defender, players: set[str], own: set[str], npc_rolls: str) -> bool:
     """Whether a reader is kept from the number a defender must meet (an NPC's attack result, or the value
     the storyguide set for that defence): where the saga keeps NPC totals behind the screen, only the
@@ -215,23 +186,6 @@ def to_meet_hidden(attacker, defender, players: set[str], own: set[str], npc_rol
     if str(attacker) in players or not behind_the_screen(npc_rolls, totals=("value",)):
         return False
     return str(defender) not in own
-
-
-def players_value_set(payload: dict, players: set[str], npc_rolls: str, own: set[str] = frozenset()) -> dict:
-    """The storyguide's challenge value as players see it: a player character's action's, everyone's; its
-    defence against an NPC's attack, its player's alone; an NPC's, at the setting, as on its roll (the
-    `value` of its challenge). An entry from before the log named whose challenge it was is read as an
-    NPC's."""
-    if payload.get("value") is None:
-        return payload
-    who = payload.get("combatant")
-    if who is None or str(who) not in players:
-        hidden = bool(behind_the_screen(npc_rolls, totals=("value",)))
-    elif payload.get("defence"):
-        hidden = to_meet_hidden(payload.get("attacker"), who, players, own, npc_rolls)
-    else:
-        hidden = False
-    return without(payload, {"value"}) if hidden else payload
 
 
 def players_challenge(challenge: dict, combatant, players: set[str], npc_rolls: str) -> dict:

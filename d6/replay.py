@@ -1,9 +1,11 @@
 """The d6 table at any step of an encounter, folded from its event log alone (d6 seed; RULES.md Part 2).
 
-Each event kind's effect is one small function of `EFFECTS`: each combatant's fatigue on its track,
-the fight's acting order, round and turn, the chase's terrain, distances, runners and outcome. Kinds
-that change none of these (a challenge value set, dice typed in, a choice at the target, a terrain
-offered) leave the table as it was; a new kind slots in with its own function.
+Each event kind's effect is its unit's `apply` (`d6.events`): each combatant's fatigue on its track,
+the fight's acting order, round and turn, the chase's terrain, distances, runners and outcome; its marks
+and tallies on the charts its `marks` and `tally`. Kinds that change none of these (a challenge value
+set, dice typed in, a choice at the target, a terrain offered) leave the table as it was.
+The core's kinds (a combatant joins, leaves or is renamed, the encounter ends) the core folds
+itself, over the table's `join`, `leave`, `rename` and `end` (`combat.events.ReplayTable`).
 
 The fatigue each combatant joins with is its `combatant_added` event's `levels` (with its base);
 logs written before that was kept show "not in the log" until a roll or a breather sets it
@@ -12,13 +14,12 @@ logs written before that was kept show "not in the log" until a roll or a breath
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from typing_extensions import override
 
 from combat import systems
-from combat.events import CoreKind
+from combat.events import ReplayTable
 
 from . import kinds, presenters
 
@@ -61,8 +62,9 @@ class Chase:
 
 
 @dataclass
-class Table:
-    """The encounter at one step: status, who fights, the fight's order and turn, the chase."""
+class Table(ReplayTable):
+    """The encounter at one step: status, who fights, the fight's order and turn, the chase. The core folds
+    its own kinds over it (`ReplayTable`: join, leave, rename, end)."""
 
     status: str = "preparing"
     round: int = 0
@@ -90,6 +92,25 @@ class Table:
             },
         }
 
+    @override
+    def join(self, combatant: str, name: str, side: str, npc: bool, levels: dict) -> None:
+        self.combatants[combatant] = Combatant(
+            combatant, name, side, npc, levels.get("fatigue"), levels.get("base")
+        )
+
+    @override
+    def leave(self, combatant: str) -> None:
+        self.combatants.pop(combatant, None)
+
+    @override
+    def rename(self, combatant: str, name: str) -> None:
+        if combatant in self.combatants:
+            self.combatants[combatant].name = name
+
+    @override
+    def end(self) -> None:
+        self.status = "ended"
+
     def set_fatigue(self, who, fatigue) -> None:
         combatant = self.combatants.get(str(who))
         if combatant is not None and fatigue is not None:
@@ -108,106 +129,6 @@ def joining_levels(combatant) -> dict:
 
     character = combatant.character
     return {"fatigue": sheet_of(character).fatigue, "base": stamina_base(character)}
-
-
-def _added(table: Table, p: dict) -> None:
-    levels = p.get("levels") or {}
-    table.combatants[p["combatant"]] = Combatant(
-        p["combatant"], p.get("name", ""), p.get("side", ""), bool(p.get("npc")),
-        levels.get("fatigue"), levels.get("base"),
-    )  # fmt: skip
-
-
-def _removed(table: Table, p: dict) -> None:
-    table.combatants.pop(p.get("combatant"), None)
-
-
-def _fight_started(table: Table, p: dict) -> None:
-    """Everyone's initiative, highest first: the first acts (RULES.md Part 2 [ours])."""
-    table.status, table.round = "running", 1
-    table.order = [row["combatant"] for row in p.get("order", ())]
-    table.turn = table.order[0] if table.order else None
-
-
-def _rolled(table: Table, p: dict) -> None:
-    table.set_fatigue(p.get("combatant"), p.get("fatigue_after"))
-
-
-def _turn_ended(table: Table, p: dict) -> None:
-    table.turn, table.round = p.get("next"), p.get("next_round", table.round)
-
-
-def _chase_started(table: Table, p: dict) -> None:
-    runners = {p["target"]: Runner(p["target"], "target")}
-    for chaser in p.get("chasers", ()):
-        runners[chaser["combatant"]] = Runner(chaser["combatant"], "chaser", chaser["distance"])
-    table.status = "running"
-    table.chase = Chase(p["chase"], p["target"], dict(p["terrain"]), runners, p.get("escape_distance"))
-
-
-def _exchange(table: Table, p: dict) -> None:
-    """d6 seed: the rolls' fatigue, the distances after, who dropped out, lost sight or moved ahead."""
-    chase = table.chase
-    if chase is None:
-        return
-    by_name = {table.combatants[rid].name: rid for rid in chase.runners if rid in table.combatants}
-    for roll in p.get("rolls", ()):
-        table.set_fatigue(roll.get("runner"), roll.get("fatigue_after"))
-        if roll.get("dropped_out") and roll.get("runner") in chase.runners:
-            chase.runners[roll["runner"]].status = "dropped_out"
-    for rid, distance in (p.get("distances_after") or {}).items():
-        if rid in chase.runners:
-            chase.runners[rid].distance = distance
-    for status, names in (("lost_sight", p.get("lost_sight", ())), ("ahead", p.get("moved_ahead", ()))):
-        for name in names:
-            if name in by_name:
-                chase.runners[by_name[name]].status = status
-    chase.exchanges = p.get("number", chase.exchanges + 1)
-    chase.outcome = p.get("outcome", chase.outcome)
-
-
-def _terrain_chosen(table: Table, p: dict) -> None:
-    if table.chase is not None:
-        table.chase.terrain = dict(p["after"])
-
-
-def _chase_ended(table: Table, p: dict) -> None:
-    if table.chase is not None:
-        table.chase.outcome = p.get("outcome", table.chase.outcome)
-
-
-def _renamed(table: Table, p: dict) -> None:
-    """The name the log gives a combatant from here on (combat.names)."""
-    if p.get("combatant") in table.combatants:
-        table.combatants[p["combatant"]].name = p.get("name", "")
-
-
-def _ended(table: Table, p: dict) -> None:
-    table.status = "ended"
-
-
-EFFECTS: dict[str, Callable[[Table, dict], None]] = {
-    CoreKind.COMBATANT_ADDED: _added,
-    CoreKind.COMBATANT_REMOVED: _removed,
-    CoreKind.COMBATANT_RENAMED: _renamed,
-    CoreKind.ENCOUNTER_ENDED: _ended,
-    kinds.FIGHT_STARTED: _fight_started,
-    kinds.ROLL: _rolled,
-    kinds.BREATHER: _rolled,
-    kinds.TURN_ENDED: _turn_ended,
-    kinds.CHASE_STARTED: _chase_started,
-    kinds.EXCHANGE: _exchange,
-    kinds.TERRAIN_CHOSEN: _terrain_chosen,
-    kinds.CHASE_ENDED: _chase_ended,
-}
-
-
-def apply(table: Table, event) -> Table:
-    """The table after one more event (its kind's effect; any other kind changes nothing)."""
-    effect = EFFECTS.get(event.kind)
-    if effect is not None:
-        effect(table, event.payload)
-    return table
 
 
 STATUS_WORDS = {
@@ -290,8 +211,8 @@ def _where(runner: Runner, target: str) -> str:
 FATIGUE_MAX = 20
 
 
-# What the saga's charts read: the kinds that change fatigue (the rolls and exchanges among them).
-CHART_KINDS = tuple(EFFECTS)
+# What the saga's charts read besides the kinds that fold, mark or tally (`combat.systems.charted_kinds`).
+CHART_KINDS = ()
 
 
 def chart_tracks() -> tuple:
@@ -305,34 +226,6 @@ def chart_levels(table: Table) -> dict[str, dict[str, int]]:
         cid: ({"fatigue": min(max(c.fatigue, 1), FATIGUE_MAX) - 1} if isinstance(c.fatigue, int) else {})
         for cid, c in table.combatants.items()
     }
-
-
-def _attack(p: dict) -> bool:
-    return p.get("target") is not None and not p.get("defending")
-
-
-def chart_marks(event) -> list[tuple[str, str, str]]:
-    """An attack that succeeded is a hit (d6 seed: the defender may still defend); the d6 system has no
-    wounds, botches or corrections to mark."""
-    p = event.payload
-    if event.kind == kinds.ROLL and _attack(p) and p.get("success"):
-        return [("hit", p["combatant"], f"hit {p.get('target_name') or ''}".strip())]
-    return []
-
-
-def chart_tally(event) -> list[tuple[str, str, int]]:
-    """Attacks made and succeeded; each rise of fatigue on the track counts as a level lost (d6 seed)."""
-    p, tally = event.payload, []
-    if event.kind == kinds.ROLL:
-        if _attack(p):
-            tally.append((p["combatant"], "attacks", 1))
-            if p.get("success"):
-                tally.append((p["combatant"], "landed", 1))
-        if p.get("fatigue_rose"):
-            tally.append((p["combatant"], "fatigue_lost", 1))
-    elif event.kind == kinds.EXCHANGE:
-        tally += [(r["runner"], "fatigue_lost", 1) for r in p.get("rolls", ()) if r.get("fatigue_rose")]
-    return tally
 
 
 def survived(table: Table, combatant_id: str) -> bool:
@@ -376,10 +269,6 @@ class Replay(systems.Replay):
         return start()
 
     @override
-    def apply(self, table, event):
-        return apply(table, event)
-
-    @override
     def replay_context(self, table):
         return replay_context(table)
 
@@ -390,14 +279,6 @@ class Replay(systems.Replay):
     @override
     def chart_levels(self, table):
         return chart_levels(table)
-
-    @override
-    def chart_marks(self, event):
-        return chart_marks(event)
-
-    @override
-    def chart_tally(self, event):
-        return chart_tally(event)
 
     @override
     def recap_rolls(self, event):

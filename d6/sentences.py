@@ -1,17 +1,15 @@
 """Each d6 event as one sentence built from its fields (d6 seed; RULES.md Part 2): a phone's pop-up and a
-screen reader's words (`combat.sentences`). The payload is the one its audience sees, so an NPC's dice
-and numbers a player may not see are not there to be said; each die is a number of its own ("1, 8, 1")."""
+screen reader's words (`combat.sentences`), the wording each kind's `sentence` says (`d6.events`). The
+payload is the one its audience sees, so an NPC's dice and numbers a player may not see are not there to
+be said; each die is a number of its own ("1, 8, 1")."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from django.utils.html import strip_tags
 from typing_extensions import override
 
 from combat import systems
 
-from . import kinds
 from . import presenters as say
 
 SCREENED = "behind the screen"
@@ -181,46 +179,15 @@ def terrain_offered(p: dict) -> str:
     return f"{offer} {chooser[:1].upper()}{chooser[1:]} chooses."
 
 
-def value_set(p: dict) -> str:
-    """The storyguide names the challenge value of an action or a defence (RULES.md Part 2), or that it is
-    behind the screen where the reader may not see it."""
-    what = "defence" if p.get("defence") else "action"
-    if "value" not in p:
-        return f"The storyguide sets the challenge value of {p.get('name', '')}’s {what}, {SCREENED}."
-    value = "none" if p["value"] is None else p["value"]
-    return f"The storyguide sets the challenge value of {p.get('name', '')}’s {what}: {value}."
-
-
 def pass_choice(p: dict) -> str:
     """What a chaser does if the roll would pass the target."""
     choice = "moves ahead of them" if p.get("move_ahead") else "acts against them"
     return f"{p.get('name', '')}, if the roll would pass {p.get('target_name', '')}: {choice}."
 
 
-SENTENCES: dict[str, Callable[[dict], str]] = {
-    kinds.FIGHT_STARTED: fight_started,
-    kinds.ROLL: roll,
-    kinds.BREATHER: breather,
-    kinds.TURN_ENDED: turn_ended,
-    kinds.CHASE_STARTED: chase_started,
-    kinds.EXCHANGE: exchange,
-    kinds.TERRAIN_OFFERED: terrain_offered,
-    kinds.TERRAIN_CHOSEN: terrain_chosen,
-    kinds.CHASE_ENDED: chase_ended,
-    kinds.VALUE_SET: value_set,
-    kinds.FACES_IN: faces_in,
-    kinds.PASS_CHOICE: pass_choice,
-}
-
-
-def sentence(kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
-    """A d6 event as one sentence; "" for a kind without one."""
-    said = SENTENCES.get(kind)
-    return said(payload) if said else ""
-
-
 class Log(systems.Log):
-    """The d6 log: turns and chase exchanges as where each event happened, and what players see of it."""
+    """The d6 log: turns and chase exchanges as where each event happened. Its sentences and what players see
+    of each event are its kinds' (`d6.events`)."""
 
     STYLESHEETS = say.STYLESHEETS
     NPC_ROLLS = say.NPC_ROLLS
@@ -233,16 +200,3 @@ class Log(systems.Log):
     def round_heading(self, number):
         return say.round_heading(number)
 
-    @override
-    def players_payload(self, event, own, players, npc_rolls):
-        return say.players_payload(event, own, players, npc_rolls)
-
-    @override
-    def sentence(self, kind, payload, names, *, storyguide):
-        return sentence(kind, payload, names, storyguide=storyguide)
-
-    @override
-    def players_record(self, record, characters, npc_rolls):
-        """As `players_payload` left it: d6 keeps no record of its own between encounters, and its payloads
-        name combatants, not characters."""
-        return record.payload

@@ -337,7 +337,8 @@ def saga_events(reader):
     events = reader.events()
     replay = reader.system.replay
     if replay.CHART_KINDS is not None:
-        kinds = (*replay.CHART_KINDS, *replay.UNDO_KINDS)  # an undo: its steps count nowhere
+        # The kinds whose units fold, mark or tally, and an undo: its steps count nowhere.
+        kinds = (*systems.charted_kinds(reader.system), *replay.CHART_KINDS, *replay.UNDO_KINDS)
         events = events.filter(kind__in=[str(kind) for kind in kinds])
     payload = Without("payload", replay.CHART_UNREAD) if replay.CHART_UNREAD else "payload"
     fields = ("encounter_id", "seq", "kind", "round_number", "phase", payload, "storyguide_only")

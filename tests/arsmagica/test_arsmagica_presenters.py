@@ -7,6 +7,7 @@ from arsmagica.odds import Chance
 from arsmagica.rules.table import Refusal
 from arsmagica.sheet import new_sheet
 from arsmagica.templatetags.arsmagica_tags import correction_changes, disabled_by, roll, spell_name
+from combat import systems
 
 NAMES = {"1": "Sir Boris", "2": "Bandit 1", "3": "Bandit 2"}
 # Sir Boris's sword against the first bandit (ArM3 p168): Attack 20 against Defense 16, Damage 11.
@@ -196,4 +197,4 @@ def test_a_phase_that_passed_by_itself_reaches_players_as_it_is():
     """A phase nobody acts in passes with no dice and no options (ArM3 p163): nothing to screen, no error."""
     quiet = {"phase": "first_missile", "deaths": [], "levels": [], "quiet": True}
     event = SimpleNamespace(kind="phase_resolved", payload=quiet)
-    assert presenters.players_payload(event, {"1"}, {"1"}, "results") == quiet
+    assert systems.get("arsmagica").log.players_payload(event, {"1"}, {"1"}, "results") == quiet

@@ -11,13 +11,20 @@ from django.test import Client
 from django.urls import reverse
 
 from arsmagica.events import Kind
-from arsmagica.presenters import advantage_carried, players_payload
+from arsmagica.presenters import advantage_carried
 from arsmagica.sheet import carry
 from campaign.models import NpcRolls
+from combat import systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Event
 from combat.services.log import EventLog, lock_encounter
 from tests.audience_places import encounter_page, exported, line_of, pushed
+
+
+def players_payload(event, own, players, npc_rolls):
+    """What players see of an Ars Magica event: its kind's version (`arsmagica.events`)."""
+    return systems.get("arsmagica").log.players_payload(event, own, players, npc_rolls)
+
 
 pytestmark = pytest.mark.django_db
 

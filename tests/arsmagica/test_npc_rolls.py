@@ -5,13 +5,19 @@ The round is p168's: Sir Boris (Alice's) against three bandits, through the Fati
 import pytest
 
 from arsmagica.events import Kind
-from arsmagica.presenters import players_payload
 from campaign.models import NpcRolls
+from combat import systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Event
 from tests.audience_places import encounter_page, exported, history_page, line_of, pushed, replayed
 
 from .test_services import resolve, through_movement
+
+
+def players_payload(event, own, players, npc_rolls):
+    """What players see of an Ars Magica event: its kind's version (`arsmagica.events`)."""
+    return systems.get("arsmagica").log.players_payload(event, own, players, npc_rolls)
+
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 from campaign.models import Saga
 from combat.models import Encounter, Event
 from d6 import kinds
+from d6.events import players_entry
 from d6.models import Chase, Runner
-from d6.presenters import players_entry
 
 from .people import PHONE, outside_the_event_loop
 

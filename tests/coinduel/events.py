@@ -1,4 +1,6 @@
-"""The coin duel's event kinds and their payloads, its log (turns' headings, sentences; no secrets) and its
+"""The coin duel's event kinds, each one unit (`combat.events.EventKind`): its payload, its line (the
+default template, `coinduel/events/<name>.html`), its sentence; what players see is every payload whole
+(its log holds no secrets), and every frame pushes the one panel. With its log (turns' headings) and its
 archive (the keys that name duellists): two of its roles."""
 
 from __future__ import annotations
@@ -12,33 +14,43 @@ from combat import systems
 from combat.events import EventKind
 
 
-class Kind(models.TextChoices):
-    FLIP = "coin_flip", "Coins flipped"
-    WON = "coin_duel_won", "Duel won"
-
-
-class Flip(TypedDict):
+class FlipPayload(TypedDict):
     turn: int
     faces: dict[str, str]
     hits: dict[str, int]
     names: dict[str, str]
 
 
-class Won(TypedDict):
+class Flip(EventKind):
+    name, label, payload = "coin_flip", "Coins flipped", FlipPayload
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        said = (f"{payload['names'].get(who, '')} flips {face}" for who, face in payload["faces"].items())
+        return ", ".join(said) + "."
+
+
+class WonPayload(TypedDict):
     winner: str
     name: str
 
 
-EVENT_KINDS = (
-    EventKind(Kind.FLIP.value, Kind.FLIP.label, Flip, "coinduel/events/coin_flip.html"),
-    EventKind(Kind.WON.value, Kind.WON.label, Won, "coinduel/events/coin_duel_won.html"),
-)
-SENTENCES = {
-    Kind.FLIP: lambda p: (
-        ", ".join(f"{p['names'].get(who, '')} flips {face}" for who, face in p["faces"].items()) + "."
-    ),
-    Kind.WON: lambda p: f"{p['name']} wins the duel.",
-}
+class Won(EventKind):
+    name, label, payload = "coin_duel_won", "Duel won", WonPayload
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        return f"{payload['name']} wins the duel."
+
+
+EVENT_KINDS = (Flip, Won)
+
+
+class Kind(models.TextChoices):
+    """The kinds' names, as the services write them."""
+
+    FLIP = Flip.name, Flip.label
+    WON = Won.name, Won.label
 
 
 class Log(systems.Log):
@@ -48,11 +60,6 @@ class Log(systems.Log):
     def round_heading(self, number: int) -> str:
         """A turn's heading in the history and the log (0: before the first flip)."""
         return f"Turn {number}" if number else "Before the first flip"
-
-    @override
-    def sentence(self, kind: str, payload: dict, names: dict, *, storyguide: bool) -> str:
-        """A coin duel's event as one sentence from its fields: a phone's pop-up (`combat.sentences`)."""
-        return SENTENCES[kind](payload) if kind in SENTENCES else ""
 
 
 class Archive(systems.Archive):

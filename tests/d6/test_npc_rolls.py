@@ -6,7 +6,7 @@ import pytest
 from campaign.models import NpcRolls
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Event
-from d6 import kinds, presenters, services
+from d6 import events, kinds, presenters, services
 from tests.audience_places import encounter_page, exported, history_page, line_of, pushed, replayed
 
 from .test_fight import INITIATIVE
@@ -145,7 +145,7 @@ NPC_TARGET_EXCHANGE = {
     ],
 )
 def test_a_player_chasers_step_stays_when_an_npc_targets_margin_is_hidden(npc_rolls, words):
-    shown = presenters.players_entry(kinds.EXCHANGE, NPC_TARGET_EXCHANGE, {"2"}, npc_rolls)
+    shown = events.players_entry(kinds.EXCHANGE, NPC_TARGET_EXCHANGE, {"2"}, npc_rolls)
     target, tobias = shown["rolls"]
     assert "faces" not in target and ("result" in target) == (npc_rolls == NpcRolls.TOTALS)
     line = presenters.exchange_roll(tobias, shown)

@@ -15,7 +15,7 @@ from combat import systems
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Event
 from combat.sentences import sentence
-from d6 import kinds, presenters, services
+from d6 import events, kinds, presenters, services
 from d6 import sentences as said
 from tests.archive.conftest import archive_of
 from tests.audience_places import exported, line_of, pushed, replayed
@@ -105,7 +105,7 @@ DEFENCE = {
     ],
 )
 def test_a_defence_against_an_npcs_attack_keeps_the_number_for_the_defenders_player(npc_rolls, own, shown):
-    entry = presenters.players_entry(kinds.ROLL, DEFENCE, {"2"}, npc_rolls, own)
+    entry = events.players_entry(kinds.ROLL, DEFENCE, {"2"}, npc_rolls, own)
     assert ("value" in entry, "attack_result" in entry) == (shown, shown)
     assert (entry["faces"], entry["result"], entry["success"]) == ([3, 5], 5, False)  # Marta's own roll
     assert ("vs <b>9</b>" in presenters.roll_line(entry)) == shown
@@ -115,7 +115,7 @@ def test_a_defence_against_an_npcs_attack_keeps_the_number_for_the_defenders_pla
 def test_a_defence_against_a_player_characters_attack_is_everyones():
     against_anselm = {**DEFENCE, "defends_against": "3", "attacker_name": "Brother Anselm"}
     assert (
-        presenters.players_entry(kinds.ROLL, against_anselm, {"2", "3"}, NpcRolls.RESULTS) == against_anselm
+        events.players_entry(kinds.ROLL, against_anselm, {"2", "3"}, NpcRolls.RESULTS) == against_anselm
     )
 
 
@@ -136,11 +136,12 @@ def test_a_defence_against_a_player_characters_attack_is_everyones():
 )
 def test_a_challenge_value_set_is_seen_as_the_roll_it_is_for(payload, own, hidden):
     players = {"2", "3"}
-    shown = presenters.players_entry(kinds.VALUE_SET, payload, players, NpcRolls.RESULTS, own)
+    shown = events.players_entry(kinds.VALUE_SET, payload, players, NpcRolls.RESULTS, own)
     assert ("value" not in shown) == hidden
     assert ("behind the screen" in presenters.value_set_line(shown)) == hidden
-    assert ("behind the screen" in said.value_set(shown)) == hidden
-    assert presenters.players_entry(kinds.VALUE_SET, payload, players, NpcRolls.TOTALS, own) == payload
+    words = sentence(systems.get("d6fatigue"), kinds.VALUE_SET, shown, {}, storyguide=False)
+    assert ("behind the screen" in words) == hidden
+    assert events.players_entry(kinds.VALUE_SET, payload, players, NpcRolls.TOTALS, own) == payload
 
 
 # --- the panels every player is sent, and the defender's own ---------------------------------------
@@ -204,11 +205,11 @@ def test_a_pop_up_says_the_number_only_where_the_reader_may_see_it(defended):
     encounter, defence = defended.refresh(), defence_event(defended)
     system = systems.of(defended.saga)
     players = {str(defended.marta.pk), str(defended.anselm.pk)}
-    shown = presenters.players_payload(defence, set(), players, NpcRolls.RESULTS)
+    shown = system.log.players_payload(defence, set(), players, NpcRolls.RESULTS)
     words = sentence(system, defence.kind, shown, {}, storyguide=False)
     assert "defends against Bandit 2" in words and f"vs {RESULT}" not in words
     assert f"vs {RESULT}" in sentence(system, defence.kind, defence.payload, {}, storyguide=True)
-    own = presenters.players_payload(defence, {str(defended.marta.pk)}, players, NpcRolls.RESULTS)
+    own = system.log.players_payload(defence, {str(defended.marta.pk)}, players, NpcRolls.RESULTS)
     assert f"vs {RESULT}" in sentence(system, defence.kind, own, {}, storyguide=False)
     said_in = {  # "die result 5 (the highest die) vs 7": how the die result was read, then the number to meet
         audience: bool(re.search(rf"result 5( \([^)]*\))? vs {RESULT}", pushed(encounter, audience)))

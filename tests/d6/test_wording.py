@@ -3,7 +3,7 @@ exchange, the log's entries. Given these payloads, the table reads this."""
 
 import re
 
-from d6 import presenters
+from d6 import events, presenters
 from d6.panels import Track
 from d6.services.sheet import SheetScore
 from d6.templatetags import d6_tags
@@ -223,7 +223,7 @@ def test_a_pass_choice_and_typed_dice_read_in_the_log():
 
 def test_an_npcs_typed_dice_read_behind_the_screen_for_players():
     typed = {"combatant": "7", "name": "Bandit 1", "rolled": "Running", "exchange": 2, "faces": [3, 9]}
-    shown = presenters.players_entry("d6_faces_in", typed, set(), "results")
+    shown = events.players_entry("d6_faces_in", typed, set(), "results")
     assert (
         text(presenters.faces_in_line(shown)) == "Bandit 1 rolled Running for exchange 2: (behind the screen)"
     )
