@@ -2,7 +2,7 @@
 
 A payload type says what the log keeps as JSON: the engine's records (d6.rules) as the services
 write them, every face kept. Each kind is one unit (`combat.events.EventKind`, below): its label, payload
-type, line (`d6table/events/<name>.html`), sentence (`d6.sentences`' wording), what players see of it, its
+type, line (`d6/events/<name>.html`), sentence (`d6.sentences`' wording), what players see of it, its
 effect on the replay's table (`d6.replay.Table`) and its marks and tallies on the charts. Its name is in
 `d6.kinds`, which the services write.
 """
@@ -252,13 +252,10 @@ class PassChoice(TypedDict):
 
 
 class D6Kind(EventKind):
-    """A d6 kind: its line is `d6table/events/<name>.html`, which prints its presenter (`d6.presenters`,
-    `d6_tags`); players see its payload whole unless the kind says otherwise (`_shown`: an NPC's challenge
-    at the saga's setting, `combat.audience.behind_the_screen`), in every log, frame, history and export."""
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.template = f"d6table/events/{cls.name}.html"
+    """A d6 kind: its line is `d6/events/<name>.html` (the default), which prints its presenter
+    (`d6.presenters`, `d6_tags`); players see its payload whole unless the kind says otherwise (`_shown`:
+    an NPC's challenge at the saga's setting, `combat.audience.behind_the_screen`), in every log, frame,
+    history and export."""
 
     @override
     def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:

@@ -24,8 +24,8 @@ from .state import D6Read, read_combatants, table_state, with_combatants
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
-FRAME_TEMPLATE = "d6table/_frame_panels.html"  # the panels every live frame pushes (the table role)
-TINTS = 6  # terrain colours: d6table.css's --terrain-0 .. --terrain-5, each with a light and a dark value
+FRAME_TEMPLATE = "d6/_frame_panels.html"  # the panels every live frame pushes (the table role)
+TINTS = 6  # terrain colours: d6.css's --terrain-0 .. --terrain-5, each with a light and a dark value
 
 
 @dataclass
@@ -119,7 +119,7 @@ def _card(combatant: Combatant, base: int | None = None) -> FighterCard:
 
 
 def terrain_tint(name: str) -> str:
-    """A terrain's colour, the same for the same name: the class of one of d6table.css's tints."""
+    """A terrain's colour, the same for the same name: the class of one of d6.css's tints."""
     return f"terrain-{sum(name.encode()) % TINTS}"
 
 

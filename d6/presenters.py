@@ -12,7 +12,7 @@ from combat.audience import behind_the_screen, without
 from . import kinds
 
 TURN_KINDS = (kinds.ROLL, kinds.TURN_ENDED, kinds.VALUE_SET)
-STYLESHEETS = ("css/d6table.css",)  # the dice faces (.d6-faces), a roll's success and fatigue
+STYLESHEETS = ("css/d6.css",)  # the dice faces (.d6-faces), a roll's success and fatigue
 
 
 def event_label(event, *, in_round: bool = False) -> str:
@@ -649,7 +649,7 @@ def dice_in(faces) -> str:
 
 
 def swatch(tint: str) -> str:
-    """A terrain's colour (its tint's class, d6table.css) as a small square beside its name, drawn as SVG."""
+    """A terrain's colour (its tint's class, d6.css) as a small square beside its name, drawn as SVG."""
     return format_html(
         '<svg class="swatch {}" viewBox="0 0 1 1" aria-hidden="true">'
         '<rect width="1" height="1"></rect></svg>',

@@ -23,7 +23,7 @@ from combat.events import ReplayTable
 
 from . import kinds, presenters
 
-TEMPLATE = "d6table/_replay.html"
+TEMPLATE = "d6/_replay.html"
 
 
 @dataclass

@@ -17,8 +17,8 @@ from .rules.fatigue import base_fatigue
 from .services.sheet import attribute_names, attribute_rows, stamina_base
 from .sheet import saga_attributes, sheet_of, write
 
-TEMPLATE = "d6table/_sheet.html"
-FORM_TEMPLATE = "d6table/_sheet_form.html"
+TEMPLATE = "d6/_sheet.html"
+FORM_TEMPLATE = "d6/_sheet_form.html"
 LEVEL_HEADINGS = ("Fatigue",)
 
 CONSISTENCY_MIN, CONSISTENCY_MAX = -10, 10

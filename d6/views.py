@@ -78,7 +78,7 @@ def table(request, encounter_id):
         last_seq=encounter.last_seq,
         plain_http=audience == STORYGUIDE and not secure_context(request),
     )
-    return render(request, "d6table/table.html", context)
+    return render(request, "d6/table.html", context)
 
 
 @login_required
@@ -89,7 +89,7 @@ def to_meet(request, encounter_id):
     players' panels, the same for every player, leave it out; the defender's page asks for it here."""
     encounter = encounter_for(request.user, encounter_id, KEY)
     meet = defence_to_meet(encounter, request.user)
-    return render(request, "d6table/_to_meet.html", {"meet": meet})
+    return render(request, "d6/_to_meet.html", {"meet": meet})
 
 
 # --- the fight ---------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def saga_attributes(request, saga_id):
         services.set_attributes(saga, form.cleaned_data["names"])
         messages.success(request, "Attributes saved.")
         return redirect("saga_detail", saga_id=saga.pk)
-    return render(request, "d6table/attributes_form.html", {"saga": saga, "form": form})
+    return render(request, "d6/attributes_form.html", {"saga": saga, "form": form})
 
 
 class Table(systems.Table):

@@ -141,7 +141,7 @@ def test_wheel_carries_every_app_file_and_nothing_else(installed):
         "static/js/live.js",
         "campaign/templates/campaign/home.html",
         "combat/static/css/combat.css",
-        "d6/static/css/d6table.css",
+        "d6/static/css/d6.css",
     ):
         assert needed in shipped
     outside = {"tests", "bench", "docs", "scripts", "manage.py", *SITE}  # the site's folders: data files only
@@ -178,10 +178,10 @@ print(json.dumps({
     "combat": combat.__file__,
     "templates": [get_template(name).origin.name for name in (
         "base.html", "registration/login.html", "django/forms/widgets/select.html", "sw.js",
-        "combat/history.html", "arsmagica/play.html", "d6table/table.html")],
+        "combat/history.html", "arsmagica/play.html", "d6/table.html")],
     "static": [finders.find(name) for name in (
-        "css/covenant.css", "css/combat.css", "css/d6table.css",
-        "js/live.js", "js/saga_live.js", "js/d6table.js", "favicon.svg", "icons/favicon.ico",
+        "css/covenant.css", "css/combat.css", "css/d6.css",
+        "js/live.js", "js/saga_live.js", "js/d6.js", "favicon.svg", "icons/favicon.ico",
     )],
     "commands": sorted(name for name, app in get_commands().items() if not app.startswith("django")),
 }))
@@ -208,7 +208,7 @@ def test_django_runs_from_the_wheel(installed, tmp_path):
     _run([str(python), *collect], cwd=outside, env={**env, "DEBUG": "false", "STATIC_ROOT": str(collected)})
     paths = json.loads((collected / "staticfiles.json").read_text())["paths"]
     site = {"css/covenant.css", "js/live.js", "icons/icon-512.png"}
-    assert site | {"css/combat.css", "css/d6table.css"} <= set(paths)
+    assert site | {"css/combat.css", "css/d6.css"} <= set(paths)
 
     # Every migration ships and applies, and none is missing for the models.
     _run([str(python), "-m", "django", "migrate", "--noinput", "-v", "0"], cwd=outside, env=env)

@@ -57,7 +57,7 @@ def test_every_installed_system_plays_every_role_through_a_class_of_its_own():
     ars, d6 = systems.get("arsmagica"), systems.get("d6fatigue")
     assert type(ars.replay) is import_module("arsmagica.replay").Replay
     assert type(d6.table) is import_module("d6.views").Table
-    assert ars.urls == "arsmagica.urls" and d6.log.STYLESHEETS == ("css/d6table.css",)
+    assert ars.urls == "arsmagica.urls" and d6.log.STYLESHEETS == ("css/d6.css",)
     assert ars.archive.COMBATANT_KEYS == {"attacker", "defender", "caster"}
     assert "runner" in d6.archive.COMBATANT_KEYS
     assert d6.replay.takes_back(None, []) == [] and d6.replay.UNDO_KINDS == ()  # the default: no undo

@@ -290,7 +290,7 @@ def test_a_chaser_one_square_behind_acts_or_moves_ahead_and_dice_read_in_or_not(
 def test_a_terrains_swatch_is_drawn_without_a_style_attribute():
     square = presenters.swatch("terrain-0")
     assert square.startswith('<svg class="swatch terrain-0"')
-    assert "style" not in square and "fill" not in square  # d6table.css colours it, in either theme
+    assert "style" not in square and "fill" not in square  # d6.css colours it, in either theme
 
 
 # --- the chase panel's forms ----------------------------------------------------------------------
