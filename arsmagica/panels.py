@@ -46,7 +46,7 @@ from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
 from .services.table import TableRead, combatants_of, declarations_in, last_confirmed, table_of
 from .sheet import carried, sheet_of
 
-FRAME_TEMPLATE = "arsmagica/_frame_panels.html"  # the panels every live frame pushes (the table role)
+FRAME_TEMPLATE = "arsmagica/_frame_panels.html"  # the panels every live frame pushes (the page role)
 # The dice each phase asks for, where the saga types physical dice in.
 PHASE_PURPOSES = {
     "first_missile": ("missile", "combat"),

@@ -25,7 +25,7 @@ class ArsMagica(systems.RuleSystem):
     label = "Ars Magica 3rd edition"
     short_name = "Ars Magica"
     sheet = ".sheet_forms.Sheet"
-    table = ".views.Table"
+    page = ".views.Page"
     log = ".sentences.Log"
     archive = ".archive.Archive"
     replay = ".replay.Replay"

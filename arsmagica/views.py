@@ -41,7 +41,7 @@ command = encounter_command()
 
 
 def encounter_page(request, encounter: Encounter, audience: str):
-    """The encounter's page (the table role's): the storyguide's control panel, or the player page."""
+    """The encounter's page (the page role's): the storyguide's control panel, or the player page."""
     if audience != STORYGUIDE:
         return redirect("encounter_play", encounter_id=encounter.pk)
     return control_panel(request, encounter)
@@ -70,7 +70,7 @@ def encounter_play(request, encounter_id):
     """The player page: their characters' declarations, then the live round."""
     encounter = encounter_for(request.user, encounter_id)
     if encounter.saga.rule_system != KEY:  # another system's encounter: its own page
-        return systems.of(encounter.saga).table.encounter_page(request, encounter, PLAYERS)
+        return systems.of(encounter.saga).page.encounter_page(request, encounter, PLAYERS)
     if is_storyguide(request.user, encounter.saga):
         return redirect("encounter_page", encounter_id=encounter.pk)
     context = state_context(encounter, PLAYERS)
@@ -391,7 +391,7 @@ def correct(request, encounter):
     )
 
 
-class Table(systems.Table):
+class Page(systems.Page):
     """An Ars Magica encounter at the table: the six-phase round's page, panels and set-up."""
 
     FRAME_TEMPLATE = panels.FRAME_TEMPLATE

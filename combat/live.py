@@ -41,9 +41,9 @@ def render_frame(
     log up to `last_seq`, where the caller read it (`log_lines`): without it, the events are named as the
     combatants' rows name them now, which is the log's newest name for everyone still in the fight."""
     system = systems.of(encounter.saga)
-    context = system.table.state_context(encounter, audience, facts)
+    context = system.page.state_context(encounter, audience, facts)
     context["pushed"] = systems.frame_panels(system, events, replay=replay)  # the panels its events name
-    context.update(system.table.frame_context(events, replay=replay, context=context))
+    context.update(system.page.frame_context(events, replay=replay, context=context))
     if log is None:
         for event in events:
             event.names = context.get("names", {})
@@ -104,7 +104,7 @@ def broadcast(
     if events is None:
         events = list(encounter.events.filter(seq__gte=first_seq, seq__lte=last_seq).order_by("seq"))
     system = systems.of(encounter.saga)
-    facts = system.table.table_facts(encounter, read)
+    facts = system.page.table_facts(encounter, read)
     combatants = read.combatants if read is not None else None
     # An undo's frame carries the lines it took back again, marked: the whole log, read once for both.
     undoing = any(event.kind in system.replay.UNDO_KINDS for event in events)

@@ -210,8 +210,8 @@ class Sheet(Role):
         return []
 
 
-class Table(Role):
-    """The encounter at the table: its page, the panels every live frame pushes, what set-up may do."""
+class Page(Role):
+    """The encounter's page: the panels every live frame pushes, what set-up may do."""
 
     @abstractmethod
     def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
@@ -296,8 +296,8 @@ def frame_panels(system: RuleSystem, events: list, *, replay: bool) -> Pushed:
         return Pushed.EVERY
     names: set[str] = set()
     for event in events:
-        if event.kind in system.table.CORE_KIND_PANELS:
-            named = system.table.CORE_KIND_PANELS[event.kind]
+        if event.kind in system.page.CORE_KIND_PANELS:
+            named = system.page.CORE_KIND_PANELS[event.kind]
         else:
             kind = event_kind(event.kind, system)
             named = kind.panels if kind else None
@@ -495,7 +495,7 @@ class Files(Role):
 
 ROLES: dict[str, type[Role]] = {
     "sheet": Sheet,
-    "table": Table,
+    "page": Page,
     "log": Log,
     "archive": Archive,
     "replay": Replay,
@@ -542,9 +542,9 @@ def _named(given: Any) -> str:
 
 class RuleSystem:
     """What a rule system provides to the core: its names, and its roles, each a class of its own that
-    subclasses the core's (`Log`, `Table`...) and is named here by class or dotted path
+    subclasses the core's (`Log`, `Page`...) and is named here by class or dotted path
     (`log = ".presenters.Log"`). One instance per system, registered by dotted path; a role the system
-    does not name is the core's own class, its defaults (which `Sheet`, `Table` and `Files` have not)."""
+    does not name is the core's own class, its defaults (which `Sheet`, `Page` and `Files` have not)."""
 
     key: str
     """The name stored in `Saga.rule_system` and in an encounter file's `"rules"` (at most 16 characters)."""
@@ -558,8 +558,8 @@ class RuleSystem:
     sheet = Played(Sheet)
     """Its character sheet, a `Sheet`."""
 
-    table = Played(Table)
-    """The encounter at its table, a `Table`."""
+    page = Played(Page)
+    """The encounter's page and the panels its frames push, a `Page`."""
 
     log = Played(Log)
     """Its log's words and what players see of it, a `Log`."""

@@ -142,7 +142,7 @@ def encounter_page(request, encounter_id):
     """The encounter's page: its rule system draws it for the storyguide or the player."""
     encounter = encounter_for(request.user, encounter_id)
     audience = STORYGUIDE if is_storyguide(request.user, encounter.saga) else PLAYERS
-    return systems.of(encounter.saga).table.encounter_page(request, encounter, audience)
+    return systems.of(encounter.saga).page.encounter_page(request, encounter, audience)
 
 
 @login_required

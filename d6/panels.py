@@ -24,7 +24,7 @@ from .state import D6Read, read_combatants, table_state, with_combatants
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
-FRAME_TEMPLATE = "d6/_frame_panels.html"  # the panels every live frame pushes (the table role)
+FRAME_TEMPLATE = "d6/_frame_panels.html"  # the panels every live frame pushes (the page role)
 TINTS = 6  # terrain colours: d6.css's --terrain-0 .. --terrain-5, each with a light and a dark value
 
 

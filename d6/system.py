@@ -25,7 +25,7 @@ class D6Fatigue(systems.RuleSystem):
     label = "d6 fatigue track"
     short_name = "d6 fatigue-track"
     sheet = ".sheet_forms.Sheet"
-    table = ".views.Table"
+    page = ".views.Page"
     log = ".sentences.Log"
     archive = ".archive.Archive"
     replay = ".replay.Replay"

@@ -61,7 +61,7 @@ def _typed(post, prefix: str = "faces-") -> dict[str, str]:
 
 
 def encounter_page(request, encounter, audience: str):
-    """The encounter's page (the table role's): the d6 table, for either audience."""
+    """The encounter's page (the page role's): the d6 table, for either audience."""
     return redirect("d6_table", encounter_id=encounter.pk)
 
 
@@ -273,7 +273,7 @@ def saga_attributes(request, saga_id):
     return render(request, "d6/attributes_form.html", {"saga": saga, "form": form})
 
 
-class Table(systems.Table):
+class Page(systems.Page):
     """A d6 encounter at the table: its fight and chase page, panels and set-up."""
 
     FRAME_TEMPLATE = panels.FRAME_TEMPLATE

@@ -1,7 +1,7 @@
 """The Ars Magica round's commands: each runs in the core's command frame (`combat.services.log`),
 calls the rules engine, saves, and appends its events. The core's set-up commands are here too, so
-an Ars Magica table has one namespace of commands; and what set-up asks of the table role
-(`combat.systems.Table`: set-up's refusal, the combatants changed, the rounds played)."""
+an Ars Magica table has one namespace of commands; and what set-up asks of the page role
+(`combat.systems.Page`: set-up's refusal, the combatants changed, the rounds played)."""
 
 from combat.services import add_combatants, end_encounter, remove_combatant
 

@@ -106,7 +106,7 @@ def add_combatants(
                     **({} if character.is_npc else {"player": username_of(character.owner)}),
                 },
             )
-        log.save(*system.table.combatants_changed(encounter))
+        log.save(*system.page.combatants_changed(encounter))
     return added
 
 
@@ -123,7 +123,7 @@ def remove_combatant(user, encounter_id: int, expected_version: int, combatant_i
         name = combatant.character.name
         cid = str(combatant.pk)
         combatant.delete()
-        fields = systems.of(encounter.saga).table.combatants_changed(encounter)
+        fields = systems.of(encounter.saga).page.combatants_changed(encounter)
         log = EventLog(encounter, user)
         log.append(CoreKind.COMBATANT_REMOVED, {"combatant": cid, "name": name})
         log.save(*fields)
@@ -135,7 +135,7 @@ def end_encounter(user, encounter_id: int, expected_version: int) -> Encounter:
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         log = EventLog(encounter, user)
-        rounds = systems.of(encounter.saga).table.rounds_played(encounter)
+        rounds = systems.of(encounter.saga).page.rounds_played(encounter)
         log.append(CoreKind.ENCOUNTER_ENDED, {"rounds": rounds})
         encounter.status = Encounter.Status.ENDED
         encounter.pending = {}
@@ -183,7 +183,7 @@ def handed_over(character: Character, was) -> dict:
 
 
 def _require_setup_time(encounter: Encounter) -> None:
-    refusal = systems.of(encounter.saga).table.setup_refusal(encounter)
+    refusal = systems.of(encounter.saga).page.setup_refusal(encounter)
     if refusal:
         raise WrongPhase(refusal)
 

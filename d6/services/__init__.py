@@ -1,6 +1,6 @@
 """The d6 table's use cases: each locks the encounter, checks the expected version, calls the
 d6 rules engine (d6.rules), saves rows, logs events and pushes them after commit; and what set-up asks
-of the table role (`combat.systems.Table`: set-up's refusal, the rounds played)."""
+of the table role (`combat.systems.Page`: set-up's refusal, the rounds played)."""
 
 from .chase import (
     choose_at_target,

@@ -18,7 +18,7 @@ class CoinDuel(systems.RuleSystem):
     key = KEY
     label = "Coin duel"
     sheet = ".sheet_forms.Sheet"
-    table = ".views.Table"
+    page = ".views.Page"
     log = ".events.Log"
     archive = ".events.Archive"
     files = Files

@@ -34,7 +34,7 @@ def encounter_page(request, encounter, audience):
     return render(request, "coinduel/table.html", context)
 
 
-class Table(systems.Table):
+class Page(systems.Page):
     FRAME_TEMPLATE = "coinduel/_panels.html"
 
     @override

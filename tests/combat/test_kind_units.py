@@ -248,6 +248,6 @@ def test_a_frame_pushes_the_panels_its_events_name(bells):
     assert named("no_such_kind") is Pushed.EVERY
     assert named("bell_rang") | {"nave"} == Pushed(frozenset({"belfry", "nave"}))
     placed = {"combatant_added": frozenset({"nave"}), "combatant_renamed": frozenset()}
-    with patch.object(type(bells.table), "CORE_KIND_PANELS", placed):
+    with patch.object(type(bells.page), "CORE_KIND_PANELS", placed):
         assert named("combatant_added", "bell_rang") == Pushed(frozenset({"nave", "belfry"}))
         assert named("combatant_renamed") == Pushed(frozenset())

@@ -25,7 +25,7 @@ class Sheet(systems.Sheet):
         return None, None
 
 
-class Table(systems.Table):
+class Page(systems.Page):
     @override
     def encounter_page(self, request, encounter, audience):
         return None
@@ -43,7 +43,7 @@ class Sound(systems.RuleSystem):
     """Every role it must give, and a log with no secrets."""
 
     key, label = "sound", "Sound"
-    sheet, table, log, files = Sheet, Table, Log, Files
+    sheet, page, log, files = Sheet, Page, Log, Files
 
 
 def ids(system: type[systems.RuleSystem]) -> list[str]:

@@ -33,12 +33,12 @@ def documented_members(cls) -> dict[str, bool]:
     return {name: documented for name, documented in members.items() if not name.startswith("_")}
 
 
-ROLES = (systems.Sheet, systems.Table, systems.Log, systems.Archive, systems.Replay, systems.Files)
+ROLES = (systems.Sheet, systems.Page, systems.Log, systems.Archive, systems.Replay, systems.Files)
 
 
 def test_every_member_of_the_rule_system_interface_says_what_it_provides():
     members = documented_members(systems.RuleSystem)
-    roles = {"sheet", "table", "log", "archive", "replay", "files"}
+    roles = {"sheet", "page", "log", "archive", "replay", "files"}
     assert {"key", "label", "urls", "event_kinds", *roles} <= set(members)
     for role in (systems.RuleSystem, *ROLES):
         assert [name for name, documented in documented_members(role).items() if not documented] == []
@@ -53,10 +53,10 @@ def test_every_installed_system_plays_every_role_through_a_class_of_its_own():
             played = getattr(system, role.__name__.lower())
             assert isinstance(played, role) and played is getattr(system, role.__name__.lower())  # made once
             assert role.members() <= set(dir(played))
-        assert system.sheet.TEMPLATE and system.sheet.FORM_TEMPLATE and system.table.FRAME_TEMPLATE
+        assert system.sheet.TEMPLATE and system.sheet.FORM_TEMPLATE and system.page.FRAME_TEMPLATE
     ars, d6 = systems.get("arsmagica"), systems.get("d6fatigue")
     assert type(ars.replay) is import_module("arsmagica.replay").Replay
-    assert type(d6.table) is import_module("d6.views").Table
+    assert type(d6.page) is import_module("d6.views").Page
     assert ars.urls == "arsmagica.urls" and d6.log.STYLESHEETS == ("css/d6.css",)
     assert ars.archive.COMBATANT_KEYS == {"attacker", "defender", "caster"}
     assert "runner" in d6.archive.COMBATANT_KEYS
