@@ -31,7 +31,7 @@ class EventKind:
     """One kind of log entry as one unit: everything the core asks of it, declared in one place, each
     member with its default. A system subclasses it per kind (`class Flip(EventKind)`, with `@override` on
     each method it overrides) and lists the classes in its `events` module's `EVENT_KINDS`; the registry
-    makes one object of each. The roles' defaults (`combat.systems.Log`, `Replay`, `Table`) hand each
+    makes one object of each. The roles' defaults (`combat.systems.Log`, `Replay`, `Page`) hand each
     event to its kind, so a system can move kind by kind; a kind made the old way,
     `EventKind(name, label, payload, template)`, has every other member's default.
     `manage.py check` reports a member the class defines that is not one of these (covenant.E001)."""
