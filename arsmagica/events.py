@@ -391,9 +391,10 @@ TIME_MOVES = frozenset({"declare", "time"})
 
 
 class ArsKind(EventKind):
-    """An Ars Magica kind: its line `arsmagica/events/<name>.html` (the default); players see its payload
-    whole unless it says otherwise, in every log, frame, history and export; it changes none of the
-    storyguide's panels unless it names them."""
+    """An Ars Magica kind: its line `arsmagica/events/<name>.html` (the default); players see only the core's
+    fields of it unless it says what they see (`for_players`) or that it holds no secret (`secret = False`),
+    in every log, frame, history and export; it changes none of the storyguide's panels unless it names
+    them. What names characters by id is seen as `for_players` left it (only time passing says more)."""
 
     panels = frozenset()
 
@@ -401,10 +402,6 @@ class ArsKind(EventKind):
         super().__init_subclass__(**kwargs)
         if kind is not None:
             cls.name, cls.label = kind.value, kind.label
-
-    @override
-    def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
-        return event.payload
 
     @override
     def for_players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
@@ -591,6 +588,7 @@ class FatigueRollKind(_Rolled, kind=Kind.FATIGUE_ROLL):
 
 class SkippedKind(ArsKind, kind=Kind.SKIPPED):
     payload = Skip
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -599,6 +597,7 @@ class SkippedKind(ArsKind, kind=Kind.SKIPPED):
 
 class PhasePreviewedKind(ArsKind, kind=Kind.PHASE_PREVIEWED):
     payload = PhasePreviewed
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -634,6 +633,7 @@ class PhaseResolvedKind(ArsKind, kind=Kind.PHASE_RESOLVED):
 
 class PhaseUndoneKind(ArsKind, kind=Kind.PHASE_UNDONE):
     payload, panels = PhaseUndone, frozenset({"time", "step"})
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -672,6 +672,7 @@ class RoundEndedKind(ArsKind, kind=Kind.ROUND_ENDED):
 
 class CorrectionKind(ArsKind, kind=Kind.CORRECTION):
     payload = Correction
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -696,6 +697,7 @@ class CorrectionKind(ArsKind, kind=Kind.CORRECTION):
 
 class TimePassedKind(ArsKind, kind=Kind.TIME_PASSED):
     payload, panels = TimePassed, TIME_MOVES
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -715,6 +717,7 @@ class TimePassedKind(ArsKind, kind=Kind.TIME_PASSED):
 
 class NightOfSleepKind(ArsKind, kind=Kind.NIGHT_OF_SLEEP):
     payload, panels = NightOfSleep, TIME_MOVES
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -728,6 +731,7 @@ class NightOfSleepKind(ArsKind, kind=Kind.NIGHT_OF_SLEEP):
 
 class ExertionKind(ArsKind, kind=Kind.EXERTION):
     payload, panels = LongTermExertion, TIME_MOVES
+    secret = False
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:

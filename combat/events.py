@@ -49,6 +49,11 @@ class EventKind:
     """The template of its line in the log (context: `event`); by default `<app>/events/<name>.html`,
     `<app>` the last part of the package its class is declared in (`combat` for the core's)."""
 
+    secret: bool = True
+    """Whether its payload may hold what players may not see (an NPC's dice, say). False: players see it
+    whole, by `for_players`' default. True, the default: players see only the core's fields of it unless
+    the kind says what they see, so a kind that forgets shows them nothing of its own."""
+
     panels: frozenset[str] | None = None
     """The names of the panels of its system's live frame that it changes (`combat.live.Pushed`): a frame
     pushes again exactly those its events name. None, the default, names every panel: a kind that does not
@@ -81,13 +86,15 @@ class EventKind:
     def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
         """Its payload as the players see it (`combat.systems.Log.players_payload`, when its system's log
         holds `SECRETS`; a log without them shows every payload whole). By default the core's own fields
-        alone (`core_fields`): a kind that does not say what players see shows them nothing of its own."""
-        return core_fields(self.name, event.payload)
+        alone (`core_fields`), or the payload whole for a kind that is not `secret`: a kind that does not say
+        what players see shows them nothing of its own."""
+        return core_fields(self.name, event.payload) if self.secret else event.payload
 
     def for_players_record(self, record, characters: set[str], npc_rolls: str) -> dict:
         """A payload of this kind that names characters by id, as the players see it
-        (`combat.systems.Log.players_record`): by default, as `for_players`, the core's own fields alone."""
-        return core_fields(self.name, record.payload)
+        (`combat.systems.Log.players_record`): by default, as `for_players`, the core's own fields alone, or
+        the payload whole for a kind that is not `secret`."""
+        return core_fields(self.name, record.payload) if self.secret else record.payload
 
     def apply(self, table: Any, event) -> Any:
         """Its effect on the replay's table (`combat.systems.Replay.apply`): the table after it, changed in

@@ -143,13 +143,15 @@ def kind_problems(kind: Any) -> list[Problem]:
 
 def _said_by_kinds(system: type, problem: Problem, declared) -> bool:
     """An E004 of a log whose default hands each event to its kind, every one of whose kinds says what
-    players see (`EventKind.for_players`, `for_players_record`): the kinds say it."""
+    players see (`EventKind.for_players`, `for_players_record`) or that it holds no secret (`secret`): the
+    kinds say it."""
     if problem.id != "covenant.E004":
         return False
     member = problem.message.rpartition("no ")[2]
     unit = {"players_payload": "for_players", "players_record": "for_players_record"}[member]
     return bool(declared) and all(
-        isinstance(kind, type) and getattr(kind, unit) is not getattr(EventKind, unit) for kind in declared
+        isinstance(kind, type) and (getattr(kind, unit) is not getattr(EventKind, unit) or not kind.secret)
+        for kind in declared
     )
 
 

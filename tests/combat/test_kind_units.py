@@ -116,6 +116,19 @@ def test_a_kind_left_to_its_defaults():
         EventKind("a" * 25, "Too long", NoFields, "x.html")
 
 
+def test_a_kind_that_holds_no_secret_says_so_and_is_seen_whole():
+    """`secret = False` shows players the payload whole; a kind that leaves it as it is shows them nothing
+    of its own."""
+
+    class Tolled(EventKind):
+        name, secret = "bell_tolled", False
+
+    said = event("bell_tolled", {"bell": "great"})
+    assert Tolled().for_players(said, set(), set(), "") == {"bell": "great"}
+    assert Tolled().for_players_record(said, set(), "") == {"bell": "great"}
+    assert Hushed().secret and Hushed().for_players(event("bell_hushed", {"x": 1}), set(), set(), "") == {}
+
+
 def test_the_roles_defaults_hand_each_event_to_its_kind(bells):
     rang = event("bell_rang", {"bell": "great", "strokes": 3})
     assert [type(kind) for kind in bells.event_kinds] == [Rang, Hushed]
