@@ -407,7 +407,7 @@ class TableModel(RuleBasedStateMachine):
         tally = sorted(
             (order.get(who, who), dict(counted)) for who, counted in tell(self.system, events).tally.items()
         )
-        return [renamed(state.facts(), order) for state in states if state is not None] + [tally]
+        return [settled(renamed(state.facts(), order)) for state in states if state is not None] + [tally]
 
     @rule(setting=st.sampled_from([choice.value for choice in NpcRolls]))
     def npc_rolls(self, setting):
@@ -832,6 +832,14 @@ def renamed(value, order: dict[str, str]):
     if isinstance(value, list | tuple):
         return [renamed(item, order) for item in value]
     return order.get(value, value) if isinstance(value, str | int) and not isinstance(value, bool) else value
+
+
+def settled(facts: dict) -> dict:
+    """A replay's facts with its engagements, a set the facts keep sorted by the combatants' ids, sorted again
+    once the ids are renamed (a restored saga's new ids need not sort as the old ones did)."""
+    if isinstance(facts, dict) and "engagements" in facts:
+        return {**facts, "engagements": sorted(facts["engagements"])}
+    return facts
 
 
 def diff(before: dict, after: dict) -> list:
