@@ -49,6 +49,9 @@ def test_the_storyguide_renames_deletes_with_a_confirmation_archives_and_restore
     archived = page.get_by_test_id("archived-encounters")
     expect(archived).to_contain_text(demo_encounter.name)
     expect(page.get_by_test_id(f"encounter-{demo_encounter.pk}")).to_have_count(0)
+    # The saga's time panel loads after the page and moves what is below it: a click sent before it lands
+    # where the button was (the fresh-clone run of 2026-11-29 14:14 lost one so).
+    expect(page.get_by_test_id("saga-time")).to_be_visible()
     page.get_by_test_id(f"restore-encounter-{demo_encounter.pk}").click()
     expect(page.get_by_test_id(f"encounter-{demo_encounter.pk}")).to_be_visible()
     expect(page.get_by_test_id("archived-encounters")).to_have_count(0)
