@@ -14,11 +14,13 @@ from django.utils.functional import SimpleLazyObject
 from arsmagica.events import Kind, MovementKind
 from arsmagica.models import Declaration, Phase, Weapon
 from campaign.models import Character
+from combat import commands
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
 from combat.models import Combatant, Encounter, Event
 
 from . import presenters
+from .commands import COMMANDS
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
@@ -28,15 +30,7 @@ from .rules.state import PhaseOptions
 from .rules.table import (
     Table,
     can_change_combatants,
-    can_close_declarations,
-    can_confirm_phase,
-    can_correct,
     can_declare,
-    can_end_round,
-    can_open_declarations,
-    can_pass_time,
-    can_preview_phase,
-    can_undo,
     step_label,
 )
 from .services.corrections import LEVELS
@@ -345,18 +339,12 @@ def order_note(over: bool) -> str:
 
 
 def refusals(table: Table) -> dict[str, str | None]:
-    """Each command's refusal from the rules (None: it may happen now), for the buttons that offer it."""
+    """Each command's refusal from the rules (None: it may happen now), for the buttons that offer it: its
+    declaration's (`commands.COMMANDS`), and a declaration's and set-up's, which have views of their own."""
     return {
-        "open_declarations": can_open_declarations(table),
+        **commands.refusals(COMMANDS, table),
         "declare": can_declare(table),
-        "close_declarations": can_close_declarations(table),
-        "preview_phase": can_preview_phase(table, table.phase),
-        "confirm_phase": can_confirm_phase(table, table.pending_phase or table.phase),
-        "end_round": can_end_round(table),
-        "correct": can_correct(table),
         "change_combatants": can_change_combatants(table),
-        "pass_time": can_pass_time(table),
-        "undo": can_undo(table),
     }
 
 

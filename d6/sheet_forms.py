@@ -215,7 +215,7 @@ def levels(character) -> list[tuple[str, str]]:
 def saga_links(saga) -> list[tuple[str, str, str]]:
     """The saga page's link to the attributes every d6 sheet has."""
     names = ", ".join(saga_attributes(saga))
-    return [(reverse("saga_d6_attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]
+    return [(reverse("d6:attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]
 
 
 class Sheet(systems.Sheet):
