@@ -1,4 +1,4 @@
-"""The coin duel's one command, declared once (its service and its `can_*`), and the panel that offers it."""
+"""The coin duel's commands, each declared once (its service, its `can_*`), and the panel offering them."""
 
 from django.db import transaction
 from typing_extensions import override
