@@ -4,7 +4,7 @@ refusals and buttons' reasons follow. A declaration answers with its own fragmen
 
 from __future__ import annotations
 
-from combat.commands import Command, versioned
+from combat.commands import Command, fields, versioned
 from combat.errors import InvalidCommand
 from combat.inputs import optional_whole_number, plain_text, whole_number
 
@@ -73,11 +73,6 @@ def confirm_form(request) -> dict:
     return {**versioned(request), "phase": request.POST.get("phase", ""), "options": options_of(request.POST)}
 
 
-def undo_form(request) -> dict:
-    """Why the storyguide takes the phase back."""
-    return {**versioned(request), "reason": request.POST.get("reason", "")}
-
-
 def correction_form(request) -> dict:
     """The combatant, the levels and advantages to set (blank: unchanged), and the reason."""
     form = CorrectionForm(request.POST)
@@ -128,7 +123,7 @@ COMMANDS = (
         form=confirm_form,
     ),
     Command(services.end_round, can_end_round),
-    Command(services.undo_phase, can_undo, form=undo_form),
+    Command(services.undo_phase, can_undo, form=fields("reason")),
     Command(services.correct, can_correct, form=correction_form),
     Command(
         services.pass_time,

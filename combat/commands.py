@@ -20,6 +20,15 @@ def versioned(request) -> dict:
     return {"expected_version": posted_version(request)}
 
 
+def fields(*names: str):
+    """A form of plain fields: the version, and each named field as posted (blank when missing)."""
+
+    def read(request) -> dict:
+        return {**versioned(request), **{name: request.POST.get(name, "") for name in names}}
+
+    return read
+
+
 @dataclass(frozen=True)
 class Command:
     """One command of a rule system. `service(user, encounter_id=..., **form(request))` does it (a
