@@ -29,6 +29,19 @@ def can_flip(duel: Duel) -> Refusal | None:
     return None
 
 
+@while_open
+def can_concede(duel: Duel) -> Refusal | None:
+    """A duellist may yield a duel under way (two duellists, no winner yet): None, or why not."""
+    if len(duel.duellists) != 2 or duel.winner is not None:
+        return Refusal("Only a duel under way can be yielded.")
+    return None
+
+
+def concede(duel: Duel, who: str) -> Duel:
+    """`who` yields: the other duellist wins."""
+    return Duel(duel.duellists, duel.hits, next(d for d in duel.duellists if d != who), duel.status)
+
+
 def play_turn(duel: Duel, dice: Dice) -> tuple[Duel, dict[str, str]]:
     """Both duellists flip, in order (an even d6 is heads); each heads is a hit; three hits win (a tie: the
     first)."""

@@ -5,6 +5,7 @@ from typing_extensions import override
 
 from combat import commands, systems
 from combat.audience import STORYGUIDE
+from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.dice import Dice, RandomDice
 from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
@@ -43,7 +44,27 @@ def flip(user, encounter_id: int, expected_version: int, dice: Dice | None = Non
     return duel
 
 
-COMMANDS = (commands.Command(flip, rules.can_flip),)
+def concede(user, encounter_id: int, expected_version: int, duellist: str) -> rules.Duel:
+    """A duellist yields: the other wins, and the encounter ends."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_storyguide_of(user, encounter)
+        duel, names = duel_of(encounter)
+        obey(rules.can_concede(duel))
+        if duellist not in duel.duellists:
+            raise InvalidCommand("Choose the duellist who yields.")
+        duel = rules.concede(duel, duellist)
+        log = EventLog(encounter, user)
+        log.append(Won.name, {"winner": duel.winner, "name": names[duel.winner]})
+        encounter.status = Encounter.Status.ENDED
+        log.save("status")
+    return duel
+
+
+COMMANDS = (
+    commands.Command(flip, rules.can_flip),
+    commands.Command(concede, rules.can_concede, form=commands.fields("duellist")),
+)
 
 
 class Page(systems.Page):
@@ -57,6 +78,6 @@ class Page(systems.Page):
             "encounter": encounter,
             "is_storyguide": audience == STORYGUIDE,  # the log's sequence numbers
             "flips_offered": audience == STORYGUIDE and encounter.status != Encounter.Status.ENDED,
-            "duellists": [(names[who], duel.hits.get(who, 0)) for who in duel.duellists],
+            "duellists": [(who, names[who], duel.hits.get(who, 0)) for who in duel.duellists],
             "refusals": commands.refusals(COMMANDS, duel),
         }
