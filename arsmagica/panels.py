@@ -37,7 +37,7 @@ from .services.corrections import LEVELS
 from .services.declarations import repeat_refusals
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
-from .services.table import TableRead, combatants_of, declarations_in, last_confirmed, table_of
+from .services.table import CommandRead, combatants_of, declarations_in, last_confirmed, table_of
 from .sheet import carried, sheet_of
 
 FRAME_TEMPLATE = "arsmagica/_frame_panels.html"  # the panels every live frame pushes (the page role)
@@ -207,7 +207,7 @@ class Card:
 
 
 @dataclass
-class TableFacts:
+class PanelFacts:
     """What every audience's panels are built from, read once per page or push (at most six queries)."""
 
     encounter: Encounter
@@ -216,7 +216,7 @@ class TableFacts:
     cards: list[Card]
     table: Table
     can: dict[str, str | None]
-    # The combatants whose declarations the command that handed over its read withdrew (`TableRead.withdraw`).
+    # Whose declarations the command that handed over its read withdrew (`CommandRead.withdraw`).
     withdrawn: frozenset[int] = frozenset()
 
     @cached_property
@@ -230,7 +230,7 @@ class TableFacts:
         return this_round.filter(kind=Kind.MOVEMENT).order_by("-seq").first()
 
 
-def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFacts:
+def table_facts(encounter: Encounter, read: CommandRead | None = None) -> PanelFacts:
     """The encounter's combatants, this round's declarations and Movement, and the rules' refusals;
     the combatants and declarations from `read` where a command hands over what it read and left (its
     declarations only while the round is the one it read them in: a new round's are read), with those it
@@ -247,10 +247,10 @@ def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFac
         declaration = declarations.get(combatant.pk)
         cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
     table = table_of(encounter, combatants, len(declarations))
-    return TableFacts(encounter, combatants, declarations, cards, table, refusals(table), withdrawn)
+    return PanelFacts(encounter, combatants, declarations, cards, table, refusals(table), withdrawn)
 
 
-def state_context(encounter: Encounter, audience: str, facts: TableFacts | None = None) -> dict:
+def state_context(encounter: Encounter, audience: str, facts: PanelFacts | None = None) -> dict:
     """Everything the panels show; `audience` decides what is hidden from players. A push builds `facts`
     once for both audiences; the storyguide's forms are built only when a page or frame shows them."""
     facts = facts or table_facts(encounter)

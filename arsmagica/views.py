@@ -29,23 +29,11 @@ from .models import Declaration
 from .panels import declaration_entries, npcs_to_repeat, state_context, still_to_declare
 from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
-from .rules.table import can_declare
+from .rules.table import can_change_combatants, can_declare
 from .services.declarations import last_round_declaration
-from .services.table import Seen, combatants_of, declarations_in, table_of
+from .services.table import Seen, combatants_of, declarations_in, last_confirmed, table_of
 
 # --- pages -------------------------------------------------------------------------------------
-
-
-def encounter_page(request, encounter: Encounter, audience: str):
-    """The encounter's page (the page role's): the storyguide's control panel, or the player page."""
-    if audience != STORYGUIDE:
-        return redirect("arsmagica:play", encounter_id=encounter.pk)
-    return control_panel(request, encounter)
-
-
-def saga_panels(saga, user) -> list[str]:
-    """The saga page's time panel, for its storyguide."""
-    return [reverse("arsmagica:saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []
 
 
 def control_panel(request, encounter: Encounter):
@@ -294,8 +282,11 @@ class Page(systems.Page):
     CORE_KIND_PANELS = panels.CORE_KIND_PANELS
 
     @override
-    def encounter_page(self, request, encounter, audience):
-        return encounter_page(request, encounter, audience)
+    def encounter_page(self, request, encounter: Encounter, audience: str):
+        """The encounter's page (the page role's): the storyguide's control panel, or the player page."""
+        if audience != STORYGUIDE:
+            return redirect("arsmagica:play", encounter_id=encounter.pk)
+        return control_panel(request, encounter)
 
     @override
     def state_context(self, encounter, audience, facts=None):
@@ -310,17 +301,23 @@ class Page(systems.Page):
         return panels.frame_context(events, replay=replay, context=context)
 
     @override
-    def setup_refusal(self, encounter):
-        return services.setup_refusal(encounter)
+    def setup_refusal(self, encounter: Encounter) -> str | None:
+        """Why combatants cannot join or leave now (in the middle of a round), or None."""
+        return can_change_combatants(table_of(encounter))
 
     @override
     def combatants_changed(self, encounter):
         return services.combatants_changed(encounter)
 
     @override
-    def rounds_played(self, encounter):
-        return services.rounds_played(encounter)
+    def rounds_played(self, encounter: Encounter) -> int:
+        """The rounds the encounter played: its round number, less the current round while no phase of it
+        has been confirmed (declarations opened, or closed, and nothing rolled after them) [ours]."""
+        if encounter.round_number and not last_confirmed(encounter.round_log or {})[0]:
+            return encounter.round_number - 1
+        return encounter.round_number
 
     @override
-    def saga_panels(self, saga, user):
-        return saga_panels(saga, user)
+    def saga_panels(self, saga, user) -> list[str]:
+        """The saga page's time panel, for its storyguide."""
+        return [reverse("arsmagica:saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []

@@ -19,17 +19,15 @@ from combat.audience import PLAYERS, STORYGUIDE
 from combat.views import visible_log
 
 from . import KEY, panels, services
+from .kinds import BREATHER, ROLL
 from .panels import state_context
 from .panels import to_meet as defence_to_meet
+from .rules.table import can_change_combatants
 from .sheet import saga_attributes as attribute_names_of
 from .sheet_forms import D6AttributesForm
+from .state import table_state
 
 # --- pages -------------------------------------------------------------------------------------
-
-
-def encounter_page(request, encounter, audience: str):
-    """The encounter's page (the page role's): the d6 table, for either audience."""
-    return redirect("d6:table", encounter_id=encounter.pk)
 
 
 @login_required
@@ -81,8 +79,9 @@ class Page(systems.Page):
     FRAME_TEMPLATE = panels.FRAME_TEMPLATE
 
     @override
-    def encounter_page(self, request, encounter, audience):
-        return encounter_page(request, encounter, audience)
+    def encounter_page(self, request, encounter, audience: str):
+        """The encounter's page (the page role's): the d6 table, for either audience."""
+        return redirect("d6:table", encounter_id=encounter.pk)
 
     @override
     def state_context(self, encounter, audience, facts=None):
@@ -93,9 +92,15 @@ class Page(systems.Page):
         return panels.table_facts(encounter, read)
 
     @override
-    def setup_refusal(self, encounter):
-        return services.setup_refusal(encounter)
+    def setup_refusal(self, encounter) -> str | None:
+        """Why combatants cannot join or leave now (in a fight or a chase), or None."""
+        return can_change_combatants(table_state(encounter))
 
     @override
-    def rounds_played(self, encounter):
-        return services.rounds_played(encounter)
+    def rounds_played(self, encounter) -> int:
+        """The rounds the fight played: its round number, less the current round while nobody has rolled a
+        challenge or taken a breather in it (initiative rolled, or a new round begun, and no more) [ours]."""
+        acted = encounter.events.filter(kind__in=(ROLL, BREATHER), round_number=encounter.round_number)
+        if encounter.round_number and not acted.exists():
+            return encounter.round_number - 1
+        return encounter.round_number
