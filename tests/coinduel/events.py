@@ -43,11 +43,6 @@ EVENT_KINDS = (Flip, Won)
 class Log(systems.Log):
     SECRETS = False  # every coin falls in sight of the whole table
 
-    @override
-    def round_heading(self, number: int) -> str:
-        """A turn's heading in the history and the log (0: before the first flip)."""
-        return f"Turn {number}" if number else "Before the first flip"
-
 
 class Archive(systems.Archive):
     COMBATANT_KEYS = frozenset({"winner"})

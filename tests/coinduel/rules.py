@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from combat.rules.dice import Dice, ScriptedDice
 from combat.rules.errors import EncounterFileError
-from combat.rules.refusals import Refusal, while_open
+from combat.rules.refusals import BAD_INPUT, Refusal, while_open
 
 HITS_TO_WIN = 3
 
@@ -30,11 +30,11 @@ def can_flip(duel: Duel) -> Refusal | None:
 
 
 @while_open
-def can_concede(duel: Duel) -> Refusal | None:
-    """A duellist may yield a duel under way (two duellists, no winner yet): None, or why not."""
+def can_concede(duel: Duel, who: str | None = None) -> Refusal | None:
+    """A duellist (`who`, when named) may yield a duel under way: None, or why not."""
     if len(duel.duellists) != 2 or duel.winner is not None:
         return Refusal("Only a duel under way can be yielded.")
-    return None
+    return None if who in (None, *duel.duellists) else Refusal("Choose the duellist who yields.", BAD_INPUT)
 
 
 def concede(duel: Duel, who: str) -> Duel:
@@ -43,8 +43,7 @@ def concede(duel: Duel, who: str) -> Duel:
 
 
 def play_turn(duel: Duel, dice: Dice) -> tuple[Duel, dict[str, str]]:
-    """Both duellists flip, in order (an even d6 is heads); each heads is a hit; three hits win (a tie: the
-    first)."""
+    """Both flip, in order (an even d6 is heads); each heads is a hit; three hits win (a tie: the first)."""
     faces = {who: "heads" if dice.face(6) % 2 == 0 else "tails" for who in duel.duellists}
     hits = {who: duel.hits.get(who, 0) + (faces[who] == "heads") for who in duel.duellists}
     winner = next((who for who in duel.duellists if hits[who] >= HITS_TO_WIN), None)

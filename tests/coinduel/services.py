@@ -1,14 +1,12 @@
 """The coin duel's commands, each declared once (its service, its `can_*`), and the panel offering them."""
 
-from django.db import transaction
 from typing_extensions import override
 
 from combat import commands, systems
 from combat.audience import STORYGUIDE
-from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.dice import Dice, RandomDice
-from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
+from combat.services.log import obey, storyguide_command
 
 from . import rules
 from .events import Flip, Won
@@ -25,39 +23,26 @@ def duel_of(encounter: Encounter) -> tuple[rules.Duel, dict[str, str]]:
 
 def flip(user, encounter_id: int, expected_version: int, dice: Dice | None = None) -> rules.Duel:
     """One turn: both duellists flip; three hits win and end the encounter."""
-    with transaction.atomic():
-        encounter = lock_encounter(encounter_id, expected_version)
-        require_storyguide_of(user, encounter)
-        duel, names = duel_of(encounter)
+    with storyguide_command(user, encounter_id, expected_version, "round_number", "status") as log:
+        duel, names = duel_of(log.encounter)
         obey(rules.can_flip(duel))
         duel, faces = rules.play_turn(duel, dice or RandomDice())
-        encounter.round_number += 1
-        encounter.status = Encounter.Status.RUNNING
-        log = EventLog(encounter, user)
-        log.append(
-            Flip.name, {"turn": encounter.round_number, "faces": faces, "hits": duel.hits, "names": names}
-        )
+        turn = log.encounter.round_number = log.encounter.round_number + 1
+        log.encounter.status = Encounter.Status.ENDED if duel.winner else Encounter.Status.RUNNING
+        log.append(Flip.name, {"turn": turn, "faces": faces, "hits": duel.hits, "names": names})
         if duel.winner:
             log.append(Won.name, {"winner": duel.winner, "name": names[duel.winner]})
-            encounter.status = Encounter.Status.ENDED
-        log.save("round_number", "status")
     return duel
 
 
 def concede(user, encounter_id: int, expected_version: int, duellist: str) -> rules.Duel:
     """A duellist yields: the other wins, and the encounter ends."""
-    with transaction.atomic():
-        encounter = lock_encounter(encounter_id, expected_version)
-        require_storyguide_of(user, encounter)
-        duel, names = duel_of(encounter)
-        obey(rules.can_concede(duel))
-        if duellist not in duel.duellists:
-            raise InvalidCommand("Choose the duellist who yields.")
+    with storyguide_command(user, encounter_id, expected_version, "status") as log:
+        duel, names = duel_of(log.encounter)
+        obey(rules.can_concede(duel, duellist))
         duel = rules.concede(duel, duellist)
-        log = EventLog(encounter, user)
         log.append(Won.name, {"winner": duel.winner, "name": names[duel.winner]})
-        encounter.status = Encounter.Status.ENDED
-        log.save("status")
+        log.encounter.status = Encounter.Status.ENDED
     return duel
 
 
@@ -75,8 +60,6 @@ class Page(systems.Page):
         """The duel's panel: who has how many hits, and the storyguide's Flip (never once it is over)."""
         duel, names = duel_of(encounter)
         return {
-            "encounter": encounter,
-            "is_storyguide": audience == STORYGUIDE,  # the log's sequence numbers
             "flips_offered": audience == STORYGUIDE and encounter.status != Encounter.Status.ENDED,
             "duellists": [(who, names[who], duel.hits.get(who, 0)) for who in duel.duellists],
             "refusals": commands.refusals(COMMANDS, duel),

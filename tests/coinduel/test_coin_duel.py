@@ -133,7 +133,7 @@ async def test_a_coin_duel_runs_through_the_core_and_reaches_two_live_screens():
         assert response.status_code == 200 and b"form-error" not in response.content
         for screen in screens:
             frame = await screen.receive_from(timeout=TIMEOUT)
-            assert re.search(r'data-kind="coin_flip"[^>]*>.*Turn 1', frame)
+            assert re.search(r'data-kind="coin_flip"[^>]*>.*Round 1', frame)
             assert "Ada flips" in frame and "Bruno flips" in frame and 'id="coin-duel"' in frame
         again = await database_sync_to_async(duel.sg_client.post)(
             reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": version}
@@ -160,7 +160,7 @@ def test_its_events_the_history_and_the_export():
 
     page = duel.sg_client.get(reverse("saga_history", args=[duel.saga.pk]))
     html = page.content.decode()
-    assert page.status_code == 200 and "<h3>Turn 4</h3>" in html and "<b>Ada</b> wins the duel." in html
+    assert page.status_code == 200 and "<h3>Round 4</h3>" in html and "<b>Ada</b> wins the duel." in html
     assert '<option value="coin_flip">Coins flipped</option>' in html
     filtered = duel.sg_client.get(
         reverse("saga_history", args=[duel.saga.pk]), {"kind": "coin_duel_won"}

@@ -76,8 +76,8 @@ def test_an_undo_takes_back_what_still_stands_and_it_counts_nowhere(table):
     assert sum(story.tally[str(table.ada.pk)].values()) == 0  # both heads taken back
     marks = [(mark["mark"], mark["name"], mark["words"]) for mark in story.marks]
     assert marks == [
-        ("undo", "The storyguide", "undid Turn 2: the coin rolled under the table"),
-        ("undo", "The storyguide", "undid Turn 2: and so did this one"),
+        ("undo", "The storyguide", "undid Round 2: the coin rolled under the table"),
+        ("undo", "The storyguide", "undid Round 2: and so did this one"),
     ]
     drawn = timeline(story)
     assert [dot["css"] for dot in drawn["dots"]] == ["mark-undo", "mark-undo"]
