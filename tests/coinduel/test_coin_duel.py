@@ -252,3 +252,25 @@ def test_a_flip_the_rules_refuse_is_refused_in_the_error_slot_and_its_button_say
     assert b"A coin duel needs exactly two duellists." in response.content and duel.v == before
     page = duel.sg_client.get(reverse("encounter_page", args=[duel.encounter.pk])).content.decode()
     assert re.search(r"<button[^>]*disabled[^>]*>Flip</button> <span>A coin duel needs exactly two", page)
+
+
+def test_the_smallest_complete_system_stays_small():
+    """Issue 36: the coin duel, with its templates and without its tests, in at most 8 files and 150
+    non-blank lines."""
+    package = ROOT / "tests" / "coinduel"
+    files = [f for f in package.rglob("*") if f.is_file() and f.suffix in (".py", ".html")]
+    files = [f for f in files if not f.name.startswith("test_")]
+    lines = sum(1 for f in files for line in f.read_text().splitlines() if line.strip())
+    assert len(files) <= 8 and lines <= 150, (len(files), lines)
+
+
+def test_the_worked_example_is_the_code_as_it_stands():
+    """docs/architecture.md's worked example is a diff of at most four files that the tree holds: taken
+    back from today's files, it applies."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    diff = re.search(r"### Adding a command: the worked example.*?```diff\n(.*?)```", doc, re.S)[1]
+    assert len(re.findall(r"^diff --git ", diff, re.M)) <= 4
+    check = subprocess.run(
+        ["git", "apply", "--check", "-R", "-"], cwd=ROOT, input=diff, capture_output=True, text=True
+    )
+    assert check.returncode == 0, check.stderr
