@@ -264,8 +264,9 @@ class Page(Role):
         opened and in which nothing was resolved yet."""
         return encounter.round_number
 
-    def saga_panels(self, saga, user) -> list[str]:
-        """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
+    def saga_panels(self, request, saga) -> list[str]:
+        """The panels the saga page shows the person asking, drawn (HTML): the storyguide's time panel, say.
+        Drawn with the page, so nothing moves once it has loaded."""
         return []
 
 
