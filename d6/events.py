@@ -251,11 +251,20 @@ class PassChoice(TypedDict):
 # --- the kinds, each one unit -------------------------------------------------------------------
 
 
+# The panels of the d6 frame a kind may leave out (`panels`): "setup" (the storyguide's "Add to the
+# encounter", shown while the encounter is being prepared; a fight or a chase started ends that). Every other
+# panel shows the version its forms post, so every frame pushes it. The core's kinds name theirs in
+# `panels.CORE_KIND_PANELS`.
+SETUP = frozenset({"setup"})
+
+
 class D6Kind(EventKind):
     """A d6 kind: its line is `d6/events/<name>.html` (the default), which prints its presenter
     (`d6.presenters`, `d6_tags`); players see its payload whole unless the kind says otherwise (`_shown`:
     an NPC's challenge at the saga's setting, `combat.audience.behind_the_screen`), in every log, frame,
-    history and export."""
+    history and export. It changes none of the panels a frame may leave out unless it names them."""
+
+    panels = frozenset()
 
     @override
     def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
@@ -275,6 +284,7 @@ class D6Kind(EventKind):
 
 class FightStartedKind(D6Kind):
     name, label, payload = kinds.FIGHT_STARTED, "Fight started: initiative", FightStarted
+    panels = SETUP  # the encounter runs: set-up is over
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -370,6 +380,7 @@ class TurnEndedKind(D6Kind):
 
 class ChaseStartedKind(D6Kind):
     name, label, payload = kinds.CHASE_STARTED, "Chase started", ChaseStarted
+    panels = SETUP  # the encounter runs: set-up is over
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
