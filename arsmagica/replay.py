@@ -241,28 +241,6 @@ def survived(table: Table, combatant_id: str) -> bool:
     return fighter is not None and fighter.body_level != "dead"
 
 
-def _total(value) -> int | None:
-    """A total the reader sees (an NPC's under "results only" is not in their version of the payload)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def recap_rolls(event) -> list[tuple[str, int, str]]:
-    """Initiative, attack and defense, casting and Fatigue totals, for the evening's best and worst roll
-    (ArM3 p163-p177)."""
-    p, kind, rolls = event.payload, event.kind, []
-    if kind == Kind.MOVEMENT:
-        rolls += [(row.get("combatant"), row.get("total"), "Initiative") for row in p.get("initiative") or ()]
-    elif kind == Kind.ATTACK:
-        weapon = p.get("weapon") or "weapon"
-        rolls.append((p.get("attacker"), p.get("attack_total"), f"attack with the {weapon}"))
-        rolls.append((p.get("defender"), p.get("defense_total"), "defense"))
-    elif kind == Kind.SPELL:
-        rolls.append((p.get("caster"), p.get("casting_total"), f"casting of {p.get('spell') or 'a spell'}"))
-    elif kind == Kind.FATIGUE_ROLL:
-        rolls.append((p.get("combatant"), p.get("total"), "Fatigue roll"))
-    return [(str(who), total, what) for who, total, what in rolls if _total(total) is not None]
-
-
 class Replay(systems.Replay):
     """Ars Magica's fold of the log, its charts and its undo (docs/replay.md)."""
 
@@ -295,10 +273,6 @@ class Replay(systems.Replay):
     @override
     def chart_levels(self, table):
         return chart_levels(table)
-
-    @override
-    def recap_rolls(self, event):
-        return recap_rolls(event)
 
     @override
     def survived(self, table, combatant_id):

@@ -483,13 +483,20 @@ class Replay(Role):
 
     def recap_rolls(self, event) -> list[tuple[str, int, str]]:
         """The rolls in an event as the reader's version of it shows them, as (combatant id, total, what was
-        rolled, in the system's words): the evening's recap names the best and the worst. A total the reader
-        may not see is left out."""
-        return []
+        rolled, in the system's words): the evening's recap names the best and the worst. By default its
+        kind's (`EventKind.rolls`); a total the reader may not see (not in their version) is left out."""
+        kind = self._kind(event.kind)
+        rolled = kind.rolls(event) if kind else []
+        return [(str(who), total, what) for who, total, what in rolled if _a_total(total)]
 
     def survived(self, table: Any, combatant_id: str) -> bool:
         """Whether a combatant came out of the encounter alive, by the replay's table at its end."""
         return True
+
+
+def _a_total(value) -> bool:
+    """A number a roll came to (not None, not a flag): what the recap may rank."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Files(Role):

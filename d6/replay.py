@@ -21,8 +21,6 @@ from typing_extensions import override
 from combat import systems
 from combat.events import ReplayTable
 
-from . import kinds, presenters
-
 TEMPLATE = "d6/_replay.html"
 
 
@@ -233,27 +231,6 @@ def survived(table: Table, combatant_id: str) -> bool:
     return combatant_id in table.combatants
 
 
-def recap_rolls(event) -> list[tuple[str, int, str]]:
-    """Each challenge's result (initiative, a roll, a runner's in a chase), for the evening's best and worst
-    roll (d6 seed); a result the reader may not see is not in their version of the payload."""
-    p = event.payload
-    if event.kind == kinds.ROLL:
-        rolled = [(p.get("combatant"), p.get("result"), f"{p.get('rolled') or 'roll'}")]
-    elif event.kind == kinds.FIGHT_STARTED:
-        rolled = [(row.get("combatant"), row.get("result"), "initiative") for row in p.get("order") or ()]
-    elif event.kind == kinds.EXCHANGE:
-        terrain = presenters.score_label((p.get("terrain") or {}).get("rolled")) or "chase"
-        runners = p.get("rolls") or ()
-        rolled = [(row.get("runner"), row.get("result"), f"{terrain} in the chase") for row in runners]
-    else:
-        return []
-    return [
-        (str(who), result, what)
-        for who, result, what in rolled
-        if isinstance(result, int) and not isinstance(result, bool)
-    ]
-
-
 class Replay(systems.Replay):
     """The d6 fold of the log and its charts (docs/replay.md)."""
 
@@ -279,10 +256,6 @@ class Replay(systems.Replay):
     @override
     def chart_levels(self, table):
         return chart_levels(table)
-
-    @override
-    def recap_rolls(self, event):
-        return recap_rolls(event)
 
     @override
     def survived(self, table, combatant_id):

@@ -498,3 +498,13 @@ def test_only_the_storyguide_sees_the_saga_time_panel(client, table):
     assert login(client, table.alice).post(reverse("saga_sleep", args=[table.saga.pk])).status_code == 403
     assert login(client, table.outsider).get(url).status_code == 404
     assert login(client, table.storyguide).post(url).status_code == 405
+
+
+def test_the_saga_page_and_its_time_panel_link_the_combat_stylesheet_once(client, table):
+    """The time panel is drawn into the saga page, which has the stylesheet already."""
+    login(client, table.storyguide)
+    page = client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    (panel_url,) = re.findall(r'hx-get="([^"]+)" hx-trigger="load"', page)
+    panel = client.get(panel_url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="saga-time"' in panel
+    assert (page + panel).count("css/combat") == 1

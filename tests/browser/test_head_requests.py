@@ -54,7 +54,7 @@ def test_daphne_answers_head_with_the_status_and_length_of_get_and_no_body(daphn
 
 def test_the_offline_pages_retry_brings_the_encounter_page_back_with_no_405(table, daphne):
     _, encounter, combatants = load_demo_table()
-    player = table.person("player", viewport=PHONE)
+    player = table.person("player", viewport=PHONE, service_workers="allow")  # this is about the worker
     player.enter_as(outside_the_event_loop(lambda: combatants["Sir Boris"].character.owner))
     page = player.goto(f"/encounters/{encounter.pk}/play/")
     wait_until_true(page, WORKER_ACTIVE)

@@ -60,7 +60,7 @@ def lan_table(lan_daphne, transactional_db):
 def test_on_plain_http_the_storyguide_is_told_in_one_line_and_the_table_still_plays(lan_table):
     saga, encounter, combatants = outside_the_event_loop(load_demo_table)
     boris = combatants["Sir Boris"]
-    guide = lan_table.person("storyguide")
+    guide = lan_table.person("storyguide", service_workers="allow")  # none, as the page is not secure
     guide.enter_as(saga.storyguide)
     page = guide.goto(f"/encounters/{encounter.pk}/")
     guide.wait_until_live()
