@@ -18,6 +18,9 @@ Modes: the embedded default (SQLite, in-memory layer, 1 Daphne: `make run`'s); `
 Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every socket sits silent.
 `--profile DIR` records each Daphne with py-spy (if installed) during the measured window: only the thread
 holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work.
+`--rounds N` has each table play N whole rounds through the services before the bench (bench/seed.py,
+about 50 events a round at 8 players), so a command's cost at round N + 1 compares with `--rounds 0`'s
+(round 1) in the same minutes.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
 
 Comparing two trees: this shared machine runs the same code up to four times slower from one minute to the
@@ -422,7 +425,7 @@ def report(args, app: dict, floor: dict | None) -> str:
     lines = [
         f"fanout: {args.mode}, daphnes={args.daphnes} tables={args.tables} players={args.players} "
         f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s"
-        + (f" after {args.rounds} rounds played" if args.rounds else ""),
+        + (f" rounds={args.rounds} (played first)" if args.rounds else ""),
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
         f"  http: {app['http']}  5xx: {app['http_5xx']}  no answer: {app['http_errors'] or 0};"
