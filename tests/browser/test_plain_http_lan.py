@@ -73,7 +73,7 @@ def test_on_plain_http_the_storyguide_is_told_in_one_line_and_the_table_still_pl
 
     player = lan_table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     expect(phone.get_by_test_id("plain-http")).to_have_count(0)
     expect(phone.get_by_test_id("keep-awake")).to_be_hidden()  # no wake lock here: the page says nothing

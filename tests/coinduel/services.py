@@ -1,26 +1,26 @@
-"""The coin duel's one command, in the core's command frame: flip the coins of a turn."""
-
-from __future__ import annotations
+"""The coin duel's commands, each declared once (its service, its `can_*`), and the panel offering them."""
 
 from django.db import transaction
+from typing_extensions import override
 
+from combat import commands, systems
+from combat.audience import STORYGUIDE
+from combat.errors import InvalidCommand
 from combat.models import Encounter
 from combat.rules.dice import Dice, RandomDice
 from combat.services.log import EventLog, lock_encounter, obey, require_storyguide_of
 
 from . import rules
-from .events import Kind
+from .events import Flip, Won
 
 
 def duel_of(encounter: Encounter) -> tuple[rules.Duel, dict[str, str]]:
     """The duel as the rules see it, rebuilt from the encounter's rows and its last flip."""
-    combatants = list(encounter.combatants.select_related("character"))
-    names = {str(c.pk): c.character.name for c in combatants}
-    last = encounter.events.filter(kind=Kind.FLIP).order_by("-seq").first()
-    won = encounter.events.filter(kind=Kind.WON).first()
+    names = {str(c.pk): c.character.name for c in encounter.combatants.select_related("character")}
+    last = encounter.events.filter(kind=Flip.name).order_by("-seq").first()
+    won = encounter.events.filter(kind=Won.name).first()
     hits = dict(last.payload["hits"]) if last else {}
-    winner = won.payload["winner"] if won else None
-    return rules.Duel(tuple(names), hits, winner, encounter.status), names
+    return rules.Duel(tuple(names), hits, won and won.payload["winner"], encounter.status), names
 
 
 def flip(user, encounter_id: int, expected_version: int, dice: Dice | None = None) -> rules.Duel:
@@ -35,10 +35,49 @@ def flip(user, encounter_id: int, expected_version: int, dice: Dice | None = Non
         encounter.status = Encounter.Status.RUNNING
         log = EventLog(encounter, user)
         log.append(
-            Kind.FLIP, {"turn": encounter.round_number, "faces": faces, "hits": duel.hits, "names": names}
+            Flip.name, {"turn": encounter.round_number, "faces": faces, "hits": duel.hits, "names": names}
         )
         if duel.winner:
-            log.append(Kind.WON, {"winner": duel.winner, "name": names[duel.winner]})
+            log.append(Won.name, {"winner": duel.winner, "name": names[duel.winner]})
             encounter.status = Encounter.Status.ENDED
         log.save("round_number", "status")
     return duel
+
+
+def concede(user, encounter_id: int, expected_version: int, duellist: str) -> rules.Duel:
+    """A duellist yields: the other wins, and the encounter ends."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_storyguide_of(user, encounter)
+        duel, names = duel_of(encounter)
+        obey(rules.can_concede(duel))
+        if duellist not in duel.duellists:
+            raise InvalidCommand("Choose the duellist who yields.")
+        duel = rules.concede(duel, duellist)
+        log = EventLog(encounter, user)
+        log.append(Won.name, {"winner": duel.winner, "name": names[duel.winner]})
+        encounter.status = Encounter.Status.ENDED
+        log.save("status")
+    return duel
+
+
+COMMANDS = (
+    commands.Command(flip, rules.can_flip),
+    commands.Command(concede, rules.can_concede, form=commands.fields("duellist")),
+)
+
+
+class Page(systems.Page):
+    FRAME_TEMPLATE = "coinduel/_panels.html"
+
+    @override
+    def state_context(self, encounter, audience: str, facts=None) -> dict:
+        """The duel's panel: who has how many hits, and the storyguide's Flip (never once it is over)."""
+        duel, names = duel_of(encounter)
+        return {
+            "encounter": encounter,
+            "is_storyguide": audience == STORYGUIDE,  # the log's sequence numbers
+            "flips_offered": audience == STORYGUIDE and encounter.status != Encounter.Status.ENDED,
+            "duellists": [(who, names[who], duel.hits.get(who, 0)) for who in duel.duellists],
+            "refusals": commands.refusals(COMMANDS, duel),
+        }

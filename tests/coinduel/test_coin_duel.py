@@ -26,7 +26,7 @@ from combat.rules.dice import ScriptedDice
 from combat.rules.refusals import WRONG_TIME
 
 from . import rules, services
-from .events import Kind
+from .events import Won
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 3
@@ -128,7 +128,7 @@ async def test_a_coin_duel_runs_through_the_core_and_reaches_two_live_screens():
     try:
         version = await database_sync_to_async(lambda: duel.v)()
         response = await database_sync_to_async(duel.sg_client.post)(
-            reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": version}
+            reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": version}
         )
         assert response.status_code == 200 and b"form-error" not in response.content
         for screen in screens:
@@ -136,7 +136,7 @@ async def test_a_coin_duel_runs_through_the_core_and_reaches_two_live_screens():
             assert re.search(r'data-kind="coin_flip"[^>]*>.*Turn 1', frame)
             assert "Ada flips" in frame and "Bruno flips" in frame and 'id="coin-duel"' in frame
         again = await database_sync_to_async(duel.sg_client.post)(
-            reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": version}
+            reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": version}
         )
         assert again.status_code == 409 and b"moved on" in again.content
     finally:
@@ -155,7 +155,7 @@ def test_its_events_the_history_and_the_export():
         "coin_duel_won"
     ]
     assert encounter.status == Encounter.Status.ENDED
-    won = encounter.events.get(kind=Kind.WON)
+    won = encounter.events.get(kind=Won.name)
     assert won.payload == {"winner": str(encounter.combatants.get(character=duel.ada).pk), "name": "Ada"}
 
     page = duel.sg_client.get(reverse("saga_history", args=[duel.saga.pk]))
@@ -182,7 +182,7 @@ def test_a_won_duel_refuses_another_flip_in_the_error_slot():
     for _ in range(3):
         duel.flip(HEADS, TAILS)
     response = duel.sg_client.post(
-        reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": duel.v}
+        reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": duel.v}
     )
     assert response.status_code == 409 and b"This encounter is over." in response.content
 
@@ -216,7 +216,7 @@ def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
     duel.create()
     duel.flip(HEADS, TAILS)
     pk = duel.encounter.pk
-    flip_url, page_url = reverse("coinduel_flip", args=[pk]), reverse("encounter_page", args=[pk])
+    flip_url, page_url = reverse("coinduel:flip", args=[pk]), reverse("encounter_page", args=[pk])
     assert flip_url in duel.sg_client.get(page_url).content.decode()
     combat_services.end_encounter(duel.storyguide, duel.encounter.pk, duel.v)
     encounter = Encounter.objects.get(pk=duel.encounter.pk)
@@ -227,7 +227,7 @@ def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
     )  # the rest of the rules allow it
     before = (encounter.version, encounter.last_seq)
     response = duel.sg_client.post(
-        reverse("coinduel_flip", args=[encounter.pk]), {"expected_version": encounter.version}
+        reverse("coinduel:flip", args=[encounter.pk]), {"expected_version": encounter.version}
     )
     assert response.status_code == 409 and b"This encounter is over." in response.content
     encounter.refresh_from_db()
@@ -244,7 +244,7 @@ def test_a_flip_the_rules_refuse_is_refused_in_the_error_slot_and_its_button_say
     combat_services.add_combatants(duel.storyguide, duel.encounter.pk, duel.v, [carl.pk], "Duellists")
     before = duel.v
     response = duel.sg_client.post(
-        reverse("coinduel_flip", args=[duel.encounter.pk]),
+        reverse("coinduel:flip", args=[duel.encounter.pk]),
         {"expected_version": before},
         HTTP_HX_REQUEST="true",
     )

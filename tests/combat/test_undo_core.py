@@ -12,7 +12,7 @@ from combat import systems, undo
 from combat.archive.charts import tell, timeline
 from combat.models import Event
 from tests.coinduel import KEY
-from tests.coinduel.events import Kind
+from tests.coinduel.events import Flip
 
 RECALLED = "coin_recalled"  # the storyguide takes back the last turn still standing
 
@@ -24,12 +24,12 @@ class Recalling(systems.Replay):
 
     @override
     def takes_back(self, undo, standing):
-        flips = [event.seq for event in standing if event.kind == Kind.FLIP]
+        flips = [event.seq for event in standing if event.kind == Flip.name]
         return flips[-1:]
 
     @override
     def chart_tally(self, event):
-        faces = event.payload.get("faces", {}) if event.kind == Kind.FLIP else {}
+        faces = event.payload.get("faces", {}) if event.kind == Flip.name else {}
         return [(who, "landed", 1) for who, face in faces.items() if face == "heads"]
 
 
@@ -56,7 +56,7 @@ def test_an_undo_takes_back_what_still_stands_and_it_counts_nowhere(table):
     first = recall(table, "the coin rolled under the table")
     second = recall(table, "and so did this one")
     events = list(table.refresh().events.order_by("seq"))
-    flips = [event.seq for event in events if event.kind == Kind.FLIP]
+    flips = [event.seq for event in events if event.kind == Flip.name]
 
     back = undo.taken_back(system, events)
     assert {seq: u.seq for seq, u in back.items()} == {flips[1]: first.seq, flips[0]: second.seq}  # once each
@@ -66,7 +66,7 @@ def test_an_undo_takes_back_what_still_stands_and_it_counts_nowhere(table):
         (table.encounter.pk, flips[0]): second.seq,
     }
     undo.mark(events, found)
-    assert [undo.reason(event.undone_by) for event in events if event.kind == Kind.FLIP] == [
+    assert [undo.reason(event.undone_by) for event in events if event.kind == Flip.name] == [
         "and so did this one",
         "the coin rolled under the table",
     ]
