@@ -448,6 +448,11 @@ class Replay(Role):
         encounter's log that still stand before it (oldest first: earlier undos' already taken out)."""
         return []
 
+    UNDO_IN_ROUND: bool = False
+    """Whether an undo takes back events of its own round only (`takes_back` looks at no other): then an
+    undo's live frame reads that round's events and the lines that name combatants, not the whole log
+    (`combat.live.undo_log`); False reads the whole log."""
+
     def chart_tracks(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""
         return ()
