@@ -20,6 +20,17 @@ Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every soc
 holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
 
+Past the knee (config.admission): each run also prints the commands refused at once (503) a second and
+their Retry-After, the 5xx other than those refusals, and the lost commands (no HTTP answer, or done but
+no frame on the storyguide's socket within 10 s); a refused table posts again at its next tick, as a
+person would try again. `--overload 2,4` finds the knee first, on the same sessions and sockets: windows
+from `--rate` up, each 1.3 times the last, until one does not do 95 % of what it asked; the capacity is the
+most done a second in a window that kept up; then a window at each multiple of it (asked as a rate per
+table), each printed with its reference probe. `--command-cost-ms MS` makes each command spend MS more of
+the server's CPU (bench/settings.py, bench/cost.py): a capacity set low, so that tests/test_overload.py
+reaches overload with ten tables. `--command-slots` and `--command-wait-ms` set the servers'
+COMMAND_SLOTS and COMMAND_WAIT_MS.
+
 Comparing two trees: this shared machine runs the same code up to four times slower from one minute to the
 next, so run the tree before a change (a worktree, `git worktree add /tmp/wt-before REV`, with the same
 venv) and the tree after it in turn, the same command, two or three times each, and compare only runs
@@ -426,10 +437,8 @@ KNEE_WINDOWS = 12  # at most this many windows to find the knee
 
 
 def kept_up(result: dict) -> bool:
-    """The window did what it asked (all but the last few ticks), refused nothing and lost nothing."""
-    return (
-        result["done"] >= KEEPS_UP * result["asked"] and not result["refused"] and not result["lost_commands"]
-    )
+    """The window did what it asked (all but a few ticks, refused or skipped) and lost nothing."""
+    return result["done"] >= KEEPS_UP * result["asked"] and not result["lost_commands"]
 
 
 def overload_windows(args, stack: Stack, runs: list[dict]):

@@ -5,10 +5,12 @@ A command (a POST under /encounters/: every view that changes an encounter lives
 loop and before Django lends it a thread (config.threads), for one of COMMAND_SLOTS places in Django, first
 come first served. While it waits it holds nothing: no thread, no database connection, no SQLite lock. A
 command is admitted to the queue only if the commands ahead of it would be through within COMMAND_WAIT_MS,
-reckoned from how long the last commands held their place (a moving average); otherwise it is answered at
-once with 503 and `Retry-After` (the seconds until the queue ahead of it would have drained), before any of
-it runs, so nothing is half-applied and sending it again applies it once (the version check). One admitted
-but still waiting after twice COMMAND_WAIT_MS (the process slowed down under it) is refused the same way.
+reckoned from how long the last commands held their place (the median of the last KEPT, so that one
+command caught in a pause, a full garbage collection say, does not make the queue look full); otherwise it
+is answered at once with 503 and `Retry-After` (the seconds until the queue ahead of it would have
+drained), before any of it runs, so nothing is half-applied and sending it again applies it once (the
+version check). One admitted but still waiting after twice COMMAND_WAIT_MS (the process slowed down under
+it) is refused the same way.
 
 What is never refused (docs/deployment.md, "Under overload"): a page or fragment load (a GET: a person who
 cannot see the table cannot play, and a read takes no write lock), a socket (it carries the frames of the
@@ -27,17 +29,18 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
+import statistics
 import time
+from collections import deque
 
 from django.conf import settings
 from django.template.loader import render_to_string
 
 from combat.answers import busy_message
 
-COMMAND = re.compile(r"/encounters/")
+COMMANDS = "/encounters/"  # where every view that changes an encounter lives (its path's start)
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
-SMOOTHING = 0.2  # the weight of the newest command's time in the moving average
+KEPT = 15  # a command's time in Django is reckoned as the median of the last this many
 
 
 class Admission:
@@ -48,15 +51,17 @@ class Admission:
         self.app = app
         self.slots = slots or settings.COMMAND_SLOTS
         self.wait = (wait_ms if wait_ms is not None else settings.COMMAND_WAIT_MS) / 1000
-        self.held = 0.05  # seconds a command holds its place, until measured
+        self.held = 0.05  # seconds a command holds its place: the median of `self.times`
+        self.times: deque[float] = deque(maxlen=KEPT)
         self.busy = 0  # commands in `app` now
-        self.queue: list[asyncio.Future] = []  # commands waiting, first come first
-        self.refused = 0
+        self.queue: deque[asyncio.Future] = deque()  # commands waiting, first come first
 
     @staticmethod
     def is_command(scope) -> bool:
         """A POST (any method but a read) under /encounters/."""
-        return scope["type"] == "http" and scope["method"] not in READS and bool(COMMAND.match(scope["path"]))
+        if scope["type"] != "http" or scope["method"] in READS:
+            return False
+        return scope["path"].removeprefix(scope.get("root_path", "")).startswith(COMMANDS)
 
     def wait_ahead(self) -> float:
         """Seconds until the commands ahead of a new one would be through."""
@@ -92,13 +97,14 @@ class Admission:
         try:
             await self.app(scope, receive, send)
         finally:
-            self.held += SMOOTHING * (time.monotonic() - started - self.held)
+            self.times.append(time.monotonic() - started)
+            self.held = statistics.median(self.times)
             self.next()
 
     def next(self) -> None:
         """A place is free: the first in the queue takes it, else it stays free."""
         while self.queue:
-            turn = self.queue.pop(0)
+            turn = self.queue.popleft()
             if not turn.done():
                 turn.set_result(None)
                 return
@@ -106,7 +112,6 @@ class Admission:
 
     async def refuse(self, scope, send, ahead: float) -> None:
         """Answer 503 at once (`refusal`), the seconds to wait from the queue ahead."""
-        self.refused += 1
         status, headers, body = refusal(scope, max(1, math.ceil(ahead)))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
