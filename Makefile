@@ -104,6 +104,7 @@ bench: venv
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/fanout.py --tables 3 --players 8 --seconds 10
 	$(BIN)/python bench/page.py --combatants 40 --repeat 3
+	$(BIN)/python bench/idle.py --tables 125 --players 8 --seconds 30
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .coverage

@@ -26,30 +26,6 @@ WEAPON = "arsmagica.weapon"
 COMBATANT_KEYS = frozenset({"attacker", "defender", "caster"})
 
 
-def archive_rows(saga) -> dict:
-    """The saga's weapons and declarations, in the order an import makes them."""
-    return {
-        "arsmagica.weapon": Weapon.objects.filter(character__saga=saga),
-        "arsmagica.declaration": Declaration.objects.filter(encounter__saga=saga),
-    }
-
-
-def renumbered(where: str, value, ids):
-    """Ars Magica's JSON with its ids given anew: a declaration's dice are by purpose and name nobody, its
-    `engage` is a list of combatants' ids as numbers; the round log's `start` names each combatant as
-    `id`, with its weapons by their rows' ids."""
-    if where == "arsmagica.declaration.dice":
-        return value
-    if where == "arsmagica.declaration.engage" and isinstance(value, list):
-        return [ids.combatant(each) for each in value]
-    value = ids.walk(
-        value, combatant=COMBATANT, by_combatant=BY_COMBATANT, character=frozenset({"character"})
-    )
-    if where == "round_log" and isinstance(value.get("start"), list):
-        value["start"] = [_started(entry, ids) for entry in value["start"]]
-    return value
-
-
 def _started(entry, ids):
     """One combatant's sheet and levels as its round began, with its id and its weapons' ids anew."""
     if not isinstance(entry, dict):
@@ -65,16 +41,6 @@ def _started(entry, ids):
     return entry
 
 
-def players_state(state: dict, is_npc: bool, npc_rolls: str) -> dict:
-    """An NPC's carried advantage in a player's archive as the rolls it helps, its size (the margin of its
-    success, ArM3 p168) behind the screen where the saga keeps NPC totals there, as on its card."""
-    if not is_npc or not screened_advantage(npc_rolls):
-        return state
-    screened = [side for side in ("attack", "defense") if state.get(f"advantage_{side}")]
-    shown = without(state, {"advantage_attack", "advantage_defense"})
-    return {**shown, "advantage_screened": screened} if screened else shown
-
-
 class Archive(systems.Archive):
     """Ars Magica's part of a saga's archive: its declarations and weapons, and the ids its JSON names."""
 
@@ -82,13 +48,35 @@ class Archive(systems.Archive):
     BY_COMBATANT = BY_COMBATANT
 
     @override
-    def archive_rows(self, saga):
-        return archive_rows(saga)
+    def archive_rows(self, saga) -> dict:
+        """The saga's weapons and declarations, in the order an import makes them."""
+        return {
+            "arsmagica.weapon": Weapon.objects.filter(character__saga=saga),
+            "arsmagica.declaration": Declaration.objects.filter(encounter__saga=saga),
+        }
 
     @override
-    def players_state(self, state, is_npc, npc_rolls):
-        return players_state(state, is_npc, npc_rolls)
+    def players_state(self, state: dict, is_npc: bool, npc_rolls: str) -> dict:
+        """An NPC's carried advantage in a player's archive as the rolls it helps, its size (the margin of its
+        success, ArM3 p168) behind the screen where the saga keeps NPC totals there, as on its card."""
+        if not is_npc or not screened_advantage(npc_rolls):
+            return state
+        screened = [side for side in ("attack", "defense") if state.get(f"advantage_{side}")]
+        shown = without(state, {"advantage_attack", "advantage_defense"})
+        return {**shown, "advantage_screened": screened} if screened else shown
 
     @override
-    def renumbered(self, where, value, ids):
-        return renumbered(where, value, ids)
+    def renumbered(self, where: str, value, ids):
+        """Ars Magica's JSON with its ids given anew: a declaration's dice are by purpose and name nobody, its
+        `engage` is a list of combatants' ids as numbers; the round log's `start` names each combatant as
+        `id`, with its weapons by their rows' ids."""
+        if where == "arsmagica.declaration.dice":
+            return value
+        if where == "arsmagica.declaration.engage" and isinstance(value, list):
+            return [ids.combatant(each) for each in value]
+        value = ids.walk(
+            value, combatant=COMBATANT, by_combatant=BY_COMBATANT, character=frozenset({"character"})
+        )
+        if where == "round_log" and isinstance(value.get("start"), list):
+            value["start"] = [_started(entry, ids) for entry in value["start"]]
+        return value

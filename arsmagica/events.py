@@ -493,6 +493,14 @@ class MovementKind(ArsKind, kind=Kind.MOVEMENT):
         table.phase = "first_missile"
         return table
 
+    @override
+    def rolls(self, event):
+        """Each Initiative total (ArM3 p163)."""
+        return [
+            (row.get("combatant"), row.get("total"), "Initiative")
+            for row in event.payload.get("initiative") or ()
+        ]
+
 
 class _Rolled(ArsKind):
     """A roll of a phase: an NPC's as much as the saga's `npc_rolls` lets players see (`behind_the_screen`),
@@ -541,6 +549,15 @@ class AttackKind(_Rolled, kind=Kind.ATTACK):
             tally += [(p["defender"], "wounds_taken", p["body_levels_lost"])]
         return tally + [(who, "botches", 1) for mark, who, _ in self.marks(event) if mark == "botch"]
 
+    @override
+    def rolls(self, event):
+        """The attack and the defense totals (ArM3 p168)."""
+        p, weapon = event.payload, event.payload.get("weapon") or "weapon"
+        return [
+            (p.get("attacker"), p.get("attack_total"), f"attack with the {weapon}"),
+            (p.get("defender"), p.get("defense_total"), "defense"),
+        ]
+
 
 class SpellKind(_Rolled, kind=Kind.SPELL):
     payload, _screen = Casting, staticmethod(say.players_spell)
@@ -563,6 +580,12 @@ class SpellKind(_Rolled, kind=Kind.SPELL):
             tally.append((p["caster"], "fatigue_lost", p["fatigue_test"]["levels_lost"]))
         return tally
 
+    @override
+    def rolls(self, event):
+        """The casting total (ArM3 p177)."""
+        p = event.payload
+        return [(p.get("caster"), p.get("casting_total"), f"casting of {p.get('spell') or 'a spell'}")]
+
 
 class FatigueRollKind(_Rolled, kind=Kind.FATIGUE_ROLL):
     payload, _screen = Fatigue, staticmethod(say.players_fatigue_roll)
@@ -584,6 +607,11 @@ class FatigueRollKind(_Rolled, kind=Kind.FATIGUE_ROLL):
         if p.get("levels_lost"):
             tally.append((p["combatant"], "fatigue_lost", p["levels_lost"]))
         return tally
+
+    @override
+    def rolls(self, event):
+        """The Fatigue roll's total (ArM3 p177)."""
+        return [(event.payload.get("combatant"), event.payload.get("total"), "Fatigue roll")]
 
 
 class SkippedKind(ArsKind, kind=Kind.SKIPPED):

@@ -14,11 +14,13 @@ from django.utils.functional import SimpleLazyObject
 from arsmagica.events import Kind, MovementKind
 from arsmagica.models import Declaration, Phase, Weapon
 from campaign.models import Character
+from combat import commands
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
 from combat.models import Combatant, Encounter, Event
 
 from . import presenters
+from .commands import COMMANDS
 from .forms import DeclarationForm
 from .odds import odds_context
 from .presenters import my_declarations_words
@@ -28,22 +30,14 @@ from .rules.state import PhaseOptions
 from .rules.table import (
     Table,
     can_change_combatants,
-    can_close_declarations,
-    can_confirm_phase,
-    can_correct,
     can_declare,
-    can_end_round,
-    can_open_declarations,
-    can_pass_time,
-    can_preview_phase,
-    can_undo,
     step_label,
 )
 from .services.corrections import LEVELS
 from .services.declarations import repeat_refusals
 from .services.dice import PURPOSE_LABELS
 from .services.sheets import fatigue_state_of, level_penalties, unable_to_act
-from .services.table import TableRead, combatants_of, declarations_in, last_confirmed, table_of
+from .services.table import CommandRead, combatants_of, declarations_in, last_confirmed, table_of
 from .sheet import carried, sheet_of
 
 FRAME_TEMPLATE = "arsmagica/_frame_panels.html"  # the panels every live frame pushes (the page role)
@@ -213,7 +207,7 @@ class Card:
 
 
 @dataclass
-class TableFacts:
+class PanelFacts:
     """What every audience's panels are built from, read once per page or push (at most six queries)."""
 
     encounter: Encounter
@@ -222,7 +216,7 @@ class TableFacts:
     cards: list[Card]
     table: Table
     can: dict[str, str | None]
-    # The combatants whose declarations the command that handed over its read withdrew (`TableRead.withdraw`).
+    # Whose declarations the command that handed over its read withdrew (`CommandRead.withdraw`).
     withdrawn: frozenset[int] = frozenset()
 
     @cached_property
@@ -236,7 +230,7 @@ class TableFacts:
         return this_round.filter(kind=Kind.MOVEMENT).order_by("-seq").first()
 
 
-def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFacts:
+def table_facts(encounter: Encounter, read: CommandRead | None = None) -> PanelFacts:
     """The encounter's combatants, this round's declarations and Movement, and the rules' refusals;
     the combatants and declarations from `read` where a command hands over what it read and left (its
     declarations only while the round is the one it read them in: a new round's are read), with those it
@@ -253,10 +247,10 @@ def table_facts(encounter: Encounter, read: TableRead | None = None) -> TableFac
         declaration = declarations.get(combatant.pk)
         cards.append(Card(combatant, fatigue_penalty, wound_penalty, declaration is not None, declaration))
     table = table_of(encounter, combatants, len(declarations))
-    return TableFacts(encounter, combatants, declarations, cards, table, refusals(table), withdrawn)
+    return PanelFacts(encounter, combatants, declarations, cards, table, refusals(table), withdrawn)
 
 
-def state_context(encounter: Encounter, audience: str, facts: TableFacts | None = None) -> dict:
+def state_context(encounter: Encounter, audience: str, facts: PanelFacts | None = None) -> dict:
     """Everything the panels show; `audience` decides what is hidden from players. A push builds `facts`
     once for both audiences; the storyguide's forms are built only when a page or frame shows them."""
     facts = facts or table_facts(encounter)
@@ -345,18 +339,12 @@ def order_note(over: bool) -> str:
 
 
 def refusals(table: Table) -> dict[str, str | None]:
-    """Each command's refusal from the rules (None: it may happen now), for the buttons that offer it."""
+    """Each command's refusal from the rules (None: it may happen now), for the buttons that offer it: its
+    declaration's (`commands.COMMANDS`), and a declaration's and set-up's, which have views of their own."""
     return {
-        "open_declarations": can_open_declarations(table),
+        **commands.refusals(COMMANDS, table),
         "declare": can_declare(table),
-        "close_declarations": can_close_declarations(table),
-        "preview_phase": can_preview_phase(table, table.phase),
-        "confirm_phase": can_confirm_phase(table, table.pending_phase or table.phase),
-        "end_round": can_end_round(table),
-        "correct": can_correct(table),
         "change_combatants": can_change_combatants(table),
-        "pass_time": can_pass_time(table),
-        "undo": can_undo(table),
     }
 
 

@@ -1,10 +1,6 @@
-"""Time passing for Fatigue recovery (ArM3 p177): the storyguide's forms on the encounter page
-(pushed live with the panels) and on the saga page (a panel of its own).
-
-Thin: parse the form, call `services.pass_time` / `sleep_night` / `record_exertion`, answer with
-the error slot (encounter page; the change itself arrives through the websocket) or the panel
-again (saga page).
-"""
+"""Time passing for Fatigue recovery (ArM3 p177) on the saga page, a panel of its own: parse the form,
+call `services.pass_time` / `sleep_night` / `record_exertion`, answer with the panel again. On the encounter
+page the same three are commands (arsmagica/commands.py), their answer the error slot."""
 
 from __future__ import annotations
 
@@ -19,80 +15,20 @@ from campaign.models import Character
 from campaign.sent_once import fresh_key
 from combat import answers
 from combat.errors import CombatError
-from combat.inputs import plain_text, record_ids, whole_number
+from combat.inputs import record_ids
 from combat.models import Encounter, SagaRecord
-from combat.views import encounter_command, posted_version
 
 from . import KEY, services
+from .commands import exertion_args, pass_time_args, sleep_args
 from .presenters import fatigue_words
-from .services.recovery import MAX_MINUTES, STAMINA_MODES
 from .services.sheets import fatigue_state_of
 from .sheet import sheet_of
-
-storyguide_command = encounter_command()
 
 STAMINA_CHOICES = (
     ("none", "No Stamina roll"),
     ("server", "Stamina rolls, the server rolls"),
     ("typed", "Stamina rolls, typed in"),
 )
-
-
-def _exertion_args(post) -> tuple:
-    """The exertion form: who (an id from the list), how many levels (1 to 5), what tired them."""
-    return (
-        post.get("character", ""),
-        whole_number(post.get("levels", ""), "Fatigue levels", 1, 5),
-        plain_text(post.get("what", ""), "What tired them", 200),
-    )
-
-
-def _typed_stamina(post) -> dict:
-    return {key.removeprefix("stamina-"): value for key, value in post.items() if key.startswith("stamina-")}
-
-
-def _pass_time_args(post) -> dict:
-    """The pass-time form: minutes (1 to a week, ASCII digits), the Stamina mode, typed faces."""
-    stamina = post.get("stamina", "none")
-    return {
-        "minutes": whole_number(post.get("minutes", ""), "Minutes", 1, MAX_MINUTES),
-        "active": post.get("active") == "on",
-        "stamina": stamina if stamina in STAMINA_MODES else "",
-        "typed_faces": _typed_stamina(post),
-    }
-
-
-# --- the encounter page ------------------------------------------------------------------------
-
-
-@storyguide_command
-def encounter_pass_time(request, encounter):
-    services.pass_time(
-        request.user,
-        encounter_id=encounter.pk,
-        expected_version=posted_version(request),
-        **_pass_time_args(request.POST),
-    )
-
-
-@storyguide_command
-def encounter_sleep(request, encounter):
-    services.sleep_night(
-        request.user,
-        encounter_id=encounter.pk,
-        expected_version=posted_version(request),
-        good_meal=request.POST.get("good_meal") == "on",
-    )
-
-
-@storyguide_command
-def encounter_exertion(request, encounter):
-    services.record_exertion(
-        request.user,
-        *_exertion_args(request.POST),
-        encounter_id=encounter.pk,
-        expected_version=posted_version(request),
-    )
 
 
 # --- the saga page -----------------------------------------------------------------------------
@@ -182,7 +118,7 @@ def saga_pass_time(request, saga_id):
             saga_id=saga.pk,
             character_ids=record_ids(request.POST.getlist("characters"), "Choose characters"),
             command_key=request.POST.get("command_key", ""),
-            **_pass_time_args(request.POST),
+            **pass_time_args(request.POST),
         ),
     )
 
@@ -198,7 +134,7 @@ def saga_sleep(request, saga_id):
             saga_id=saga.pk,
             character_ids=record_ids(request.POST.getlist("characters"), "Choose characters"),
             command_key=request.POST.get("command_key", ""),
-            good_meal=request.POST.get("good_meal") == "on",
+            **sleep_args(request.POST),
         ),
     )
 
@@ -211,7 +147,7 @@ def saga_exertion(request, saga_id):
         saga_id,
         lambda saga: services.record_exertion(
             request.user,
-            *_exertion_args(request.POST),
+            **exertion_args(request.POST),
             saga_id=saga.pk,
             command_key=request.POST.get("command_key", ""),
         ),

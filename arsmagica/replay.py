@@ -110,72 +110,6 @@ class Table(ReplayTable):
         return next((f for f in self.fighters.values() if f.character is None and f.name == name), None)
 
 
-def start() -> Table:
-    """The table before an encounter's first event."""
-    return Table()
-
-
-def joining_levels(combatant) -> dict:
-    """A combatant's levels as it joins the fight, for its `combatant_added` event."""
-    from .sheet import carried, sheet_of
-
-    sheet = sheet_of(combatant.character)
-    advantage = carried(combatant)
-    return {
-        "character": combatant.character_id,
-        "fatigue_level": sheet.fatigue_level,
-        "body_level": sheet.body_level,
-        "advantage_attack": advantage.advantage_attack,
-        "advantage_defense": advantage.advantage_defense,
-    }
-
-
-def replay_context(table: Table) -> dict:
-    """The replay's panels: each combatant's levels and advantage, the acting order, the engagements."""
-    from .models import BodyLevel, FatigueLevel
-    from .presenters import advantage_sides, advantage_words
-
-    names = {fid: f.name for fid, f in table.fighters.items()}
-
-    def name(cid) -> str:
-        return names.get(str(cid), "someone who left")
-
-    return {
-        "table": table,
-        # An ended encounter's last step names no step of a round still to come (ArM3 p163's steps).
-        "step_label": "Encounter over" if table.status == "ended" else STEPS.get(table.phase, table.phase),
-        "over": table.status == "ended",
-        "rows": [
-            {
-                "id": f.id,
-                "name": f.name,
-                "side": f.side,
-                "fatigue": FatigueLevel(f.fatigue_level).label if f.fatigue_level else "not in the log",
-                "body": BodyLevel(f.body_level).label if f.body_level else "not in the log",
-                "advantage": advantage_words(f.advantage_attack, f.advantage_defense)
-                or advantage_sides(*(side in f.advantage_screened for side in ("attack", "defense")))
-                or "none",
-                "down": f.body_level in ("incapacitated", "dead") or f.fatigue_level == "unconscious",
-            }
-            for f in table.fighters.values()
-        ],
-        "order": [
-            {"id": row["combatant"], "name": name(row["combatant"]), "total": row.get("total")}
-            for row in table.order
-        ],
-        "engagements": [
-            {
-                "a": name(e["a"]),
-                "b": name(e["b"]),
-                "range": e["range"].replace("_", " "),
-                "prevailed": name(e["prevailed"]) if e.get("contested") and e.get("prevailed") else "",
-            }
-            for e in table.engagements
-        ],
-        "escapes": [{"who": name(e["combatant"]), "from": name(e["pursuer"])} for e in table.escapes],
-    }
-
-
 # --- the charts: the same table, and each event's part in the encounter's story (ArM3 p163-p177) ---
 
 FATIGUE_LEVELS = ("fresh", "winded", "weary", "tired", "dazed", "unconscious")
@@ -196,71 +130,8 @@ CHART_UNREAD = (
 )
 
 
-def chart_tracks() -> tuple:
-    """Fatigue and Body levels, best to worst, with the labels the table reads (ArM3 p177)."""
-    from .models import BodyLevel, FatigueLevel
-
-    return (
-        ("fatigue", "Fatigue level", tuple(FatigueLevel(v).label for v in FATIGUE_LEVELS)),
-        ("body", "Body level", tuple(BodyLevel(v).label for v in BODY_LEVELS)),
-    )
-
-
-def chart_levels(table: Table) -> dict[str, dict[str, int]]:
-    """Each fighter's Fatigue and Body levels as places on their tracks (0 is Fresh, Unhurt)."""
-    levels = {}
-    for fid, fighter in table.fighters.items():
-        places = {}
-        if fighter.fatigue_level in FATIGUE_LEVELS:
-            places["fatigue"] = FATIGUE_LEVELS.index(fighter.fatigue_level)
-        if fighter.body_level in BODY_LEVELS:
-            places["body"] = BODY_LEVELS.index(fighter.body_level)
-        levels[fid] = places
-    return levels
-
-
 # What a confirmed phase writes (ArM3 p163-p168): its results, then its `phase_resolved`.
 PHASE_RESULTS = (Kind.ATTACK, Kind.SPELL, Kind.FATIGUE_ROLL, Kind.SKIPPED, Kind.PHASE_RESOLVED)
-
-
-def takes_back(undo, standing: list) -> list[int]:
-    """A `phase_undone` takes back what confirming its phase wrote, and the empty phases that passed by
-    themselves after it [ours]: the standing results of those phases in its round (a phase is confirmed
-    once at a time, so every standing result of it is the last confirmation's)."""
-    phases = {undo.payload.get("phase"), *undo.payload.get("passed", ())}
-    return [
-        event.seq
-        for event in standing
-        if event.round_number == undo.round_number and event.phase in phases and event.kind in PHASE_RESULTS
-    ]
-
-
-def survived(table: Table, combatant_id: str) -> bool:
-    """Alive at the encounter's end: not dead (RULES.md [ours]: death past Incapacitated)."""
-    fighter = table.fighters.get(combatant_id)
-    return fighter is not None and fighter.body_level != "dead"
-
-
-def _total(value) -> int | None:
-    """A total the reader sees (an NPC's under "results only" is not in their version of the payload)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def recap_rolls(event) -> list[tuple[str, int, str]]:
-    """Initiative, attack and defense, casting and Fatigue totals, for the evening's best and worst roll
-    (ArM3 p163-p177)."""
-    p, kind, rolls = event.payload, event.kind, []
-    if kind == Kind.MOVEMENT:
-        rolls += [(row.get("combatant"), row.get("total"), "Initiative") for row in p.get("initiative") or ()]
-    elif kind == Kind.ATTACK:
-        weapon = p.get("weapon") or "weapon"
-        rolls.append((p.get("attacker"), p.get("attack_total"), f"attack with the {weapon}"))
-        rolls.append((p.get("defender"), p.get("defense_total"), "defense"))
-    elif kind == Kind.SPELL:
-        rolls.append((p.get("caster"), p.get("casting_total"), f"casting of {p.get('spell') or 'a spell'}"))
-    elif kind == Kind.FATIGUE_ROLL:
-        rolls.append((p.get("combatant"), p.get("total"), "Fatigue roll"))
-    return [(str(who), total, what) for who, total, what in rolls if _total(total) is not None]
 
 
 class Replay(systems.Replay):
@@ -272,33 +143,112 @@ class Replay(systems.Replay):
     CHART_UNREAD = CHART_UNREAD
 
     @override
-    def joining_levels(self, combatant):
-        return joining_levels(combatant)
+    def joining_levels(self, combatant) -> dict:
+        """A combatant's levels as it joins the fight, for its `combatant_added` event."""
+        from .sheet import carried, sheet_of
+
+        sheet = sheet_of(combatant.character)
+        advantage = carried(combatant)
+        return {
+            "character": combatant.character_id,
+            "fatigue_level": sheet.fatigue_level,
+            "body_level": sheet.body_level,
+            "advantage_attack": advantage.advantage_attack,
+            "advantage_defense": advantage.advantage_defense,
+        }
 
     @override
-    def start(self):
-        return start()
+    def start(self) -> Table:
+        """The table before an encounter's first event."""
+        return Table()
 
     @override
-    def replay_context(self, table):
-        return replay_context(table)
+    def replay_context(self, table: Table) -> dict:
+        """The replay's panels: each combatant's levels and advantage, the acting order, the engagements."""
+        from .models import BodyLevel, FatigueLevel
+        from .presenters import advantage_sides, advantage_words
+
+        names = {fid: f.name for fid, f in table.fighters.items()}
+
+        def name(cid) -> str:
+            return names.get(str(cid), "someone who left")
+
+        return {
+            "table": table,
+            # An ended encounter's last step names no step of a round still to come (ArM3 p163's steps).
+            "step_label": "Encounter over"
+            if table.status == "ended"
+            else STEPS.get(table.phase, table.phase),
+            "over": table.status == "ended",
+            "rows": [
+                {
+                    "id": f.id,
+                    "name": f.name,
+                    "side": f.side,
+                    "fatigue": FatigueLevel(f.fatigue_level).label if f.fatigue_level else "not in the log",
+                    "body": BodyLevel(f.body_level).label if f.body_level else "not in the log",
+                    "advantage": advantage_words(f.advantage_attack, f.advantage_defense)
+                    or advantage_sides(*(side in f.advantage_screened for side in ("attack", "defense")))
+                    or "none",
+                    "down": f.body_level in ("incapacitated", "dead") or f.fatigue_level == "unconscious",
+                }
+                for f in table.fighters.values()
+            ],
+            "order": [
+                {"id": row["combatant"], "name": name(row["combatant"]), "total": row.get("total")}
+                for row in table.order
+            ],
+            "engagements": [
+                {
+                    "a": name(e["a"]),
+                    "b": name(e["b"]),
+                    "range": e["range"].replace("_", " "),
+                    "prevailed": name(e["prevailed"]) if e.get("contested") and e.get("prevailed") else "",
+                }
+                for e in table.engagements
+            ],
+            "escapes": [{"who": name(e["combatant"]), "from": name(e["pursuer"])} for e in table.escapes],
+        }
 
     @override
-    def takes_back(self, undo, standing):
-        return takes_back(undo, standing)
+    def takes_back(self, undo, standing: list) -> list[int]:
+        """A `phase_undone` takes back what confirming its phase wrote, and the empty phases that passed by
+        themselves after it [ours]: the standing results of those phases in its round (a phase is confirmed
+        once at a time, so every standing result of it is the last confirmation's)."""
+        phases = {undo.payload.get("phase"), *undo.payload.get("passed", ())}
+        return [
+            event.seq
+            for event in standing
+            if event.round_number == undo.round_number
+            and event.phase in phases
+            and event.kind in PHASE_RESULTS
+        ]
 
     @override
-    def chart_tracks(self):
-        return chart_tracks()
+    def chart_tracks(self) -> tuple:
+        """Fatigue and Body levels, best to worst, with the labels the table reads (ArM3 p177)."""
+        from .models import BodyLevel, FatigueLevel
+
+        return (
+            ("fatigue", "Fatigue level", tuple(FatigueLevel(v).label for v in FATIGUE_LEVELS)),
+            ("body", "Body level", tuple(BodyLevel(v).label for v in BODY_LEVELS)),
+        )
 
     @override
-    def chart_levels(self, table):
-        return chart_levels(table)
+    def chart_levels(self, table: Table) -> dict[str, dict[str, int]]:
+        """Each fighter's Fatigue and Body levels as places on their tracks (0 is Fresh, Unhurt)."""
+        levels = {}
+        for fid, fighter in table.fighters.items():
+            places = {}
+            if fighter.fatigue_level in FATIGUE_LEVELS:
+                places["fatigue"] = FATIGUE_LEVELS.index(fighter.fatigue_level)
+            if fighter.body_level in BODY_LEVELS:
+                places["body"] = BODY_LEVELS.index(fighter.body_level)
+            levels[fid] = places
+        return levels
 
     @override
-    def recap_rolls(self, event):
-        return recap_rolls(event)
-
-    @override
-    def survived(self, table, combatant_id):
-        return survived(table, combatant_id)
+    def survived(self, table: Table, combatant_id: str) -> bool:
+        """Alive at the encounter's end: not dead (RULES.md [ours]: death past Incapacitated)."""
+        fighter = table.fighters.get(combatant_id)
+        return fighter is not None and fighter.body_level != "dead"

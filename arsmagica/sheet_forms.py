@@ -108,33 +108,6 @@ WeaponFormSet = inlineformset_factory(
 )
 
 
-def sheet_forms(saga, character: Character, data=None):
-    """The sheet form and its weapons."""
-    form = ArsMagicaCharacterForm(data, instance=character)
-    return form, WeaponFormSet(data, instance=character, prefix="weapons")
-
-
-def sheet_context(character) -> dict:
-    """The sheet page's scores in the sheet's order, the levels in words, the weapons."""
-    sheet = sheet_of(character)
-    return {
-        "scores": [(score.label, getattr(sheet, score.name)) for score in SCORES],
-        "levels": levels(character),
-        "weapons": list(character.weapons.all()),
-    }
-
-
-def copy_rows(original, copies) -> None:
-    """Each stamped copy of an NPC gets the original's weapons."""
-    fields = [f.name for f in Weapon._meta.concrete_fields if f.name not in ("id", "character")]
-    weapons = list(original.weapons.all())
-    Weapon.objects.bulk_create(
-        Weapon(character=copy, **{name: getattr(weapon, name) for name in fields})
-        for copy in copies
-        for weapon in weapons
-    )
-
-
 class Sheet(systems.Sheet):
     """An Ars Magica character's sheet: its scores and weapons, its fatigue and body levels."""
 
@@ -143,17 +116,32 @@ class Sheet(systems.Sheet):
     LEVEL_HEADINGS = LEVEL_HEADINGS
 
     @override
-    def sheet_forms(self, saga, character, data=None):
-        return sheet_forms(saga, character, data)
+    def sheet_forms(self, saga, character: Character, data=None):
+        """The sheet form and its weapons."""
+        form = ArsMagicaCharacterForm(data, instance=character)
+        return form, WeaponFormSet(data, instance=character, prefix="weapons")
 
     @override
-    def sheet_context(self, character):
-        return sheet_context(character)
+    def sheet_context(self, character) -> dict:
+        """The sheet page's scores in the sheet's order, the levels in words, the weapons."""
+        sheet = sheet_of(character)
+        return {
+            "scores": [(score.label, getattr(sheet, score.name)) for score in SCORES],
+            "levels": levels(character),
+            "weapons": list(character.weapons.all()),
+        }
 
     @override
     def levels(self, character):
         return levels(character)
 
     @override
-    def copy_rows(self, original, copies):
-        return copy_rows(original, copies)
+    def copy_rows(self, original, copies) -> None:
+        """Each stamped copy of an NPC gets the original's weapons."""
+        fields = [f.name for f in Weapon._meta.concrete_fields if f.name not in ("id", "character")]
+        weapons = list(original.weapons.all())
+        Weapon.objects.bulk_create(
+            Weapon(character=copy, **{name: getattr(weapon, name) for name in fields})
+            for copy in copies
+            for weapon in weapons
+        )

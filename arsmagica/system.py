@@ -30,3 +30,4 @@ class ArsMagica(systems.RuleSystem):
     archive = ".archive.Archive"
     replay = ".replay.Replay"
     files = Files
+    commands = ".commands.COMMANDS"

@@ -1,6 +1,6 @@
-"""Ars Magica's pages and commands: the storyguide's control panel, the player page, declarations,
-and the round's commands. Thin views over `arsmagica.services`; refusals go through `combat.answers`.
-"""
+"""Ars Magica's pages and the commands that answer with fragments of their own: the storyguide's control
+panel, the player page, declarations. Thin views over `arsmagica.services`; refusals go through
+`combat.answers`. The round's other commands are declared in arsmagica/commands.py, views and all."""
 
 from __future__ import annotations
 
@@ -18,38 +18,22 @@ from campaign.secure_context import secure_context
 from combat import answers, systems
 from combat.access import encounter_for
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.errors import CombatError, InvalidCommand, NotAllowed
-from combat.inputs import optional_whole_number
+from combat.errors import CombatError, NotAllowed
 from combat.models import Encounter
-from combat.views import command_encounter, encounter_command, posted_version, visible_log, wants_a_page
+from combat.views import command_encounter, drawn_page, posted_version, visible_log, wants_a_page
 
 from . import KEY, panels, services
-from .forms import CorrectionForm, DeclarationForm
+from .commands import errors_in_words
+from .forms import DeclarationForm
 from .models import Declaration
 from .panels import declaration_entries, npcs_to_repeat, state_context, still_to_declare
 from .panels import declaration_form as declaration_form_of
 from .presenters import my_declarations_words
-from .rules.table import can_declare
+from .rules.table import can_change_combatants, can_declare
 from .services.declarations import last_round_declaration
-from .services.dice import PURPOSE_LABELS, parse_faces
-from .services.table import Seen, combatants_of, declarations_in, table_of
-
-command = encounter_command()
-
+from .services.table import Seen, combatants_of, declarations_in, last_confirmed, table_of
 
 # --- pages -------------------------------------------------------------------------------------
-
-
-def encounter_page(request, encounter: Encounter, audience: str):
-    """The encounter's page (the page role's): the storyguide's control panel, or the player page."""
-    if audience != STORYGUIDE:
-        return redirect("encounter_play", encounter_id=encounter.pk)
-    return control_panel(request, encounter)
-
-
-def saga_panels(saga, user) -> list[str]:
-    """The saga page's time panel, for its storyguide."""
-    return [reverse("saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []
 
 
 def control_panel(request, encounter: Encounter):
@@ -70,7 +54,7 @@ def encounter_play(request, encounter_id):
     """The player page: their characters' declarations, then the live round."""
     encounter = encounter_for(request.user, encounter_id)
     if encounter.saga.rule_system != KEY:  # another system's encounter: its own page
-        return systems.of(encounter.saga).page.encounter_page(request, encounter, PLAYERS)
+        return drawn_page(request, encounter, PLAYERS)
     if is_storyguide(request.user, encounter.saga):
         return redirect("encounter_page", encounter_id=encounter.pk)
     context = state_context(encounter, PLAYERS)
@@ -127,7 +111,7 @@ def _declarable(request, encounter_id, combatant_id):
     """The encounter, whether this is its storyguide, its combatants and the one to declare for; a
     refusal when the combatant has gone or is not this person's to declare for. The command is handed the
     combatants read here (`Seen`), and reads them again only if the table has changed since."""
-    encounter = command_encounter(request, encounter_id)
+    encounter = command_encounter(request, encounter_id, KEY)
     storyguide = is_storyguide(request.user, encounter.saga)
     combatants = combatants_of(encounter, weapons=False)  # one form: its combatant's weapons alone
     combatant = next((c for c in combatants if c.pk == combatant_id), None)
@@ -214,14 +198,6 @@ def _refused(request, encounter_id, error: CombatError):
     return answers.error_fragment(request, error)
 
 
-def errors_in_words(form) -> str:
-    """A form's errors as one line: each field's label and its errors, the form's own last."""
-    return "; ".join(
-        f"{form[f].label}: {' '.join(e)}" if f != "__all__" else " ".join(e)
-        for f, e in form.errors.items()
-    )
-
-
 def _done_by_the_frame() -> HttpResponse:
     """The storyguide's saved declaration: the answer swaps nothing (`HX-Reswap: none`); the storyguide's
     frame carries the entry, declared, to each of their screens, this one too (docs/architecture.md)."""
@@ -280,7 +256,7 @@ def declare_npcs_as_before(request, encounter_id):
     """The storyguide's one tap for every NPC not yet declared; the declarations panel comes back,
     with the reason beside the button when it is refused."""
     try:
-        encounter = command_encounter(request, encounter_id)
+        encounter = command_encounter(request, encounter_id, KEY)
         if not is_storyguide(request.user, encounter.saga):
             raise NotAllowed("Only the storyguide can do that.")
     except CombatError as error:
@@ -299,98 +275,6 @@ def declare_npcs_as_before(request, encounter_id):
     return _my_declarations(request, encounter, report=done.words)
 
 
-# --- the storyguide's commands -----------------------------------------------------------------
-
-
-@command
-def open_declarations(request, encounter):
-    services.open_declarations(request.user, encounter.pk, posted_version(request))
-
-
-@command
-def close_declarations(request, encounter):
-    services.close_declarations(request.user, encounter.pk, posted_version(request))
-
-
-NUMBER_OPTIONS = ("botch_dice", "modifiers", "ease_factors")
-OPTION_LIMIT = 100  # the service holds each option to its own, narrower range
-
-
-def _options(post) -> dict:
-    """Preview form fields `botch_dice-<id>`, `modifiers-<id>`, `ease_factors-<id>`,
-    `on_success-<attacker>:<defender>` as the services' options, numbers read as ASCII digits."""
-    options: dict = {"botch_dice": {}, "modifiers": {}, "ease_factors": {}, "on_success": {}}
-    for key, value in post.items():
-        name, _, who = key.partition("-")
-        if name in NUMBER_OPTIONS and who:
-            label = name.replace("_", " ").capitalize()
-            options[name][who] = optional_whole_number(value, label, -OPTION_LIMIT, OPTION_LIMIT)
-        elif name in options and who:
-            options[name][who] = value
-    options["extra_fatigue_rollers"] = post.getlist("extra_fatigue_rollers")
-    return options
-
-
-def _faces(post) -> dict:
-    """Typed faces `faces-<id>-<purpose>` as {id: {purpose: [faces]}}; blank entries are left out."""
-    faces: dict = {}
-    for key, value in post.items():
-        if key.startswith("faces-") and value.strip():
-            _, who, purpose = (key.split("-", 2) + ["", ""])[:3]
-            if purpose not in PURPOSE_LABELS:
-                raise InvalidCommand("Typed faces must say whose roll and which: reload the page.")
-            faces.setdefault(who, {})[purpose] = parse_faces(value, f"{PURPOSE_LABELS[purpose]} faces")
-    return faces
-
-
-@command
-def preview_phase(request, encounter):
-    phase = request.POST.get("phase", "")
-    services.preview_phase(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        phase,
-        _options(request.POST),
-        _faces(request.POST),
-    )
-
-
-@command
-def confirm_phase(request, encounter):
-    phase = request.POST.get("phase", "")
-    services.confirm_phase(request.user, encounter.pk, posted_version(request), phase, _options(request.POST))
-
-
-@command
-def end_round(request, encounter):
-    services.end_round(request.user, encounter.pk, posted_version(request))
-
-
-@command
-def undo_phase(request, encounter):
-    services.undo_phase(request.user, encounter.pk, posted_version(request), request.POST.get("reason", ""))
-
-
-@command
-def correct(request, encounter):
-    form = CorrectionForm(request.POST)
-    if not form.is_valid():
-        raise InvalidCommand(errors_in_words(form))
-    data = form.cleaned_data
-    services.correct(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        data["combatant"],
-        {
-            key: data.get(key)
-            for key in ("fatigue_level", "body_level", "advantage_attack", "advantage_defense")
-        },
-        data["reason"],
-    )
-
-
 class Page(systems.Page):
     """An Ars Magica encounter at the table: the six-phase round's page, panels and set-up."""
 
@@ -398,8 +282,11 @@ class Page(systems.Page):
     CORE_KIND_PANELS = panels.CORE_KIND_PANELS
 
     @override
-    def encounter_page(self, request, encounter, audience):
-        return encounter_page(request, encounter, audience)
+    def encounter_page(self, request, encounter: Encounter, audience: str):
+        """The encounter's page (the page role's): the storyguide's control panel, or the player page."""
+        if audience != STORYGUIDE:
+            return redirect("arsmagica:play", encounter_id=encounter.pk)
+        return control_panel(request, encounter)
 
     @override
     def state_context(self, encounter, audience, facts=None):
@@ -414,17 +301,23 @@ class Page(systems.Page):
         return panels.frame_context(events, replay=replay, context=context)
 
     @override
-    def setup_refusal(self, encounter):
-        return services.setup_refusal(encounter)
+    def setup_refusal(self, encounter: Encounter) -> str | None:
+        """Why combatants cannot join or leave now (in the middle of a round), or None."""
+        return can_change_combatants(table_of(encounter))
 
     @override
     def combatants_changed(self, encounter):
         return services.combatants_changed(encounter)
 
     @override
-    def rounds_played(self, encounter):
-        return services.rounds_played(encounter)
+    def rounds_played(self, encounter: Encounter) -> int:
+        """The rounds the encounter played: its round number, less the current round while no phase of it
+        has been confirmed (declarations opened, or closed, and nothing rolled after them) [ours]."""
+        if encounter.round_number and not last_confirmed(encounter.round_log or {})[0]:
+            return encounter.round_number - 1
+        return encounter.round_number
 
     @override
-    def saga_panels(self, saga, user):
-        return saga_panels(saga, user)
+    def saga_panels(self, saga, user) -> list[str]:
+        """The saga page's time panel, for its storyguide."""
+        return [reverse("arsmagica:saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []

@@ -125,7 +125,8 @@ def measure(args, db: Path) -> None:
             headers = [(b"content-type", b"application/x-www-form-urlencoded"), (b"hx-request", b"true"),
                        (b"x-csrftoken", csrf.encode())]  # fmt: skip
             body = urlencode(form).encode()
-            status = await browser.request("POST", f"/encounters/{encounter}/correct/", body, headers)
+            url = f"/encounters/{encounter}/arsmagica/correct/"
+            status = await browser.request("POST", url, body, headers)
             assert status == 200, status
         return post
 

@@ -334,7 +334,7 @@ async def join_person(table: Table, username: str, password: str, audience: str,
             await storyguide_page(table)
             seen = table.last_seq
         else:
-            page = await read_page(browser, f"/encounters/{table.encounter}/play/")
+            page = await read_page(browser, f"/encounters/{table.encounter}/arsmagica/play/")
             seen = int(LIVE_ROOT.search(page.body)[1])
             await browser.close()
     url = ws_url(base, f"/ws/encounters/{table.encounter}/")
@@ -384,7 +384,9 @@ async def correct_once(table: Table, stats: Stats) -> None:
     form = table.correction()
     table.sent[seq] = time.monotonic()
     try:
-        answer = await table.browser.request("POST", f"/encounters/{table.encounter}/correct/", form, headers)
+        answer = await table.browser.request(
+            "POST", f"/encounters/{table.encounter}/arsmagica/correct/", form, headers
+        )
     except HttpError as error:
         stats.http_errors[str(error)] += 1
         del table.sent[seq]

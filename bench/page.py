@@ -77,7 +77,7 @@ def measure(args, db: Path) -> None:
             shown = encounter.combatants.filter(character__is_npc=True).count()
             for who, username, path in (
                 ("storyguide", table["storyguide"], f"/encounters/{encounter.pk}/"),
-                ("player", table["players"][0], f"/encounters/{encounter.pk}/play/"),
+                ("player", table["players"][0], f"/encounters/{encounter.pk}/arsmagica/play/"),
             ):
                 client = Client()
                 client.force_login(get_user_model().objects.get(username=username))

@@ -197,6 +197,22 @@ class TakeForm(forms.Form):
         return value
 
 
+class NameAndNotesForm(CharacterBaseForm):
+    """A sheet with no scores: the character's name and notes."""
+
+    class Meta:
+        model = Character
+        fields = ("name", "notes")
+
+
+NoRows = forms.formset_factory(forms.Form, extra=0, max_num=0)
+
+
+def name_and_notes(character: Character, data=None):
+    """The default sheet's forms (`combat.systems.Sheet.sheet_forms`): name and notes, and no rows."""
+    return NameAndNotesForm(data, instance=character), NoRows(data, prefix="rows")
+
+
 def sheet_forms(saga: Saga, character: Character, data=None):
     """The sheet form and its rows for the saga's rule system."""
     return systems.of(saga).sheet.sheet_forms(saga, character, data)

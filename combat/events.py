@@ -111,6 +111,12 @@ class EventKind:
         amount). Nothing by default."""
         return []
 
+    def rolls(self, event) -> list[tuple[Any, Any, str]]:
+        """The rolls it holds, for the evening's best and worst (`combat.systems.Replay.recap_rolls`):
+        (combatant id, total, what was rolled, in the system's words); a total the reader's version leaves
+        out may be None. None by default."""
+        return []
+
 
 def _check_name(name: str) -> None:
     if len(name) > 24:
@@ -304,7 +310,7 @@ class HandedOverKind(_Core, kind=CoreKind.HANDED_OVER):
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
-        """"Ada is now played by bob.", or "Ada waits for a player who will join."."""
+        """ "Ada is now played by bob.", or "Ada waits for a player who will join."."""
         if payload["player"]:
             return f"{payload['name']} is now played by {payload['player']}."
         return f"{payload['name']} waits for a player who will join."

@@ -42,6 +42,8 @@ def render_frame(
     combatants' rows name them now, which is the log's newest name for everyone still in the fight."""
     system = systems.of(encounter.saga)
     context = system.page.state_context(encounter, audience, facts)
+    context.setdefault("encounter", encounter)  # what every frame's panels may name, as the page's have it
+    context.setdefault("is_storyguide", audience == STORYGUIDE)
     context["pushed"] = systems.frame_panels(system, events, replay=replay)  # the panels its events name
     context.update(system.page.frame_context(events, replay=replay, context=context))
     if log is None:

@@ -182,15 +182,19 @@ def _signature(function) -> str:
 class Sheet(Role):
     """A character's sheet: its form, its page, its levels."""
 
-    @abstractmethod
     def sheet_forms(self, saga, character, data=None) -> tuple[BaseForm, Any]:
-        """The character sheet's form and its rows' formset (weapons, abilities) for this saga."""
+        """The character sheet's form and its rows' formset (weapons, abilities) for this saga; by default a
+        name and notes, and no rows (`campaign.forms.name_and_notes`)."""
+        from campaign.forms import name_and_notes
+
+        return name_and_notes(character, data)
 
     TEMPLATE: str = ""
-    """The sheet as shown on the character page (context: `character`, `saga`, `sheet`)."""
+    """The sheet as shown on the character page (context: `character`, `saga`, `sheet`); none by default."""
 
-    FORM_TEMPLATE: str = ""
-    """The sheet's fields on the character form (context: `form`, `rows`, `saga`)."""
+    FORM_TEMPLATE: str = "campaign/_name_and_notes.html"
+    """The sheet's fields on the character form (context: `form`, `rows`, `saga`); by default its name and
+    notes."""
 
     def sheet_context(self, character) -> dict:
         """What `TEMPLATE` needs beyond the character (ordered attributes, say)."""
@@ -215,9 +219,10 @@ class Sheet(Role):
 class Page(Role):
     """The encounter's page: the panels every live frame pushes, what set-up may do."""
 
-    @abstractmethod
-    def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse:
-        """The encounter's page for this person: the storyguide's controls or a player's view."""
+    def encounter_page(self, request: HttpRequest, encounter, audience: str) -> HttpResponse | None:
+        """The encounter's page for this person: the storyguide's controls or a player's view; by default
+        (None) the core's, `FRAME_TEMPLATE`'s panels above the live log (`combat.views.drawn_page`)."""
+        return None
 
     @abstractmethod
     def state_context(self, encounter, audience: str, facts=None) -> dict:
@@ -478,21 +483,29 @@ class Replay(Role):
 
     def recap_rolls(self, event) -> list[tuple[str, int, str]]:
         """The rolls in an event as the reader's version of it shows them, as (combatant id, total, what was
-        rolled, in the system's words): the evening's recap names the best and the worst. A total the reader
-        may not see is left out."""
-        return []
+        rolled, in the system's words): the evening's recap names the best and the worst. By default its
+        kind's (`EventKind.rolls`); a total the reader may not see (not in their version) is left out."""
+        kind = self._kind(event.kind)
+        rolled = kind.rolls(event) if kind else []
+        return [(str(who), total, what) for who, total, what in rolled if _a_total(total)]
 
     def survived(self, table: Any, combatant_id: str) -> bool:
         """Whether a combatant came out of the encounter alive, by the replay's table at its end."""
         return True
 
 
+def _a_total(value) -> bool:
+    """A number a roll came to (not None, not a flag): what the recap may rank."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class Files(Role):
     """The system on the command line, without Django: `python -m combat.rules resolve FILE.json`."""
 
-    @abstractmethod
     def resolve(self, data: dict) -> dict:
-        """An encounter file (already read as JSON) resolved, as the command line prints it."""
+        """An encounter file (already read as JSON) resolved, as the command line prints it; by default by
+        the system's `rules` module's `resolve`."""
+        return importlib.import_module(f"{self._system._package}.rules").resolve(data)
 
 
 ROLES: dict[str, type[Role]] = {
@@ -546,7 +559,8 @@ class RuleSystem:
     """What a rule system provides to the core: its names, and its roles, each a class of its own that
     subclasses the core's (`Log`, `Page`...) and is named here by class or dotted path
     (`log = ".presenters.Log"`). One instance per system, registered by dotted path; a role the system
-    does not name is the core's own class, its defaults (which `Sheet`, `Page` and `Files` have not)."""
+    does not name is the core's own class, its defaults (but for `Page.state_context`: every system gives
+    its panels)."""
 
     key: str
     """The name stored in `Saga.rule_system` and in an encounter file's `"rules"` (at most 16 characters)."""
@@ -602,10 +616,20 @@ class RuleSystem:
             found += kind_problems(kind)
         return [each for each in found if not _said_by_kinds(cls, each, declared)]
 
+    commands: str = ""
+    """Its commands, each declared once (`combat.commands.Command`): a dotted path to their tuple
+    (".services.COMMANDS"), from which their URLs, views and buttons' reasons follow (none when empty)."""
+
+    @property
+    def namespace(self) -> str:
+        """Its URLs' namespace and their prefix, its package's last name: `<name>:declare` at
+        `encounters/<id>/<name>/declare/<id>/` (`combat.commands.system_urls`)."""
+        return self._package.rpartition(".")[2]
+
     @property
     def urls(self) -> str:
-        """The module of the system's URL patterns, its `urls` (its pages and its commands, one view per
-        command, each a thin call of a service in the system's folder), included at the site's root."""
+        """The module of the system's own URL patterns beyond its commands', its `urls` (its pages, a command
+        with an answer of its own, the old paths of what moved), when it has one; under its namespace."""
         name = f"{self._package}.urls"
         return name if importlib.util.find_spec(name) else ""
 

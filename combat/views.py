@@ -14,7 +14,7 @@ import functools
 from django.contrib.auth.decorators import login_required
 from django.db import DEFAULT_DB_ALIAS
 from django.http import Http404
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -142,7 +142,27 @@ def encounter_page(request, encounter_id):
     """The encounter's page: its rule system draws it for the storyguide or the player."""
     encounter = encounter_for(request.user, encounter_id)
     audience = STORYGUIDE if is_storyguide(request.user, encounter.saga) else PLAYERS
-    return systems.of(encounter.saga).page.encounter_page(request, encounter, audience)
+    return drawn_page(request, encounter, audience)
+
+
+def drawn_page(request, encounter: Encounter, audience: str):
+    """The encounter's page as its system draws it (`Page.encounter_page`), else the core's: the system's
+    panels (`FRAME_TEMPLATE`, from `state_context`) above the live log."""
+    page = systems.of(encounter.saga).page
+    drawn = page.encounter_page(request, encounter, audience)
+    if drawn is not None:
+        return drawn
+    context = page.state_context(encounter, audience)
+    context.update(
+        encounter=encounter,
+        audience=audience,
+        is_storyguide=audience == STORYGUIDE,
+        events=visible_log(encounter, audience),
+        ws_url=f"/ws/encounters/{encounter.pk}/",
+        last_seq=encounter.last_seq,
+        panels=page.FRAME_TEMPLATE,
+    )
+    return render(request, "combat/encounter.html", context)
 
 
 @login_required

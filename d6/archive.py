@@ -23,21 +23,6 @@ BY_COMBATANT = frozenset({"distances_before", "distances_after"})
 COMBATANT_KEYS = frozenset({"target", "mover", "chaser", "runner"})
 
 
-def archive_rows(saga) -> dict:
-    """The saga's fights, fighters, chases and runners, in the order an import makes them."""
-    return {
-        "d6table.fight": Fight.objects.filter(encounter__saga=saga),
-        "d6table.fighter": Fighter.objects.filter(fight__encounter__saga=saga),
-        "d6table.chase": Chase.objects.filter(encounter__saga=saga),
-        "d6table.runner": Runner.objects.filter(chase__encounter__saga=saga),
-    }
-
-
-def renumbered(where: str, value, ids):
-    """The d6 system's JSON with the combatants it names given anew."""
-    return ids.walk(value, combatant=COMBATANT, by_combatant=BY_COMBATANT)
-
-
 class Archive(systems.Archive):
     """The d6 part of a saga's archive: its fights and chases, and the ids its JSON names."""
 
@@ -45,9 +30,16 @@ class Archive(systems.Archive):
     BY_COMBATANT = BY_COMBATANT
 
     @override
-    def archive_rows(self, saga):
-        return archive_rows(saga)
+    def archive_rows(self, saga) -> dict:
+        """The saga's fights, fighters, chases and runners, in the order an import makes them."""
+        return {
+            "d6table.fight": Fight.objects.filter(encounter__saga=saga),
+            "d6table.fighter": Fighter.objects.filter(fight__encounter__saga=saga),
+            "d6table.chase": Chase.objects.filter(encounter__saga=saga),
+            "d6table.runner": Runner.objects.filter(chase__encounter__saga=saga),
+        }
 
     @override
-    def renumbered(self, where, value, ids):
-        return renumbered(where, value, ids)
+    def renumbered(self, where: str, value, ids):
+        """The d6 system's JSON with the combatants it names given anew."""
+        return ids.walk(value, combatant=COMBATANT, by_combatant=BY_COMBATANT)

@@ -14,7 +14,7 @@ from typing import NotRequired, TypedDict
 from typing_extensions import override
 
 from combat.audience import behind_the_screen, without
-from combat.events import EventKind
+from combat.events import EventKind, core_fields
 
 from . import kinds, replay, sentences
 from . import presenters as say
@@ -253,9 +253,10 @@ class PassChoice(TypedDict):
 
 class D6Kind(EventKind):
     """A d6 kind: its line is `d6/events/<name>.html` (the default), which prints its presenter
-    (`d6.presenters`, `d6_tags`); players see its payload whole unless the kind says otherwise (`_shown`:
-    an NPC's challenge at the saga's setting, `combat.audience.behind_the_screen`), in every log, frame,
-    history and export."""
+    (`d6.presenters`, `d6_tags`); players see what the kind says (`_shown`: an NPC's challenge at the saga's
+    setting, `combat.audience.behind_the_screen`), or its payload whole where it holds no secret (`secret =
+    False`), in every log, frame, history and export. A kind that says neither shows them the core's own
+    fields alone, as the core's default does: the interface fails closed."""
 
     @override
     def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
@@ -269,8 +270,9 @@ class D6Kind(EventKind):
 
     def _shown(self, payload: dict, players: set[str], npc_rolls: str, own: set[str]) -> dict:
         """The payload as players see it; `players` the player characters' combatant ids, `own` the
-        reader's (none in what every player is sent alike)."""
-        return payload
+        reader's (none in what every player is sent alike). By default whole for a kind with no secret,
+        else the core's own fields alone (`combat.events.core_fields`)."""
+        return core_fields(self.name, payload) if self.secret else payload
 
 
 class FightStartedKind(D6Kind):
@@ -292,6 +294,14 @@ class FightStartedKind(D6Kind):
         table.order = [row["combatant"] for row in event.payload.get("order", ())]
         table.turn = table.order[0] if table.order else None
         return table
+
+    @override
+    def rolls(self, event):
+        """Each fighter's initiative (RULES.md Part 2 [ours])."""
+        return [
+            (row.get("combatant"), row.get("result"), "initiative")
+            for row in event.payload.get("order") or ()
+        ]
 
 
 def _attack(p: dict) -> bool:
@@ -341,9 +351,16 @@ class RollKind(D6Kind):
             tally.append((p["combatant"], "fatigue_lost", 1))
         return tally
 
+    @override
+    def rolls(self, event):
+        """The challenge's result (d6 seed)."""
+        p = event.payload
+        return [(p.get("combatant"), p.get("result"), f"{p.get('rolled') or 'roll'}")]
+
 
 class BreatherKind(D6Kind):
     name, label, payload = kinds.BREATHER, "Breather", Breather
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -357,6 +374,7 @@ class BreatherKind(D6Kind):
 
 class TurnEndedKind(D6Kind):
     name, label, payload = kinds.TURN_ENDED, "Turn ended", TurnEnded
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -370,6 +388,7 @@ class TurnEndedKind(D6Kind):
 
 class ChaseStartedKind(D6Kind):
     name, label, payload = kinds.CHASE_STARTED, "Chase started", ChaseStarted
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -427,9 +446,19 @@ class ExchangeKind(D6Kind):
         rolls = event.payload.get("rolls", ())
         return [(r["runner"], "fatigue_lost", 1) for r in rolls if r.get("fatigue_rose")]
 
+    @override
+    def rolls(self, event):
+        """Each runner's result in the exchange (d6 seed)."""
+        terrain = say.score_label((event.payload.get("terrain") or {}).get("rolled")) or "chase"
+        return [
+            (r.get("runner"), r.get("result"), f"{terrain} in the chase")
+            for r in event.payload.get("rolls") or ()
+        ]
+
 
 class TerrainOfferedKind(D6Kind):
     name, label, payload = kinds.TERRAIN_OFFERED, "Terrain offered", TerrainOffered
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -438,6 +467,7 @@ class TerrainOfferedKind(D6Kind):
 
 class TerrainChosenKind(D6Kind):
     name, label, payload = kinds.TERRAIN_CHOSEN, "Terrain chosen", TerrainChosen
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -452,6 +482,7 @@ class TerrainChosenKind(D6Kind):
 
 class ChaseEndedKind(D6Kind):
     name, label, payload = kinds.CHASE_ENDED, "Chase ended", ChaseEnded
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -509,6 +540,7 @@ class FacesInKind(D6Kind):
 
 class PassChoiceKind(D6Kind):
     name, label, payload = kinds.PASS_CHOICE, "Choice at the target", PassChoice
+    secret = False  # seen by the whole table
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:

@@ -21,8 +21,6 @@ from typing_extensions import override
 from combat import systems
 from combat.events import ReplayTable
 
-from . import kinds, presenters
-
 TEMPLATE = "d6/_replay.html"
 
 
@@ -117,20 +115,6 @@ class Table(ReplayTable):
             combatant.fatigue = fatigue
 
 
-def start() -> Table:
-    """The table before an encounter's first event."""
-    return Table()
-
-
-def joining_levels(combatant) -> dict:
-    """A combatant's fatigue and base fatigue as it joins the fight, for its `combatant_added` event."""
-    from .services.sheet import stamina_base
-    from .sheet import sheet_of
-
-    character = combatant.character
-    return {"fatigue": sheet_of(character).fatigue, "base": stamina_base(character)}
-
-
 STATUS_WORDS = {
     "running": "running",
     "dropped_out": "dropped out",
@@ -141,59 +125,6 @@ OUTCOME_WORDS = {"ongoing": "running", "caught": "caught", "escaped": "escaped",
 # A chase still running when the encounter ended stops where it stood, and its runners with it [ours].
 STOPPED = "stopped when the encounter ended"
 STOPPED_RUNNER = "in the chase when it stopped"
-
-
-def replay_context(table: Table) -> dict:
-    """The replay's panels: each combatant's fatigue on its track, the acting order with whose turn it
-    is, the chase's terrain and every runner's squares behind the target. Once the encounter has ended
-    nobody's turn comes and a chase still running has stopped: no step reads as one to come."""
-    names = {cid: c.name for cid, c in table.combatants.items()}
-    over = table.status == "ended"
-    outcome_words = {**OUTCOME_WORDS, "ongoing": STOPPED} if over else OUTCOME_WORDS
-    status_words = {**STATUS_WORDS, "running": STOPPED_RUNNER} if over else STATUS_WORDS
-
-    def name(cid) -> str:
-        return names.get(str(cid), "someone who left")
-
-    chase = table.chase
-    return {
-        "table": table,
-        "rows": [
-            {
-                "id": c.id,
-                "name": c.name,
-                "side": c.side,
-                "fatigue": "not in the log" if c.fatigue is None else c.fatigue,
-                "base": "" if c.base is None else c.base,
-                "percent": 0 if c.fatigue is None else min(c.fatigue, 20) * 5,
-            }
-            for c in table.combatants.values()
-        ],
-        "heading": f"Round {table.round}" if table.round else "Before the fight",
-        "over": over,
-        "order": [{"name": name(cid), "turn": cid == table.turn and not over} for cid in table.order],
-        "chase": None
-        if chase is None
-        else {
-            "number": chase.number,
-            "terrain": chase.terrain.get("name", ""),
-            "rolled": chase.terrain.get("rolled", ""),
-            "exchanges": chase.exchanges,
-            "outcome": outcome_words.get(chase.outcome, chase.outcome),
-            "target": name(chase.target),
-            "runners": [
-                {
-                    "id": r.id,
-                    "name": name(r.id),
-                    "role": r.role,
-                    "distance": r.distance,
-                    "where": _where(r, name(chase.target)),
-                    "status": status_words.get(r.status, r.status),
-                }
-                for r in chase.runners.values()
-            ],
-        },
-    }
 
 
 def _where(runner: Runner, target: str) -> str:
@@ -215,45 +146,6 @@ FATIGUE_MAX = 20
 CHART_KINDS = ()
 
 
-def chart_tracks() -> tuple:
-    """The fatigue track, 1 to 20 (d6 seed)."""
-    return (("fatigue", "Fatigue", tuple(str(n) for n in range(1, FATIGUE_MAX + 1))),)
-
-
-def chart_levels(table: Table) -> dict[str, dict[str, int]]:
-    """Each combatant's fatigue as a place on the track (0 is fatigue 1)."""
-    return {
-        cid: ({"fatigue": min(max(c.fatigue, 1), FATIGUE_MAX) - 1} if isinstance(c.fatigue, int) else {})
-        for cid, c in table.combatants.items()
-    }
-
-
-def survived(table: Table, combatant_id: str) -> bool:
-    """Still at the table at the encounter's end (the d6 system has no death)."""
-    return combatant_id in table.combatants
-
-
-def recap_rolls(event) -> list[tuple[str, int, str]]:
-    """Each challenge's result (initiative, a roll, a runner's in a chase), for the evening's best and worst
-    roll (d6 seed); a result the reader may not see is not in their version of the payload."""
-    p = event.payload
-    if event.kind == kinds.ROLL:
-        rolled = [(p.get("combatant"), p.get("result"), f"{p.get('rolled') or 'roll'}")]
-    elif event.kind == kinds.FIGHT_STARTED:
-        rolled = [(row.get("combatant"), row.get("result"), "initiative") for row in p.get("order") or ()]
-    elif event.kind == kinds.EXCHANGE:
-        terrain = presenters.score_label((p.get("terrain") or {}).get("rolled")) or "chase"
-        runners = p.get("rolls") or ()
-        rolled = [(row.get("runner"), row.get("result"), f"{terrain} in the chase") for row in runners]
-    else:
-        return []
-    return [
-        (str(who), result, what)
-        for who, result, what in rolled
-        if isinstance(result, int) and not isinstance(result, bool)
-    ]
-
-
 class Replay(systems.Replay):
     """The d6 fold of the log and its charts (docs/replay.md)."""
 
@@ -261,29 +153,86 @@ class Replay(systems.Replay):
     CHART_KINDS = CHART_KINDS
 
     @override
-    def joining_levels(self, combatant):
-        return joining_levels(combatant)
+    def joining_levels(self, combatant) -> dict:
+        """A combatant's fatigue and base fatigue as it joins the fight, for its `combatant_added` event."""
+        from .services.sheet import stamina_base
+        from .sheet import sheet_of
+
+        character = combatant.character
+        return {"fatigue": sheet_of(character).fatigue, "base": stamina_base(character)}
 
     @override
-    def start(self):
-        return start()
+    def start(self) -> Table:
+        """The table before an encounter's first event."""
+        return Table()
 
     @override
-    def replay_context(self, table):
-        return replay_context(table)
+    def replay_context(self, table: Table) -> dict:
+        """The replay's panels: each combatant's fatigue on its track, the acting order with whose turn it
+        is, the chase's terrain and every runner's squares behind the target. Once the encounter has ended
+        nobody's turn comes and a chase still running has stopped: no step reads as one to come."""
+        names = {cid: c.name for cid, c in table.combatants.items()}
+        over = table.status == "ended"
+        outcome_words = {**OUTCOME_WORDS, "ongoing": STOPPED} if over else OUTCOME_WORDS
+        status_words = {**STATUS_WORDS, "running": STOPPED_RUNNER} if over else STATUS_WORDS
+
+        def name(cid) -> str:
+            return names.get(str(cid), "someone who left")
+
+        chase = table.chase
+        return {
+            "table": table,
+            "rows": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "side": c.side,
+                    "fatigue": "not in the log" if c.fatigue is None else c.fatigue,
+                    "base": "" if c.base is None else c.base,
+                    "percent": 0 if c.fatigue is None else min(c.fatigue, 20) * 5,
+                }
+                for c in table.combatants.values()
+            ],
+            "heading": f"Round {table.round}" if table.round else "Before the fight",
+            "over": over,
+            "order": [{"name": name(cid), "turn": cid == table.turn and not over} for cid in table.order],
+            "chase": None
+            if chase is None
+            else {
+                "number": chase.number,
+                "terrain": chase.terrain.get("name", ""),
+                "rolled": chase.terrain.get("rolled", ""),
+                "exchanges": chase.exchanges,
+                "outcome": outcome_words.get(chase.outcome, chase.outcome),
+                "target": name(chase.target),
+                "runners": [
+                    {
+                        "id": r.id,
+                        "name": name(r.id),
+                        "role": r.role,
+                        "distance": r.distance,
+                        "where": _where(r, name(chase.target)),
+                        "status": status_words.get(r.status, r.status),
+                    }
+                    for r in chase.runners.values()
+                ],
+            },
+        }
 
     @override
-    def chart_tracks(self):
-        return chart_tracks()
+    def chart_tracks(self) -> tuple:
+        """The fatigue track, 1 to 20 (d6 seed)."""
+        return (("fatigue", "Fatigue", tuple(str(n) for n in range(1, FATIGUE_MAX + 1))),)
 
     @override
-    def chart_levels(self, table):
-        return chart_levels(table)
+    def chart_levels(self, table: Table) -> dict[str, dict[str, int]]:
+        """Each combatant's fatigue as a place on the track (0 is fatigue 1)."""
+        return {
+            cid: ({"fatigue": min(max(c.fatigue, 1), FATIGUE_MAX) - 1} if isinstance(c.fatigue, int) else {})
+            for cid, c in table.combatants.items()
+        }
 
     @override
-    def recap_rolls(self, event):
-        return recap_rolls(event)
-
-    @override
-    def survived(self, table, combatant_id):
-        return survived(table, combatant_id)
+    def survived(self, table: Table, combatant_id: str) -> bool:
+        """Still at the table at the encounter's end (the d6 system has no death)."""
+        return combatant_id in table.combatants

@@ -189,35 +189,6 @@ def ability_formset(character: Character, attribute_names: list[str], data=None)
     )
 
 
-def sheet_forms(saga, character: Character, data=None):
-    """The sheet form and its abilities, with the saga's attribute names."""
-    names = attribute_names(character)
-    form = D6CharacterForm(data, instance=character, attribute_names=names)
-    return form, ability_formset(character, names, data)
-
-
-def sheet_context(character) -> dict:
-    """The sheet page's attributes in the saga's order, the fatigue and its base, the abilities."""
-    sheet = sheet_of(character)
-    return {
-        "attribute_rows": attribute_rows(character),
-        "base_fatigue": stamina_base(character),
-        "fatigue": sheet.fatigue,
-        "abilities": sheet.abilities,
-    }
-
-
-def levels(character) -> list[tuple[str, str]]:
-    """The character's fatigue, for the saga's character table."""
-    return [("Fatigue", str(sheet_of(character).fatigue))]
-
-
-def saga_links(saga) -> list[tuple[str, str, str]]:
-    """The saga page's link to the attributes every d6 sheet has."""
-    names = ", ".join(saga_attributes(saga))
-    return [(reverse("saga_d6_attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]
-
-
 class Sheet(systems.Sheet):
     """A d6 character's sheet: its attributes and abilities, its fatigue; the saga's attribute names."""
 
@@ -226,17 +197,30 @@ class Sheet(systems.Sheet):
     LEVEL_HEADINGS = LEVEL_HEADINGS
 
     @override
-    def sheet_forms(self, saga, character, data=None):
-        return sheet_forms(saga, character, data)
+    def sheet_forms(self, saga, character: Character, data=None):
+        """The sheet form and its abilities, with the saga's attribute names."""
+        names = attribute_names(character)
+        form = D6CharacterForm(data, instance=character, attribute_names=names)
+        return form, ability_formset(character, names, data)
 
     @override
-    def sheet_context(self, character):
-        return sheet_context(character)
+    def sheet_context(self, character) -> dict:
+        """The sheet page's attributes in the saga's order, the fatigue and its base, the abilities."""
+        sheet = sheet_of(character)
+        return {
+            "attribute_rows": attribute_rows(character),
+            "base_fatigue": stamina_base(character),
+            "fatigue": sheet.fatigue,
+            "abilities": sheet.abilities,
+        }
 
     @override
-    def levels(self, character):
-        return levels(character)
+    def levels(self, character) -> list[tuple[str, str]]:
+        """The character's fatigue, for the saga's character table."""
+        return [("Fatigue", str(sheet_of(character).fatigue))]
 
     @override
-    def saga_links(self, saga):
-        return saga_links(saga)
+    def saga_links(self, saga) -> list[tuple[str, str, str]]:
+        """The saga page's link to the attributes every d6 sheet has."""
+        names = ", ".join(saga_attributes(saga))
+        return [(reverse("d6:attributes", args=[saga.pk]), "Attributes on the d6 sheets", names)]

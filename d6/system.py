@@ -30,3 +30,4 @@ class D6Fatigue(systems.RuleSystem):
     archive = ".archive.Archive"
     replay = ".replay.Replay"
     files = Files
+    commands = ".commands.COMMANDS"

@@ -1,8 +1,5 @@
-"""The d6 table's pages and commands: thin views over `d6.services`.
-
-A command posts here and gets back an empty error slot (or the message); the change itself
-reaches every screen, the sender's too, through the encounter's websocket push.
-"""
+"""The d6 table's pages: the table itself, the defence's number to meet, the saga's attribute names. Its
+commands are declared in d6/commands.py, from which their URLs and views follow."""
 
 from __future__ import annotations
 
@@ -19,50 +16,18 @@ from campaign.sent_once import sent_once
 from combat import systems
 from combat.access import encounter_for
 from combat.audience import PLAYERS, STORYGUIDE
-from combat.errors import InvalidCommand
-from combat.inputs import MAX_ID, optional_whole_number, plain_text, whole_number
-from combat.views import encounter_command, posted_version, visible_log
+from combat.views import visible_log
 
 from . import KEY, panels, services
-from .panels import TERRAIN_ROWS, state_context
+from .kinds import BREATHER, ROLL
+from .panels import state_context
 from .panels import to_meet as defence_to_meet
+from .rules.table import can_change_combatants
 from .sheet import saga_attributes as attribute_names_of
 from .sheet_forms import D6AttributesForm
-
-
-def table_command(storyguide_only: bool = True):
-    """POST only; members only (the storyguide only, unless said); refusals go through `combat.answers`."""
-    return encounter_command(storyguide_only=storyguide_only, rule_system=KEY)
-
-
-# What a d6 table's numbers can sensibly be: a challenge value, a potential, squares of a chase.
-VALUE_LIMIT = 1000
-DISTANCE_LIMIT = 100
-MAX_NAME, MAX_TYPED = 120, 200
-
-
-def _int(value, what: str, *, blank_ok: bool = False, low: int = -VALUE_LIMIT, high: int = VALUE_LIMIT):
-    """A posted whole number in ASCII digits, within its bounds; blank is None where allowed."""
-    if blank_ok:
-        return optional_whole_number(value, what, low, high)
-    return whole_number(value, what, low, high)
-
-
-def _typed(post, prefix: str = "faces-") -> dict[str, str]:
-    """Typed faces `faces-<combatant id>` as {id: "3 7 10"}, each at most a short line."""
-    return {
-        key[len(prefix) :]: plain_text(value, "Typed dice", MAX_TYPED)
-        for key, value in post.items()
-        if key.startswith(prefix)
-    }
-
+from .state import table_state
 
 # --- pages -------------------------------------------------------------------------------------
-
-
-def encounter_page(request, encounter, audience: str):
-    """The encounter's page (the page role's): the d6 table, for either audience."""
-    return redirect("d6_table", encounter_id=encounter.pk)
 
 
 @login_required
@@ -92,171 +57,6 @@ def to_meet(request, encounter_id):
     return render(request, "d6/_to_meet.html", {"meet": meet})
 
 
-# --- the fight ---------------------------------------------------------------------------------
-
-
-@table_command()
-def start_fight(request, encounter):
-    services.start_fight(request.user, encounter.pk, posted_version(request), _typed(request.POST))
-
-
-def _physical(post) -> bool | None:
-    return {"yes": True, "no": False}.get(post.get("physical", ""))
-
-
-@table_command(storyguide_only=False)
-def roll(request, encounter):
-    """The storyguide's roll for anyone, or a player's for their own character (the service checks)."""
-    post = request.POST
-    combatant = post.get("combatant", "")
-    services.roll(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        combatant,
-        post.get("score", ""),
-        value=_int(post.get("value"), "The challenge value", blank_ok=True),
-        physical=_physical(post),
-        target_id=post.get("target") or None,
-        typed=plain_text(post.get(f"faces-{combatant}", ""), "Typed dice", MAX_TYPED),
-        potential=_int(post.get("potential"), "Potential", blank_ok=True),
-    )
-
-
-@table_command(storyguide_only=False)
-def cluster(request, encounter):
-    """A ranged attack into a combat cluster: one challenge per fighter ticked."""
-    post = request.POST
-    services.cluster_attack(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        post.get("combatant", ""),
-        post.get("score", ""),
-        post.getlist("targets"),
-        value=_int(post.get("value"), "The challenge value", blank_ok=True),
-        physical=_physical(post),
-        typed=_typed(post, "shot-faces-"),
-        potential=_int(post.get("potential"), "Potential", blank_ok=True),
-    )
-
-
-@table_command()
-def set_value(request, encounter):
-    services.set_challenge_value(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        _int(request.POST.get("value"), "The challenge value", blank_ok=True),
-    )
-
-
-@table_command(storyguide_only=False)
-def breather(request, encounter):
-    services.take_breather(request.user, encounter.pk, posted_version(request))
-
-
-@table_command(storyguide_only=False)
-def end_turn(request, encounter):
-    services.end_turn(request.user, encounter.pk, posted_version(request))
-
-
-# --- the chase ---------------------------------------------------------------------------------
-
-
-@table_command()
-def start_chase(request, encounter):
-    post = request.POST
-    chasers = []
-    for key, value in post.items():
-        if key.startswith("distance-") and value.strip():
-            distance = _int(value, "A chaser's distance", low=0, high=DISTANCE_LIMIT)
-            chasers.append((key[len("distance-") :], distance))
-    terrains = [_terrain(post, f"terrain_name-{i}", f"terrain_rolled-{i}") for i in range(TERRAIN_ROWS)]
-    services.start_chase(
-        request.user,
-        encounter.pk,
-        posted_version(request),
-        post.get("target", ""),
-        chasers,
-        terrains,
-        _int(post.get("escape_distance"), "The escape distance", blank_ok=True, low=0, high=DISTANCE_LIMIT),
-    )
-
-
-def _terrain(post, name_field: str, rolled_field: str) -> tuple[str, str]:
-    """A terrain row: its name and the ability rolled there, as plain short text."""
-    return (
-        plain_text(post.get(name_field, ""), "A terrain's name", MAX_NAME),
-        plain_text(post.get(rolled_field, ""), "The ability rolled", MAX_NAME),
-    )
-
-
-@table_command()
-def exchange(request, encounter):
-    services.exchange(request.user, encounter.pk, posted_version(request), _typed(request.POST))
-
-
-@table_command()
-def offer_terrain(request, encounter):
-    post = request.POST
-    chase = encounter.d6_chases.filter(outcome="ongoing").first()
-    route = {t["name"]: t for t in (chase.route if chase else [])}
-    terrains = [route[name] for name in post.getlist("offer") if name in route]
-    if post.get("new_name", "").strip() or post.get("new_rolled", "").strip():
-        terrains.append(_terrain(post, "new_name", "new_rolled"))
-    services.offer_terrain(request.user, encounter.pk, posted_version(request), terrains)
-
-
-@table_command(storyguide_only=False)
-def choose_terrain(request, encounter):
-    services.choose_terrain(
-        request.user, encounter.pk, posted_version(request), request.POST.get("terrain", "")
-    )
-
-
-@table_command()
-def runner_breather(request, encounter):
-    services.runner_breather(
-        request.user, encounter.pk, posted_version(request), request.POST.get("combatant", "")
-    )
-
-
-def _exchange_number(request) -> int:
-    try:
-        return whole_number(request.POST.get("exchange", ""), "The exchange", 0, MAX_ID)
-    except InvalidCommand:
-        raise InvalidCommand("The page sent no exchange number; reload it.") from None
-
-
-@table_command(storyguide_only=False)
-def chase_faces(request, encounter):
-    """A runner's player (or the storyguide) types the dice rolled for the next exchange."""
-    combatant = request.POST.get("combatant", "")
-    services.enter_faces(
-        request.user,
-        encounter.pk,
-        _exchange_number(request),
-        combatant,
-        plain_text(request.POST.get(f"faces-{combatant}", ""), "Typed dice", MAX_TYPED),
-    )
-
-
-@table_command(storyguide_only=False)
-def at_target(request, encounter):
-    """A chaser's player (or the storyguide): at the target, act against it or move ahead."""
-    choice = request.POST.get("at_target", "")
-    if choice not in ("act", "move_ahead"):
-        raise InvalidCommand("Choose: act against the target, or move ahead of it.")
-    services.choose_at_target(
-        request.user,
-        encounter.pk,
-        _exchange_number(request),
-        request.POST.get("combatant", ""),
-        choice == "move_ahead",
-    )
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 @sent_once
@@ -279,8 +79,9 @@ class Page(systems.Page):
     FRAME_TEMPLATE = panels.FRAME_TEMPLATE
 
     @override
-    def encounter_page(self, request, encounter, audience):
-        return encounter_page(request, encounter, audience)
+    def encounter_page(self, request, encounter, audience: str):
+        """The encounter's page (the page role's): the d6 table, for either audience."""
+        return redirect("d6:table", encounter_id=encounter.pk)
 
     @override
     def state_context(self, encounter, audience, facts=None):
@@ -291,9 +92,15 @@ class Page(systems.Page):
         return panels.table_facts(encounter, read)
 
     @override
-    def setup_refusal(self, encounter):
-        return services.setup_refusal(encounter)
+    def setup_refusal(self, encounter) -> str | None:
+        """Why combatants cannot join or leave now (in a fight or a chase), or None."""
+        return can_change_combatants(table_state(encounter))
 
     @override
-    def rounds_played(self, encounter):
-        return services.rounds_played(encounter)
+    def rounds_played(self, encounter) -> int:
+        """The rounds the fight played: its round number, less the current round while nobody has rolled a
+        challenge or taken a breather in it (initiative rolled, or a new round begun, and no more) [ours]."""
+        acted = encounter.events.filter(kind__in=(ROLL, BREATHER), round_number=encounter.round_number)
+        if encounter.round_number and not acted.exists():
+            return encounter.round_number - 1
+        return encounter.round_number

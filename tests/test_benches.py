@@ -67,6 +67,14 @@ def test_archive_bench_runs(tmp_path):
         assert len(shown) == 2, (line, out)  # the storyguide's, a player's
 
 
+def test_idle_bench_runs():
+    """One Daphne holding two tables of two players, silent: its memory at each stage, its CPU idle."""
+    out = run_bench("idle.py", "--tables", "2", "--players", "2", "--seconds", "1")
+    assert re.search(r"memory a socket: -?[\d.]+ KiB", out), out
+    assert re.search(r"CPU idle: [\d.]+ % of a core with no socket, [\d.]+ % with 6 open", out), out
+    assert "closes from the server while idle: 0" in out, out
+
+
 @pytest.mark.redis
 def test_redis_idle_bench_runs(suite_redis_url):
     out = run_bench("redis_idle.py", "--seconds", "1", env=dict(embedded_env(), REDIS_URL=suite_redis_url))

@@ -16,17 +16,17 @@ POSTS = 20
 
 
 def ars_open(table):
-    return "open_declarations", {}
+    return "arsmagica:open_declarations", {}
 
 
 def ars_close(table):
     ars.open_declarations(table.storyguide, table.encounter.pk, table.v)
     table.declare_p168()
-    return "close_declarations", {}
+    return "arsmagica:close_declarations", {}
 
 
 def ars_correct(table):
-    return "correct", {"combatant": table.boris.pk, "body_level": "hurt", "reason": "An old wound"}
+    return "arsmagica:correct", {"combatant": table.boris.pk, "body_level": "hurt", "reason": "An old wound"}
 
 
 def ars_undo(table):
@@ -36,7 +36,7 @@ def ars_undo(table):
     phase = table.refresh().phase  # the first phase someone acts in (the empty ones pass by themselves)
     ars.preview_phase(table.storyguide, table.encounter.pk, table.v, phase)
     ars.confirm_phase(table.storyguide, table.encounter.pk, table.v, phase)
-    return "undo_phase", {"reason": "Wrong target"}
+    return "arsmagica:undo_phase", {"reason": "Wrong target"}
 
 
 def ars_end(table):
@@ -44,7 +44,7 @@ def ars_end(table):
 
 
 def d6_start_fight(table):
-    return "d6_start_fight", {}
+    return "d6:start_fight", {}
 
 
 @pytest.mark.parametrize(

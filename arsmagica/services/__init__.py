@@ -15,9 +15,8 @@ from .declarations import (
 )
 from .phases import confirm_phase, end_round, preview_phase, undo_phase
 from .recovery import pass_time, record_exertion, sleep_night
-from .round import combatants_changed, rounds_played
+from .round import combatants_changed
 from .setup import create_encounter
-from .table import setup_refusal
 
 __all__ = [
     "add_combatants",
@@ -36,8 +35,6 @@ __all__ = [
     "preview_phase",
     "record_exertion",
     "remove_combatant",
-    "rounds_played",
-    "setup_refusal",
     "sleep_night",
     "undo_phase",
 ]

@@ -22,7 +22,7 @@ from .dice import plain_faces, recording_box, replay_box
 from .guard import require_ars_magica
 from .round import PHASE_FUNCTION, pass_quiet_phases, rebuild
 from .sheets import fatigue_state_of, options_from_json, set_fatigue
-from .table import TableRead, last_confirmed, read_table
+from .table import CommandRead, last_confirmed, read_table
 
 MAX_BOTCH_DICE = 10
 OPTION_MAPS = ("botch_dice", "modifiers", "ease_factors")
@@ -72,7 +72,7 @@ def clean_options(raw: dict | None, names: dict[str, str]) -> dict:
     return options
 
 
-def _context(read: TableRead):
+def _context(read: CommandRead):
     """The combatants, this round's declarations in order, and the combatants' names by id."""
     combatants = read.combatants
     names = {str(c.pk): c.character.name for c in combatants}

@@ -20,7 +20,7 @@ from combat.models import Combatant, Encounter
 from combat.rules.errors import RulesError
 
 from .sheets import combatant_state, declaration_of, options_from_json, sheet_snapshot, with_levels
-from .table import TableRead, last_confirmed
+from .table import CommandRead
 
 PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for function in PHASE_FUNCTIONS}
 
@@ -28,14 +28,6 @@ PHASE_FUNCTION = {function.__name__.removesuffix("_phase"): function for functio
 def start_log(combatants: list[Combatant]) -> dict:
     """The round log at the start of a round: every combatant's sheet and levels, no phase yet."""
     return {"start": [{"id": str(c.pk), **sheet_snapshot(c)} for c in combatants], "phases": []}
-
-
-def rounds_played(encounter: Encounter) -> int:
-    """The rounds the encounter played: its round number, less the current round while no phase of it has
-    been confirmed (declarations opened, or closed, and nothing rolled after them) [ours]."""
-    if encounter.round_number and not last_confirmed(encounter.round_log or {})[0]:
-        return encounter.round_number - 1
-    return encounter.round_number
 
 
 def pass_quiet_phases(encounter: Encounter, log, state: RoundState) -> RoundState:
@@ -87,7 +79,7 @@ def rebuild(encounter: Encounter, combatants: list[Combatant], declarations: lis
     )
 
 
-def restarted(encounter: Encounter, combatants: list[Combatant], read: TableRead) -> list[str]:
+def restarted(encounter: Encounter, combatants: list[Combatant], read: CommandRead) -> list[str]:
     """A change of levels while declarations are open (a correction, time passing, exertion) is where the
     round starts for those combatants: their entries in the round's start are taken again (no phase has
     been rolled on the old ones), and a declaration one of them can no longer carry out is withdrawn

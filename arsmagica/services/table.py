@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 
 from arsmagica.models import Declaration, Weapon
-from arsmagica.rules.table import RESOLVABLE, Table, can_change_combatants
+from arsmagica.rules.table import RESOLVABLE, Table
 from combat.models import Combatant, Encounter
 
 
@@ -53,11 +53,6 @@ def table_of(
     )
 
 
-def setup_refusal(encounter: Encounter) -> str | None:
-    """Why combatants cannot join or leave now (in the middle of a round), or None."""
-    return can_change_combatants(table_of(encounter))
-
-
 @functools.cache
 def _player_unshown() -> tuple[str, ...]:
     """Of a combatant's player the table shows the name they log in with (`get_username`): their other
@@ -93,7 +88,7 @@ def declarations_in(
     encounter: Encounter, round_number: int, *, weapons: bool = False
 ) -> dict[int, Declaration]:
     """A round's declarations (ArM3 p163), by combatant id; in no order (the model's orders by a join to
-    the combatants, which a lookup by combatant does not need: `TableRead.declared` puts them in order).
+    the combatants, which a lookup by combatant does not need: `CommandRead.declared` puts them in order).
     `weapons`: each with its weapon's row, for a page that names it (last round's, "same as last round");
     the rules, the forms and this round's panels go by `weapon_id`."""
     rows = Declaration.objects.filter(encounter=encounter, round_number=round_number)
@@ -103,7 +98,7 @@ def declarations_in(
 
 
 @dataclass(frozen=True)
-class TableRead:
+class CommandRead:
     """What a command reads of its encounter once, under the lock: the combatants (as `combatants_of`),
     the declarations of the round it was read in, and the `Table` the rules decide from. A command
     makes its writes through these rows (a new declaration goes into `declarations`) and hands them to
@@ -152,7 +147,7 @@ class Seen:
     weapons: bool
 
 
-def read_table(encounter: Encounter, *, weapons: bool = True, seen: Seen | None = None) -> TableRead:
+def read_table(encounter: Encounter, *, weapons: bool = True, seen: Seen | None = None) -> CommandRead:
     """The encounter's combatants and this round's declarations, and its `Table` from them (three queries;
     two with `weapons=False`, as `combatants_of`; one fewer with what the view has `seen`, when nothing has
     changed since)."""
@@ -160,4 +155,4 @@ def read_table(encounter: Encounter, *, weapons: bool = True, seen: Seen | None 
     combatants = seen.combatants if current else combatants_of(encounter, weapons=weapons)
     declarations = declarations_in(encounter, encounter.round_number)
     table = table_of(encounter, combatants, len(declarations))
-    return TableRead(combatants, encounter.round_number, declarations, table)
+    return CommandRead(combatants, encounter.round_number, declarations, table)

@@ -3,7 +3,9 @@ events with gapless sequence numbers, bump the version, broadcast after commit."
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 
 from django.db import transaction
 
@@ -67,6 +69,19 @@ def claim_command(saga, key: str | None) -> None:
 def require_storyguide_of(user, encounter: Encounter) -> None:
     if not is_storyguide(user, encounter.saga):
         raise NotAllowed("Only the storyguide can do that.")
+
+
+@contextlib.contextmanager
+def storyguide_command(user, encounter_id: int, expected_version: int, *fields: str) -> Iterator[EventLog]:
+    """A storyguide's command in its frame: one transaction, the encounter locked at the version the page was
+    drawn at, its storyguide checked; yields the command's log (its `encounter` the locked row), saved with
+    the encounter's `fields` once the block is done, and nothing saved if the block refuses."""
+    with transaction.atomic():
+        encounter = lock_encounter(encounter_id, expected_version)
+        require_storyguide_of(user, encounter)
+        log = EventLog(encounter, user)
+        yield log
+        log.save(*fields)
 
 
 def checked(kind: str, payload: dict, saga) -> dict:
@@ -151,7 +166,10 @@ class EventLog:
                 logger.warning(
                     "push of encounter %s, events %s..%s not sent (channel layer down: %s); "
                     "clients replay them on reconnect",
-                    encounter_id, first_seq, last_seq, error,
+                    encounter_id,
+                    first_seq,
+                    last_seq,
+                    error,
                 )
             except Exception:  # the command is committed; clients catch up by replay on reconnect
                 logger.exception("push of encounter %s, events %s..%s", encounter_id, first_seq, last_seq)

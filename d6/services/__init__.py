@@ -15,12 +15,11 @@ from .fight import (
     cluster_attack,
     end_turn,
     roll,
-    rounds_played,
     set_challenge_value,
     start_fight,
     take_breather,
 )
-from .setup import create_encounter, set_attributes, setup_refusal
+from .setup import create_encounter, set_attributes
 
 __all__ = [
     "choose_at_target",
@@ -28,13 +27,11 @@ __all__ = [
     "cluster_attack",
     "create_encounter",
     "set_attributes",
-    "setup_refusal",
     "end_turn",
     "enter_faces",
     "exchange",
     "offer_terrain",
     "roll",
-    "rounds_played",
     "runner_breather",
     "set_challenge_value",
     "start_chase",

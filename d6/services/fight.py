@@ -401,12 +401,3 @@ __all__ = [
     "start_fight",
     "take_breather",
 ]
-
-
-def rounds_played(encounter: Encounter) -> int:
-    """The rounds the fight played: its round number, less the current round while nobody has rolled a
-    challenge or taken a breather in it (initiative rolled, or a new round begun, and no more) [ours]."""
-    acted = encounter.events.filter(kind__in=(ROLL, BREATHER), round_number=encounter.round_number)
-    if encounter.round_number and not acted.exists():
-        return encounter.round_number - 1
-    return encounter.round_number

@@ -9,8 +9,6 @@ from combat.models import Encounter
 from combat.services import setup
 
 from .. import KEY
-from ..rules.table import can_change_combatants
-from ..state import table_state
 
 
 def create_encounter(user, saga_id: int, name: str) -> Encounter:
@@ -24,8 +22,3 @@ def set_attributes(saga: Saga, names: list[str]) -> Saga:
     saga.options = {**saga.options, "attributes": names}
     saga.save(update_fields=["options"])
     return saga
-
-
-def setup_refusal(encounter: Encounter) -> str | None:
-    """Why combatants cannot join or leave now (in a fight or a chase), or None."""
-    return can_change_combatants(table_state(encounter))

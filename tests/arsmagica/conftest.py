@@ -96,7 +96,7 @@ class Table:
             prefix + "on_success": "hit",
             prefix + "missile_phase": "first_missile",
         }
-        return reverse("declare", args=[self.encounter.pk, self.boris.pk]), data
+        return reverse("arsmagica:declare", args=[self.encounter.pk, self.boris.pk]), data
 
     def declare_p168(self, dice=None):
         """Sir Boris engages all three at Reach; the bandits engage him, the dagger at Touch (p168)."""

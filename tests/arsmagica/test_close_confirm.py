@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def close_form(table) -> str:
     """The storyguide's close-declarations form's opening tag, as the control panel draws it."""
     page = login(Client(), table.storyguide).get(reverse("encounter_page", args=[table.encounter.pk]))
-    url = reverse("close_declarations", args=[table.encounter.pk])
+    url = reverse("arsmagica:close_declarations", args=[table.encounter.pk])
     return re.search(rf"<form[^>]*{re.escape(url)}[^>]*>", page.content.decode()).group(0)
 
 

@@ -134,21 +134,28 @@ def test_while_declarations_are_open_the_pages_offer_them(client, table, scripte
         resolve(table, phase)
     services.end_round(table.storyguide, table.encounter.pk, table.v)
     pk, boris = table.encounter.pk, table.boris.pk
-    panel = login(Client(), table.alice).get(reverse("my_declarations", args=[pk])).content.decode()
-    assert {reverse("declare", args=[pk, boris]), reverse("declare_as_before", args=[pk, boris])} <= set(
-        offered(panel)
-    )
+    panel = login(Client(), table.alice).get(reverse("arsmagica:my_declarations", args=[pk])).content.decode()
+    assert {
+        reverse("arsmagica:declare", args=[pk, boris]),
+        reverse("arsmagica:declare_as_before", args=[pk, boris]),
+    } <= set(offered(panel))
     page = login(client, table.storyguide).get(reverse("encounter_page", args=[pk])).content.decode()
-    commands = ("declare_npcs_as_before", "close_declarations", "end_encounter", "pass_time", "correct")
+    commands = (
+        "arsmagica:declare_npcs_as_before",
+        "arsmagica:close_declarations",
+        "end_encounter",
+        "arsmagica:pass_time",
+        "arsmagica:correct",
+    )
     assert {reverse(name, args=[pk]) for name in commands} <= set(offered(page))
 
 
 def test_after_the_end_no_page_offers_a_declaration_or_any_command(client, table, scripted_dice):
     encounter = ended_in_round_two(table, scripted_dice)
     player = login(Client(), table.alice)
-    panel = player.get(reverse("my_declarations", args=[encounter.pk])).content.decode()
+    panel = player.get(reverse("arsmagica:my_declarations", args=[encounter.pk])).content.decode()
     assert offered(panel) == [] and "The encounter is over." in panel
-    play = player.get(reverse("encounter_play", args=[encounter.pk])).content.decode()
+    play = player.get(reverse("arsmagica:play", args=[encounter.pk])).content.decode()
     assert offered(play) == [] and 'data-status="ended"' in play
     control = login(client, table.storyguide).get(reverse("encounter_page", args=[encounter.pk]))
     html = control.content.decode()
@@ -183,7 +190,9 @@ def ended_pages(table, encounter) -> dict[str, str]:
     for user in (table.storyguide, table.alice):
         client = login(Client(), user)
         shown[user.username] = client.get(reverse("encounter_page", args=[encounter.pk]), follow=True)
-        shown[f"{user.username}'s declarations"] = client.get(reverse("my_declarations", args=[encounter.pk]))
+        shown[f"{user.username}'s declarations"] = client.get(
+            reverse("arsmagica:my_declarations", args=[encounter.pk])
+        )
     shown = {who: answer.content.decode() for who, answer in shown.items()}
     for audience in ("players", "storyguide"):
         shown[audience] = render_frame(encounter, [end], audience, end.seq, end.seq)

@@ -29,7 +29,7 @@ def last_seq(table):
 
 def player_page(client, table) -> str:
     client.force_login(table.alice)
-    return client.get(reverse("encounter_play", args=[table.encounter.pk])).content.decode()
+    return client.get(reverse("arsmagica:play", args=[table.encounter.pk])).content.decode()
 
 
 def test_missile_and_magic_phases_nobody_acts_in_pass_as_one_quiet_event_each(client, table, scripted_dice):
@@ -194,7 +194,7 @@ def into_round_two(table, scripted_dice) -> int:
 def test_every_npc_declares_as_last_round_in_one_tap_once(client, table, scripted_dice):
     version = into_round_two(table, scripted_dice)
     client.force_login(table.storyguide)
-    url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
+    url = reverse("arsmagica:declare_npcs_as_before", args=[table.encounter.pk])
     response = client.post(url, {"expected_version": version})
     assert response.status_code == 200
     assert Declaration.objects.filter(round_number=2).count() == 3  # the three bandits
@@ -215,7 +215,7 @@ def test_every_npc_as_last_round_passes_over_an_npc_that_cannot_act(client, tabl
     hit = {"body_level": "incapacitated"}
     services.correct(table.storyguide, table.encounter.pk, table.v, down.pk, hit, "Struck down")
     client.force_login(table.storyguide)
-    url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
+    url = reverse("arsmagica:declare_npcs_as_before", args=[table.encounter.pk])
     response = client.post(url, {"expected_version": table.v})
     assert response.status_code == 200
     declared = set(Declaration.objects.filter(round_number=2).values_list("combatant_id", flat=True))
@@ -228,7 +228,7 @@ def test_a_refused_same_as_last_round_tap_answers_beside_the_form_not_500(client
     form, with the entry still showing the declaration made by the first tap."""
     version = into_round_two(table, scripted_dice)
     client.force_login(table.alice)
-    url = reverse("declare_as_before", args=[table.encounter.pk, table.boris.pk])
+    url = reverse("arsmagica:declare_as_before", args=[table.encounter.pk, table.boris.pk])
     first = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
     assert first.status_code == 200
     again = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")

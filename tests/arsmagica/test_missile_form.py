@@ -38,7 +38,7 @@ def archers(table):
 def shooting_help(client, table, person, combatant) -> str:
     """The help under "Shoot in" of the combatant's declaration form, as its player gets it."""
     login(client, person)
-    url = reverse("declaration_form", args=[table.encounter.pk, combatant.pk])
+    url = reverse("arsmagica:declaration_form", args=[table.encounter.pk, combatant.pk])
     html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     client.logout()
     start = html.index(f'id="id_c{combatant.pk}-missile_phase_helptext">')

@@ -43,7 +43,9 @@ def test_can_engage_refuses_the_dead_and_oneself_and_nobody_else():
 def test_a_dead_combatant_is_in_no_target_list(table, scripted_dice):
     into_round_two(table, scripted_dice)
     struck(table, table.bandits[0])
-    boris_form = login(Client(), table.alice).get(reverse("my_declarations", args=[table.encounter.pk]))
+    boris_form = login(Client(), table.alice).get(
+        reverse("arsmagica:my_declarations", args=[table.encounter.pk])
+    )
     offered = targets_offered(boris_form.content.decode(), table.boris)
     alive = (table.anselm, table.bandits[1], table.bandits[2])
     assert offered == {str(other.pk) for other in alive}  # not Bandit 1, who is dead, nor Sir Boris himself
@@ -60,7 +62,7 @@ def test_same_as_last_round_is_offered_without_its_dead_target_or_not_at_all(tab
     service refuses it with the same words (it answered 422 after offering it, the evening before)."""
     into_round_two(table, scripted_dice)
     struck(table, table.bandits[0])
-    panel = login(Client(), table.alice).get(reverse("my_declarations", args=[table.encounter.pk]))
+    panel = login(Client(), table.alice).get(reverse("arsmagica:my_declarations", args=[table.encounter.pk]))
     button = re.search(rf'<button[^>]*data-testid="as-before-{table.boris.pk}"[^>]*>', panel.content.decode())
     assert button and "disabled" not in button.group(0)
     row = services.declare_as_before(table.alice, table.encounter.pk, table.boris.pk, table.v)
@@ -86,7 +88,7 @@ def test_every_npc_as_last_round_says_whom_it_declared_for_and_why_it_left_out_t
     into_round_two(table, scripted_dice)
     struck(table, table.bandits[0])
     login(client, table.storyguide)
-    url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
+    url = reverse("arsmagica:declare_npcs_as_before", args=[table.encounter.pk])
     version = table.v
     answer = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
     assert answer.status_code == 200
@@ -106,7 +108,7 @@ def test_every_npc_as_last_round_refused_for_all_says_why_for_each(client, table
     struck(table, table.boris)
     version = table.v
     login(client, table.storyguide)
-    url = reverse("declare_npcs_as_before", args=[table.encounter.pk])
+    url = reverse("arsmagica:declare_npcs_as_before", args=[table.encounter.pk])
     answer = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
     assert answer.status_code == 422
     said = "Same as last round for 0 of 3 NPCs not declared yet. Left out: " + "; ".join(

@@ -47,7 +47,7 @@ def page_people(client) -> str:
 def players_page(table):
     client = Client()
     client.force_login(table.alice)
-    client.page = reverse("encounter_play", args=[table.encounter.pk])
+    client.page = reverse("arsmagica:play", args=[table.encounter.pk])
     return client
 
 
@@ -82,7 +82,7 @@ def test_a_players_panel_says_their_character_cannot_act_in_place_of_the_form(ta
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.alice)
-    panel = reverse("my_declarations", args=[table.encounter.pk])
+    panel = reverse("arsmagica:my_declarations", args=[table.encounter.pk])
     boris = table.boris.pk
     assert f'data-testid="declare-form-{boris}"' in client.get(panel).content.decode()
 
@@ -171,7 +171,7 @@ def test_a_players_declaration_is_answered_once_with_their_entry_and_heading_and
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.alice)
-    panel = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    panel = client.get(reverse("arsmagica:my_declarations", args=[table.encounter.pk])).content.decode()
     assert '<h2 id="my-declarations-heading">Declare for Sir Boris</h2>' in panel
     assert 'hx-trigger="covenant:phase from:body"' in panel
     url, data = table.boris_attack_form()
@@ -205,7 +205,7 @@ def test_the_storyguides_declaration_is_answered_by_their_frame_alone(
         prefix + "on_success": "hit",
         prefix + "missile_phase": "first_missile",
     }
-    url = reverse("declare", args=[table.encounter.pk, bandit.pk])
+    url = reverse("arsmagica:declare", args=[table.encounter.pk, bandit.pk])
     sent = {}
     send = _async(lambda group, message: sent.setdefault(group, message))
     with patch.object(get_channel_layer(), "group_send", side_effect=send):

@@ -45,7 +45,7 @@ def test_a_declaration_does_not_reset_the_storyguides_half_filled_setup_forms(ta
 
 def test_the_player_page_puts_declarations_and_the_log_before_the_cards(client, table):
     assert client.login(username="alice", password=PASSWORD)
-    page = client.get(reverse("encounter_play", args=[table.encounter.pk])).content.decode()
+    page = client.get(reverse("arsmagica:play", args=[table.encounter.pk])).content.decode()
     assert page.index('id="my-declarations"') < page.index('id="event-log"') < page.index('id="combatants"')
     assert f'data-me="{table.alice.pk}"' in page and f'data-owner="{table.alice.pk}"' in page
     assert 'id="me-strip"' in page and 'data-testid="log-more"' in page

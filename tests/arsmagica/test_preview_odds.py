@@ -63,7 +63,7 @@ def test_chances_read_as_percents(value, text):
 def test_each_attack_in_the_melee_preview_shows_the_engines_exact_chance(client, table, scripted_dice):
     at_melee(table, scripted_dice)
     login(client, table.storyguide)
-    post(client, "preview_phase", table, {"expected_version": table.v, "phase": "melee"})
+    post(client, "arsmagica:preview_phase", table, {"expected_version": table.v, "phase": "melee"})
     attack = boris_attack(table)
     modifier = sum(value for _, value in attack["attack_parts"]) - attack["attack_roll"]["value"]
     expected = stress_odds(modifier, attack["defense_total"], 1, must_beat=True)
@@ -83,10 +83,10 @@ def test_each_attack_in_the_melee_preview_shows_the_engines_exact_chance(client,
 def test_more_botch_dice_show_a_larger_chance_of_botching(client, table, scripted_dice):
     at_melee(table, scripted_dice)
     login(client, table.storyguide)
-    post(client, "preview_phase", table, {"expected_version": table.v, "phase": "melee"})
+    post(client, "arsmagica:preview_phase", table, {"expected_version": table.v, "phase": "melee"})
     response = post(
         client,
-        "preview_phase",
+        "arsmagica:preview_phase",
         table,
         {"expected_version": table.v, "phase": "melee", f"botch_dice-{table.boris.pk}": "3"},
     )
@@ -99,7 +99,7 @@ def test_more_botch_dice_show_a_larger_chance_of_botching(client, table, scripte
     assert percent(three.botch) == "2.7%"  # 1/10 x (1 - (9/10)^3)
     no_botch = post(
         client,
-        "preview_phase",
+        "arsmagica:preview_phase",
         table,
         {"expected_version": table.v, "phase": "melee", f"botch_dice-{table.boris.pk}": "0"},
     )
@@ -112,7 +112,7 @@ def test_fatigue_rolls_show_their_chance_to_beat_the_ease_factor(client, table, 
     login(client, table.storyguide)
     post(
         client,
-        "preview_phase",
+        "arsmagica:preview_phase",
         table,
         {"expected_version": table.v, "phase": "fatigue", f"ease_factors-{table.boris.pk}": "9"},
     )
@@ -131,9 +131,9 @@ def test_fatigue_rolls_show_their_chance_to_beat_the_ease_factor(client, table, 
 def test_players_never_see_the_preview_or_its_odds(client, table, scripted_dice):
     at_melee(table, scripted_dice)
     login(client, table.storyguide)
-    post(client, "preview_phase", table, {"expected_version": table.v, "phase": "melee"})
+    post(client, "arsmagica:preview_phase", table, {"expected_version": table.v, "phase": "melee"})
     page = (
-        login(client, table.alice).get(reverse("encounter_play", args=[table.encounter.pk])).content.decode()
+        login(client, table.alice).get(reverse("arsmagica:play", args=[table.encounter.pk])).content.decode()
     )
     assert 'data-testid="odds"' not in page and "check before confirming" not in page
 
@@ -146,7 +146,7 @@ def test_the_fatigue_preview_offers_a_roll_to_whoever_did_not_fight_hand_to_hand
 ):
     at_fatigue(table, scripted_dice)
     login(client, table.storyguide)
-    post(client, "preview_phase", table, {"expected_version": table.v, "phase": "fatigue"})
+    post(client, "arsmagica:preview_phase", table, {"expected_version": table.v, "phase": "fatigue"})
     page = control_panel(client, table)
     assert f'data-testid="extra-roller-{table.anselm.pk}"' in page
     for fought in (table.boris, *table.bandits):
@@ -162,7 +162,7 @@ def test_a_called_fatigue_roll_is_previewed_confirmed_and_costs_a_short_term_lev
     anselm = str(table.anselm.pk)
     response = post(
         client,
-        "preview_phase",
+        "arsmagica:preview_phase",
         table,
         {"expected_version": table.v, "phase": "fatigue", "extra_fatigue_rollers": [anselm]},
     )
@@ -175,7 +175,7 @@ def test_a_called_fatigue_roll_is_previewed_confirmed_and_costs_a_short_term_lev
     assert re.search(rf'value="{anselm}" checked\s+data-testid="extra-roller-{anselm}"', page)
     response = post(
         client,
-        "confirm_phase",
+        "arsmagica:confirm_phase",
         table,
         {"expected_version": table.v, "phase": "fatigue", "extra_fatigue_rollers": [anselm]},
     )
@@ -195,11 +195,11 @@ def test_unticking_a_called_roll_before_confirming_leaves_them_alone(client, tab
     anselm = str(table.anselm.pk)
     post(
         client,
-        "preview_phase",
+        "arsmagica:preview_phase",
         table,
         {"expected_version": table.v, "phase": "fatigue", "extra_fatigue_rollers": [anselm]},
     )
-    post(client, "confirm_phase", table, {"expected_version": table.v, "phase": "fatigue"})
+    post(client, "arsmagica:confirm_phase", table, {"expected_version": table.v, "phase": "fatigue"})
     assert not Event.objects.filter(kind=Kind.FATIGUE_ROLL, payload__combatant=anselm).exists()
     table.anselm_character.refresh_from_db()
     assert ars_sheet(table.anselm_character).fatigue_level == "fresh"
@@ -210,7 +210,7 @@ def test_a_player_cannot_call_for_fatigue_rolls(client, table, scripted_dice):
     at_fatigue(table, scripted_dice)
     response = post(
         login(client, table.alice),
-        "preview_phase",
+        "arsmagica:preview_phase",
         table,
         {"expected_version": table.v, "phase": "fatigue", "extra_fatigue_rollers": [str(table.anselm.pk)]},
     )

@@ -81,9 +81,9 @@ def test_the_storyguide_frame_with_the_npc_declarations_renders_in_a_few_queries
 @pytest.mark.parametrize(
     "persona, url_name, on",
     [
-        ("alice", "encounter_play", "encounter"),
-        ("alice", "my_declarations", "encounter"),
-        ("storyguide", "my_declarations", "encounter"),
+        ("alice", "arsmagica:play", "encounter"),
+        ("alice", "arsmagica:my_declarations", "encounter"),
+        ("storyguide", "arsmagica:my_declarations", "encounter"),
         ("alice", "saga_history", "saga"),
         ("storyguide", "saga_history_json", "saga"),
     ],

@@ -47,7 +47,7 @@ def test_same_as_last_round_reads_the_combatants_once(
     services.end_round(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.alice)
-    url = reverse("declare_as_before", args=[table.encounter.pk, table.boris.pk])
+    url = reverse("arsmagica:declare_as_before", args=[table.encounter.pk, table.boris.pk])
     answer, queries = posted(client, url, {"expected_version": table.v}, django_capture_on_commit_callbacks)
     assert answer.status_code == 200 and 'data-testid="declared-mark-' in answer.content.decode()
     assert len(combatant_reads(queries)) == 1
@@ -84,10 +84,10 @@ def test_a_confirmed_phase_reads_the_combatants_once(
     client.force_login(table.storyguide)
     pk = table.encounter.pk
     preview = {"expected_version": table.v, "phase": "melee"}
-    previewed = client.post(reverse("preview_phase", args=[pk]), preview, HTTP_HX_REQUEST="true")
+    previewed = client.post(reverse("arsmagica:preview_phase", args=[pk]), preview, HTTP_HX_REQUEST="true")
     assert previewed.status_code == 200
     confirm = {"expected_version": table.v, "phase": "melee"}
-    url = reverse("confirm_phase", args=[pk])
+    url = reverse("arsmagica:confirm_phase", args=[pk])
     answer, queries = posted(client, url, confirm, django_capture_on_commit_callbacks)
     assert answer.status_code == 200 and table.refresh().phase == "fatigue"
     assert len(combatant_reads(queries)) == 1

@@ -383,20 +383,20 @@ def test_the_storyguide_lets_time_pass_from_the_control_panel(client, table):
     page = client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()
     assert 'data-testid="time-panel"' in page and 'data-testid="pass-time-form"' in page
     response = client.post(
-        reverse("pass_time", args=[table.encounter.pk]),
+        reverse("arsmagica:pass_time", args=[table.encounter.pk]),
         {"expected_version": table.v, "minutes": "30", "stamina": "none"},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200 and b"form-error" not in response.content
     assert ars_sheet(fresh(table.boris_character)).fatigue_level == "weary"
     response = client.post(
-        reverse("exertion", args=[table.encounter.pk]),
+        reverse("arsmagica:exertion", args=[table.encounter.pk]),
         {"expected_version": table.v, "character": table.boris_character.pk, "levels": "1", "what": ""},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 422 and "Say what tired them" in response.content.decode()
     response = client.post(
-        reverse("sleep_night", args=[table.encounter.pk]),
+        reverse("arsmagica:sleep_night", args=[table.encounter.pk]),
         {"expected_version": table.v, "good_meal": "on"},
         HTTP_HX_REQUEST="true",
     )
@@ -405,13 +405,13 @@ def test_the_storyguide_lets_time_pass_from_the_control_panel(client, table):
 
 def test_players_and_outsiders_cannot_let_time_pass(client, table):
     tire(table.boris_character, SHORT)
-    url = reverse("pass_time", args=[table.encounter.pk])
+    url = reverse("arsmagica:pass_time", args=[table.encounter.pk])
     data = {"expected_version": table.v, "minutes": "30"}
     assert login(client, table.alice).post(url, data).status_code == 403
     assert client.get(url).status_code == 405
     assert login(client, table.outsider).post(url, data).status_code == 404
     page = (
-        login(client, table.alice).get(reverse("encounter_play", args=[table.encounter.pk])).content.decode()
+        login(client, table.alice).get(reverse("arsmagica:play", args=[table.encounter.pk])).content.decode()
     )
     assert 'data-testid="time-panel"' not in page
     assert ars_sheet(fresh(table.boris_character)).fatigue_level == "winded"
@@ -422,11 +422,11 @@ def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, tab
     tire(table.boris_character, SHORT)
     login(client, table.storyguide)
     saga_page = client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
-    assert reverse("saga_time", args=[table.saga.pk]) in saga_page
-    panel = client.get(reverse("saga_time", args=[table.saga.pk])).content.decode()
+    assert reverse("arsmagica:saga_time", args=[table.saga.pk]) in saga_page
+    panel = client.get(reverse("arsmagica:saga_time", args=[table.saga.pk])).content.decode()
     assert f'data-testid="scene-{table.boris_character.pk}"' in panel
     response = client.post(
-        reverse("saga_exertion", args=[table.saga.pk]),
+        reverse("arsmagica:saga_exertion", args=[table.saga.pk]),
         {
             "character": table.anselm_character.pk,
             "levels": "1",
@@ -436,7 +436,7 @@ def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, tab
     )
     assert response.status_code == 200 and 'data-testid="saga-time-done"' in response.content.decode()
     response = client.post(
-        reverse("saga_pass_time", args=[table.saga.pk]),
+        reverse("arsmagica:saga_pass_time", args=[table.saga.pk]),
         {
             "characters": [table.boris_character.pk, table.anselm_character.pk],
             "minutes": "5",
@@ -457,7 +457,7 @@ def test_the_saga_page_panel_lets_time_pass_and_the_history_shows_it(client, tab
 def test_the_saga_time_panel_says_what_went_wrong(client, table):
     login(client, table.storyguide)
     response = client.post(
-        reverse("saga_sleep", args=[table.saga.pk]),
+        reverse("arsmagica:saga_sleep", args=[table.saga.pk]),
         {"characters": [table.boris_character.pk], "good_meal": "on", "command_key": fresh_key()},
     )
     assert response.status_code == 422 and "which is not over" in response.content.decode()
@@ -473,10 +473,10 @@ def test_a_saga_time_command_posted_twice_from_the_same_page_applies_once(client
     end(table)
     tire(table.boris_character, SHORT, SHORT)
     login(client, table.storyguide)
-    panel = client.get(reverse("saga_time", args=[table.saga.pk])).content.decode()
+    panel = client.get(reverse("arsmagica:saga_time", args=[table.saga.pk])).content.decode()
     post = {"characters": [table.boris_character.pk], "minutes": "5", "command_key": key(panel)}
-    first = client.post(reverse("saga_pass_time", args=[table.saga.pk]), post)
-    again = client.post(reverse("saga_pass_time", args=[table.saga.pk]), post)
+    first = client.post(reverse("arsmagica:saga_pass_time", args=[table.saga.pk]), post)
+    again = client.post(reverse("arsmagica:saga_pass_time", args=[table.saga.pk]), post)
     assert first.status_code == 200 and again.status_code == 409
     assert "nothing was done twice" in again.content.decode()
     assert SagaRecord.objects.filter(saga=table.saga).count() == 1
@@ -486,15 +486,28 @@ def test_a_saga_time_command_without_its_key_asks_for_a_reload(client, table):
     end(table)
     login(client, table.storyguide)
     response = client.post(
-        reverse("saga_sleep", args=[table.saga.pk]), {"characters": [table.boris_character.pk]}
+        reverse("arsmagica:saga_sleep", args=[table.saga.pk]), {"characters": [table.boris_character.pk]}
     )
     assert response.status_code == 422 and "reload" in response.content.decode()
     assert not SagaRecord.objects.exists()
 
 
 def test_only_the_storyguide_sees_the_saga_time_panel(client, table):
-    url = reverse("saga_time", args=[table.saga.pk])
+    url = reverse("arsmagica:saga_time", args=[table.saga.pk])
     assert login(client, table.alice).get(url).status_code == 403
-    assert login(client, table.alice).post(reverse("saga_sleep", args=[table.saga.pk])).status_code == 403
+    assert (
+        login(client, table.alice).post(reverse("arsmagica:saga_sleep", args=[table.saga.pk])).status_code
+        == 403
+    )
     assert login(client, table.outsider).get(url).status_code == 404
     assert login(client, table.storyguide).post(url).status_code == 405
+
+
+def test_the_saga_page_and_its_time_panel_link_the_combat_stylesheet_once(client, table):
+    """The time panel is drawn into the saga page, which has the stylesheet already."""
+    login(client, table.storyguide)
+    page = client.get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    (panel_url,) = re.findall(r'hx-get="([^"]+)" hx-trigger="load"', page)
+    panel = client.get(panel_url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="saga-time"' in panel
+    assert (page + panel).count("css/combat") == 1

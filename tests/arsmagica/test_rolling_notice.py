@@ -146,7 +146,7 @@ def test_a_players_page_reloaded_while_the_storyguide_rolls_shows_the_notice(at_
     table = at_melee(NpcRolls.RESULTS)
     client = Client()
     client.force_login(table.alice)
-    page = reverse("encounter_play", args=[table.encounter.pk])
+    page = reverse("arsmagica:play", args=[table.encounter.pk])
     assert notice(client.get(page).content.decode()) == ""
     preview(table)()
     assert rolls(client.get(page).content.decode())["Bandit 1 attacks Sir Boris (behind the screen)"] == ""

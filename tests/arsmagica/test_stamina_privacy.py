@@ -171,7 +171,7 @@ def test_the_frame_a_reconnecting_player_gets_shows_an_npcs_stamina_roll_at_the_
 
 
 # The encounter page's log, the saga's history page, the encounter's print view.
-PAGES = pytest.mark.parametrize("url_name", ["encounter_play", "saga_history", "encounter_record"])
+PAGES = pytest.mark.parametrize("url_name", ["arsmagica:play", "saga_history", "encounter_record"])
 
 
 @PAGES

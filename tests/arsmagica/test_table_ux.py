@@ -96,7 +96,7 @@ def declared_by_the_storyguide(table, scripted_dice):
 
 def test_players_log_says_round_and_phase_without_sequence_numbers(client, table, scripted_dice):
     hidden = declared_by_the_storyguide(table, scripted_dice)
-    html = page(client, table.alice, "encounter_play", table.encounter.pk)
+    html = page(client, table.alice, "arsmagica:play", table.encounter.pk)
     labels = log_labels(html)
     assert labels and not hidden & set(labels)
     assert not any("#" in label for label in labels.values())
@@ -165,7 +165,7 @@ def test_the_acting_order_keeps_initiative_whole_on_the_right(client, table, scr
     table.saga.npc_rolls = NpcRolls.EVERYTHING  # the bandits' totals shown to players too
     table.saga.save()
     through_movement(table, scripted_dice)
-    order = section(page(client, table.alice, "encounter_play", table.encounter.pk), "acting-order")
+    order = section(page(client, table.alice, "arsmagica:play", table.encounter.pk), "acting-order")
     rows = re.findall(
         r'<span class="initiative">= Initiative <b class="total" data-testid="initiative-total">(\d+)</b>',
         order,
@@ -216,7 +216,7 @@ def test_the_phase_track_marks_done_now_and_next(client, table, scripted_dice):
 
 
 def test_the_live_client_reconnects_when_the_device_comes_back(client, table):
-    html = page(client, table.alice, "encounter_play", table.encounter.pk)
+    html = page(client, table.alice, "arsmagica:play", table.encounter.pk)
     assert re.search(r'<script src="/static/js/live\.js" defer>', html)
     script = open(finders.find("js/live.js")).read()
     assert 'window.addEventListener("online", online)' in script

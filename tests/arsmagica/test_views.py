@@ -49,7 +49,7 @@ def test_a_player_is_sent_to_the_player_page(client, table):
     login(client, table.alice)
     response = client.get(reverse("encounter_page", args=[table.encounter.pk]))
     assert response.status_code == 302 and response.url == reverse(
-        "encounter_play", args=[table.encounter.pk]
+        "arsmagica:play", args=[table.encounter.pk]
     )
     page = client.get(response.url)
     assert page.status_code == 200
@@ -59,7 +59,7 @@ def test_a_player_is_sent_to_the_player_page(client, table):
 
 
 def test_the_storyguide_on_the_player_page_is_sent_to_the_control_panel(client, table):
-    response = login(client, table.storyguide).get(reverse("encounter_play", args=[table.encounter.pk]))
+    response = login(client, table.storyguide).get(reverse("arsmagica:play", args=[table.encounter.pk]))
     assert response.status_code == 302
 
 
@@ -68,10 +68,10 @@ def test_outsiders_get_404_and_anonymous_people_log_in(client, table):
     assert client.get(url).status_code == 302
     login(client, table.outsider)
     assert client.get(url).status_code == 404
-    assert client.get(reverse("encounter_play", args=[table.encounter.pk])).status_code == 404
+    assert client.get(reverse("arsmagica:play", args=[table.encounter.pk])).status_code == 404
     assert (
         client.post(
-            reverse("open_declarations", args=[table.encounter.pk]), {"expected_version": table.v}
+            reverse("arsmagica:open_declarations", args=[table.encounter.pk]), {"expected_version": table.v}
         ).status_code
         == 404
     )
@@ -79,7 +79,10 @@ def test_outsiders_get_404_and_anonymous_people_log_in(client, table):
 
 def test_opening_declarations_from_the_control_panel(client, table):
     response = post(
-        login(client, table.storyguide), "open_declarations", table.encounter, {"expected_version": table.v}
+        login(client, table.storyguide),
+        "arsmagica:open_declarations",
+        table.encounter,
+        {"expected_version": table.v},
     )
     assert response.status_code == 200 and b"form-error" not in response.content
     assert table.refresh().phase == "declaring"
@@ -88,7 +91,7 @@ def test_opening_declarations_from_the_control_panel(client, table):
 def test_a_stale_button_says_so_and_changes_nothing(client, table):
     response = post(
         login(client, table.storyguide),
-        "open_declarations",
+        "arsmagica:open_declarations",
         table.encounter,
         {"expected_version": table.v - 1},
     )
@@ -100,12 +103,12 @@ def test_players_cannot_press_the_storyguides_buttons(client, table):
     login(client, table.alice)
     version = table.v
     for name in (
-        "open_declarations",
-        "close_declarations",
-        "preview_phase",
-        "confirm_phase",
-        "end_round",
-        "correct",
+        "arsmagica:open_declarations",
+        "arsmagica:close_declarations",
+        "arsmagica:preview_phase",
+        "arsmagica:confirm_phase",
+        "arsmagica:end_round",
+        "arsmagica:correct",
         "end_encounter",
     ):
         assert post(client, name, table.encounter, {"expected_version": table.v}).status_code == 422, name
@@ -114,8 +117,10 @@ def test_players_cannot_press_the_storyguides_buttons(client, table):
 
 def test_the_buttons_want_post(client, table):
     login(client, table.storyguide)
-    assert client.get(reverse("open_declarations", args=[table.encounter.pk])).status_code == 405
-    assert client.get(reverse("declare", args=[table.encounter.pk, table.boris.pk])).status_code == 405
+    assert client.get(reverse("arsmagica:open_declarations", args=[table.encounter.pk])).status_code == 405
+    assert (
+        client.get(reverse("arsmagica:declare", args=[table.encounter.pk, table.boris.pk])).status_code == 405
+    )
 
 
 def declaration(table, combatant, **fields):
@@ -134,11 +139,15 @@ def declaration(table, combatant, **fields):
 def test_a_player_declares_from_their_page(client, table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     login(client, table.alice)
-    forms = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    forms = client.get(reverse("arsmagica:my_declarations", args=[table.encounter.pk])).content.decode()
     assert f'data-testid="declare-form-{table.boris.pk}"' in forms
     assert f'data-testid="declare-form-{table.anselm.pk}"' not in forms
     response = post(
-        client, "declare", table.encounter, declaration(table, table.boris), combatant=table.boris.pk
+        client,
+        "arsmagica:declare",
+        table.encounter,
+        declaration(table, table.boris),
+        combatant=table.boris.pk,
     )
     assert response.status_code == 200
     assert f'data-testid="declared-mark-{table.boris.pk}"'.encode() in response.content
@@ -150,7 +159,7 @@ def test_a_declaration_error_shows_next_to_the_form(client, table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     login(client, table.alice)
     data = declaration(table, table.boris, weapon="", engage=[])
-    response = post(client, "declare", table.encounter, data, combatant=table.boris.pk)
+    response = post(client, "arsmagica:declare", table.encounter, data, combatant=table.boris.pk)
     assert response.status_code == 422
     assert b"declares an attack without naming a weapon" in response.content
     assert not Declaration.objects.exists()
@@ -162,7 +171,7 @@ def test_an_engage_error_is_named_by_every_checkbox(client, table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     login(client, table.alice)
     data = declaration(table, table.boris, engage=["999999"])
-    html = post(client, "declare", table.encounter, data, combatant=table.boris.pk).content.decode()
+    html = post(client, "arsmagica:declare", table.encounter, data, combatant=table.boris.pk).content.decode()
     boxes = re.findall(r'<input type="checkbox" name="c\d+-engage"[^>]*>', html)
     error_id = f"id_c{table.boris.pk}-engage_error"
     described = re.compile(rf'aria-invalid="true"\s+aria-describedby="{error_id}"')
@@ -175,7 +184,11 @@ def test_a_player_cannot_post_a_declaration_for_someone_else(client, table):
     login(client, table.alice)
     for combatant in (table.anselm, table.bandits[0]):
         response = post(
-            client, "declare", table.encounter, declaration(table, combatant), combatant=combatant.pk
+            client,
+            "arsmagica:declare",
+            table.encounter,
+            declaration(table, combatant),
+            combatant=combatant.pk,
         )
         assert response.status_code == 422
     assert not Declaration.objects.exists()
@@ -187,9 +200,9 @@ def test_a_closed_entry_fetches_its_form_when_opened(client, table):
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     values = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [table.bandits[0].pk]}
     services.declare(table.alice, table.encounter.pk, table.boris.pk, values)
-    url = reverse("declaration_form", args=[table.encounter.pk, table.boris.pk])
+    url = reverse("arsmagica:declaration_form", args=[table.encounter.pk, table.boris.pk])
     login(client, table.storyguide)
-    panel = client.get(reverse("my_declarations", args=[table.encounter.pk])).content.decode()
+    panel = client.get(reverse("arsmagica:my_declarations", args=[table.encounter.pk])).content.decode()
     assert f'data-testid="declare-loading-{table.boris.pk}"' in panel
     assert f'data-testid="declare-form-{table.boris.pk}"' not in panel
     assert f'data-testid="declare-form-{table.bandits[0].pk}"' in panel  # three NPCs: open, with forms
@@ -209,10 +222,12 @@ def test_typed_dice_that_are_not_dice_are_refused_at_the_field(client, physical_
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     login(client, table.alice)
     data = declaration(table, table.boris, dice_initiative="7 x")
-    response = post(client, "declare", table.encounter, data, combatant=table.boris.pk)
+    response = post(client, "arsmagica:declare", table.encounter, data, combatant=table.boris.pk)
     assert response.status_code == 422 and b"is not a d10 face" in response.content
     data = declaration(table, table.boris, dice_initiative="1 1 3")
-    assert post(client, "declare", table.encounter, data, combatant=table.boris.pk).status_code == 200
+    assert (
+        post(client, "arsmagica:declare", table.encounter, data, combatant=table.boris.pk).status_code == 200
+    )
     assert Declaration.objects.get().dice == {"initiative": [1, 1, 3]}
 
 
@@ -222,12 +237,15 @@ def test_a_round_driven_from_the_control_panel(client, table, scripted_dice):
     table.declare_p168()
     login(client, table.storyguide)
     assert (
-        post(client, "close_declarations", table.encounter, {"expected_version": table.v}).status_code == 200
+        post(
+            client, "arsmagica:close_declarations", table.encounter, {"expected_version": table.v}
+        ).status_code
+        == 200
     )
     for phase in ("melee", "fatigue"):  # nobody shoots or casts: the other phases pass by themselves
         assert table.refresh().phase == phase
         response = post(
-            client, "preview_phase", table.encounter, {"expected_version": table.v, "phase": phase}
+            client, "arsmagica:preview_phase", table.encounter, {"expected_version": table.v, "phase": phase}
         )
         assert response.status_code == 200, response.content
         page = client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()
@@ -236,13 +254,15 @@ def test_a_round_driven_from_the_control_panel(client, table, scripted_dice):
         if phase == "melee":
             data[f"on_success-{table.boris.pk}:{table.bandits[0].pk}"] = "advantage_defense"
             assert 'data-testid="preview-attack"' in page
-        response = post(client, "confirm_phase", table.encounter, data)
+        response = post(client, "arsmagica:confirm_phase", table.encounter, data)
         assert response.status_code == 200, response.content
     attack = Event.objects.get(
         kind="attack", payload__attacker=str(table.boris.pk), payload__defender=str(table.bandits[0].pk)
     )
     assert attack.payload["applied_as"] == "advantage_defense"
-    assert post(client, "end_round", table.encounter, {"expected_version": table.v}).status_code == 200
+    assert (
+        post(client, "arsmagica:end_round", table.encounter, {"expected_version": table.v}).status_code == 200
+    )
     table.boris.refresh_from_db()
     assert carried(table.boris).advantage_defense == 2 and table.refresh().round_number == 2
 
@@ -255,12 +275,12 @@ def test_a_correction_from_the_control_panel(client, table):
         "body_level": "heavy_wounds",
         "reason": "Old scar",
     }
-    assert post(client, "correct", table.encounter, data).status_code == 200
+    assert post(client, "arsmagica:correct", table.encounter, data).status_code == 200
     table.boris_character.refresh_from_db()
     assert ars_sheet(table.boris_character).body_level == "heavy_wounds"
     data["reason"] = ""
     data["expected_version"] = table.v
-    response = post(client, "correct", table.encounter, data)
+    response = post(client, "arsmagica:correct", table.encounter, data)
     assert response.status_code == 422 and b"form-error" in response.content
 
 
@@ -340,12 +360,12 @@ def test_the_storyguide_types_the_tables_dice_on_the_control_panel(client, physi
         }
     )
     data[f"faces-{ids['boris']}-combat"] = "7"
-    response = post(client, "preview_phase", table.encounter, data)
+    response = post(client, "arsmagica:preview_phase", table.encounter, data)
     assert response.status_code == 200 and b"form-error" not in response.content
     assert table.refresh().pending["dice"][ids["boris"]]["combat"] == [7]
     data[f"faces-{ids['boris']}-combat"] = "seven"
     data["expected_version"] = table.v
-    response = post(client, "preview_phase", table.encounter, data)
+    response = post(client, "arsmagica:preview_phase", table.encounter, data)
     assert response.status_code == 422 and b"is not a d10 face" in response.content
 
 
@@ -361,7 +381,7 @@ def test_the_engage_boxes_are_written_as_django_writes_them_and_keep_what_was_ch
     values = {"action": "attack", "weapon_id": table.weapon(table.boris), "engage": [target.pk]}
     services.declare(table.alice, table.encounter.pk, table.boris.pk, values)
     login(client, table.alice)
-    url = reverse("declaration_form", args=[table.encounter.pk, table.boris.pk])
+    url = reverse("arsmagica:declaration_form", args=[table.encounter.pk, table.boris.pk])
     html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     others = [c for c in combatants_of(table.encounter) if c.pk != table.boris.pk]
     django_wrote = str(
@@ -378,7 +398,7 @@ def test_the_engage_boxes_are_written_as_django_writes_them_and_keep_what_was_ch
         assert f"{other.character.name} ({other.side})" in html
     refused = post(
         client,
-        "declare",
+        "arsmagica:declare",
         table.encounter,
         declaration(table, table.boris, weapon="", engage=[str(table.bandits[1].pk)], distance="x"),
         combatant=table.boris.pk,
@@ -404,7 +424,7 @@ def test_every_aria_describedby_on_the_storyguides_page_names_an_element_of_it(c
     page = client.get(reverse("encounter_page", args=[table.encounter.pk])).content.decode()
     bandit = table.bandits[0]
     posted = declaration(table, bandit, distance="-3", modifier="99", dice_initiative="1 x")
-    refused = post(client, "declare", table.encounter, posted, combatant=bandit.pk)
+    refused = post(client, "arsmagica:declare", table.encounter, posted, combatant=bandit.pk)
     assert refused.status_code == 422
     entry = refused.content.decode()
     assert f'aria-describedby="id_c{bandit.pk}-distance_error"' in entry

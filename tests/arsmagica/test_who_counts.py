@@ -42,7 +42,7 @@ def test_the_pages_count_only_who_can_act_and_say_who_cannot_and_why(table):
     attack = {"action": "attack", "weapon_id": table.weapon(bandit1), "engage": [table.anselm.pk]}
     services.declare(table.storyguide, table.encounter.pk, bandit1.pk, attack)
     storyguide = page(table, table.storyguide, "encounter_page")
-    player = page(table, table.alice, "encounter_play")
+    player = page(table, table.alice, "arsmagica:play")
     for html in (storyguide, player):
         status = _element(html, "section", "declaration-status")
         assert 'data-testid="declared-count">1 / 3<' in status

@@ -94,10 +94,16 @@ def wait_until_true(page: Page, expression: str, timeout: float | None = None) -
 class Person:
     """One person with one browser context; `page` is their main tab."""
 
-    def __init__(self, name: str, browser: Browser, base_url: str, viewport: dict):
+    def __init__(
+        self, name: str, browser: Browser, base_url: str, viewport: dict, service_workers: str = "block"
+    ):
         self.name = name
         self.base_url = base_url
-        self.context = browser.new_context(base_url=base_url, viewport=viewport)
+        # The service worker is blocked unless a test is about it: page.route() does not see the requests of a
+        # page the worker has claimed, so a test that holds a request back would race the worker's claim.
+        self.context = browser.new_context(
+            base_url=base_url, viewport=viewport, service_workers=service_workers
+        )
         self.context.set_default_timeout(TIMEOUT_MS)
         self.context.set_default_navigation_timeout(TIMEOUT_MS)
         self.context.add_init_script(LIVE_PROBE)
@@ -231,8 +237,8 @@ class Table:
         self.people: list[Person] = []
         self.allowed: list[re.Pattern] = []
 
-    def person(self, name: str, viewport: dict | None = None) -> Person:
-        person = Person(name, self.browser, self.base_url, viewport or DESKTOP)
+    def person(self, name: str, viewport: dict | None = None, service_workers: str = "block") -> Person:
+        person = Person(name, self.browser, self.base_url, viewport or DESKTOP, service_workers)
         person.allow(*self.allowed)
         self.people.append(person)
         return person

@@ -129,7 +129,7 @@ PAGES = [
     Visit("d6-character-form", "player", "/characters/{d6_character}/edit/"),
     Visit("join", "newcomer", "/join/{invite}/"),
     Visit("encounter", "storyguide", "/encounters/{encounter}/", _live),
-    Visit("encounter", "player", "/encounters/{encounter}/play/", _live),
+    Visit("encounter", "player", "/encounters/{encounter}/arsmagica/play/", _live),
     Visit("d6-chase", "storyguide", "/encounters/{chase}/d6/", _live),
     Visit("d6-chase", "player", "/encounters/{chase}/d6/", _live),
     Visit("d6-fight", "storyguide", "/encounters/{fight}/d6/", _live),

@@ -53,7 +53,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
 
     guide.goto(f"/encounters/{encounter.pk}/")
     for player in players:
-        player.goto(f"/encounters/{encounter.pk}/play/")
+        player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in everyone:
         person.wait_until_live()
         person.mark_page()
@@ -125,7 +125,7 @@ def test_a_whole_round_reaches_every_screen_live_and_a_dropped_player_catches_up
     shows_the_log(marta_player.page, players_melee)
     shows_the_levels(marta_player.page, combatants)
     fresh = marta_player.new_tab()
-    marta_player.goto(f"/encounters/{encounter.pk}/play/", page=fresh)
+    marta_player.goto(f"/encounters/{encounter.pk}/arsmagica/play/", page=fresh)
     marta_player.wait_until_live(page=fresh)
     expect(fresh.get_by_test_id("my-declarations")).not_to_contain_text("Loading")
     assert event_seqs(marta_player.page) == event_seqs(fresh)

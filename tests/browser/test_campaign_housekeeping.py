@@ -87,7 +87,7 @@ def test_renaming_an_encounter_reaches_its_open_pages_and_the_saga_page_without_
     guide.goto(f"/sagas/{saga.pk}/", saga_page)
     player = table.person("player", viewport=PHONE)
     player.enter_as(owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     guide.mark_page()
     guide.mark_page(saga_page)

@@ -16,7 +16,7 @@ def test_the_start_button_is_disabled_until_the_server_answers(table):
     page = guide.goto(f"/encounters/{encounter.pk}/")
     guide.wait_until_live()  # the socket's first frame redraws the controls: click the button it drew
     held = []  # the posts the server has not seen yet: answered when the test lets them through
-    page.route("**/open/", lambda route: held.append(route))
+    page.route("**/arsmagica/open-declarations/", lambda route: held.append(route))
     button = page.get_by_test_id("open-declarations")
     button.click()
     expect(button).to_be_disabled()

@@ -70,7 +70,7 @@ def test_the_chip_and_banner_follow_the_socket_and_the_retries_back_off(table, s
     _saga, encounter, _combatants, player = seat_boris(table)
     player.context.add_init_script(ATTEMPTS)
     line = player.wire_live_socket()
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     player.mark_page()
     page = player.page
@@ -113,7 +113,7 @@ def test_a_declaration_made_offline_is_refused_next_to_its_form_and_goes_once_ba
     saga, encounter, combatants, player = seat_boris(table)
     boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
     guide = storyguide_at(table, saga, encounter)
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
     player.mark_page()
@@ -153,7 +153,7 @@ def test_a_command_whose_request_fails_on_the_way_says_so_next_to_its_form(table
     saga, encounter, combatants, player = seat_boris(table)
     boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
     guide = storyguide_at(table, saga, encounter)
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
     guide.page.get_by_test_id("open-declarations").click()
@@ -192,7 +192,7 @@ def test_a_players_declarations_lost_on_their_way_come_at_the_next_phase(table, 
     guide = storyguide_at(table, saga, encounter)
     lost = re.compile(r"/declarations/$")
     player.page.route(lost, lambda route: route.abort("connectionreset"))
-    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    page = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
     expect(page.locator("#my-declarations")).to_have_text("Loading your declarations…")
@@ -214,7 +214,7 @@ def test_a_players_declarations_lost_on_their_way_come_once_the_page_is_live_aga
     phase_is(guide.page, "declaring")
     lost = re.compile(r"/declarations/$")
     player.page.route(lost, lambda route: route.abort("connectionreset"))
-    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    page = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     expect(page.locator("#my-declarations")).to_have_text("Loading your declarations…")
     page.unroute(lost)
@@ -230,7 +230,7 @@ def box(page: Page, selector: str) -> dict:
 
 def test_the_banner_covers_neither_the_top_bar_nor_the_round_and_phase(table):
     saga, encounter, combatants, player = seat_boris(table)
-    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    page = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     player.context.set_offline(True)
     banner = page.get_by_test_id("reconnecting")
@@ -257,7 +257,7 @@ def test_a_page_whose_encounter_was_deleted_says_so_when_it_reconnects(table, se
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     _saga, encounter, _combatants, player = seat_boris(table)
     line = player.wire_live_socket()
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     page = player.page
     line.cut()

@@ -75,9 +75,10 @@ def test_a_box_ticked_before_the_pages_scripts_run_survives_the_first_push(table
     )
     guide = table.person("storyguide")
     guide.enter_as(saga.storyguide)
-    page = guide.page  # its first page: no service worker yet, so the route below sees the script's request
+    page = guide.page
     held = []  # the script's request, answered once the boxes are ticked
-    page.route(re.compile(r"/static/js/keep_input"), lambda route: held.append(route))
+    script = re.compile(r"/static/js/keep_input")
+    page.route(script, lambda route: held.append(route))
     page.goto(f"/encounters/{encounter.pk}/", wait_until="commit")
     form = page.get_by_test_id("add-combatants-form")
     form.get_by_test_id(f"add-character-{wren.pk}").check()
@@ -86,6 +87,7 @@ def test_a_box_ticked_before_the_pages_scripts_run_survives_the_first_push(table
     while not held and time.monotonic() < wait:
         page.wait_for_timeout(50)
     held[0].continue_()
+    page.unroute(script)  # the next page's script comes at once
     guide.wait_until_live()
     expect(form.get_by_test_id(f"add-character-{wren.pk}")).to_be_checked()
     with page.expect_navigation(url=D6_TABLE):

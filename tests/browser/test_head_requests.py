@@ -43,7 +43,11 @@ def test_daphne_answers_head_with_the_status_and_length_of_get_and_no_body(daphn
     saga, encounter, combatants = load_demo_table()
     player = outside_the_event_loop(lambda: combatants["Sir Boris"].character.owner)
     session = outside_the_event_loop(session_of, player)
-    for path in (f"/encounters/{encounter.pk}/play/", f"/sagas/{saga.pk}/history/", f"/sagas/{saga.pk}/"):
+    for path in (
+        f"/encounters/{encounter.pk}/arsmagica/play/",
+        f"/sagas/{saga.pk}/history/",
+        f"/sagas/{saga.pk}/",
+    ):
         got_status, got_headers, got_body = raw(daphne, "GET", path, session)
         status, headers, body = raw(daphne, "HEAD", path, session)
         assert got_status.endswith("200 OK") and status == got_status, path
@@ -54,9 +58,9 @@ def test_daphne_answers_head_with_the_status_and_length_of_get_and_no_body(daphn
 
 def test_the_offline_pages_retry_brings_the_encounter_page_back_with_no_405(table, daphne):
     _, encounter, combatants = load_demo_table()
-    player = table.person("player", viewport=PHONE)
+    player = table.person("player", viewport=PHONE, service_workers="allow")  # this is about the worker
     player.enter_as(outside_the_event_loop(lambda: combatants["Sir Boris"].character.owner))
-    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    page = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     wait_until_true(page, WORKER_ACTIVE)
     start = daphne.log_size()
     player.context.set_offline(True)
@@ -64,7 +68,7 @@ def test_the_offline_pages_retry_brings_the_encounter_page_back_with_no_405(tabl
     expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
     player.context.set_offline(False)
     expect(page.get_by_role("heading", name="You are offline")).to_have_count(0, timeout=15_000)
-    assert page.url.endswith(f"/encounters/{encounter.pk}/play/")
+    assert page.url.endswith(f"/encounters/{encounter.pk}/arsmagica/play/")
     log = daphne.log_tail(since=start, lines=10_000)
-    assert re.search(rf'"HEAD /encounters/{encounter.pk}/play/" 200 ', log), log
+    assert re.search(rf'"HEAD /encounters/{encounter.pk}/arsmagica/play/" 200 ', log), log
     assert '" 405 ' not in log, log

@@ -34,7 +34,7 @@ CACHED_URLS = """async () => {
 
 def visitor_with_worker(table) -> tuple[Person, Page, list[str]]:
     """A phone on the front page, its service worker active and controlling the page; console errors kept."""
-    visitor = table.person("visitor", viewport=PHONE)
+    visitor = table.person("visitor", viewport=PHONE, service_workers="allow")
     errors: list[str] = []
     visitor.page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page = visitor.goto("/")
@@ -153,7 +153,7 @@ def test_an_export_is_still_a_download_with_the_worker_in_charge(table, settings
     """The worker answers every navigation, a download's too: it must still come as a file, not a page."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # load_demo's logins
     saga, _, _ = load_demo_table()
-    guide = table.person("storyguide", viewport=PHONE)
+    guide = table.person("storyguide", viewport=PHONE, service_workers="allow")
     guide.enter_as(saga.storyguide)
     page = guide.goto(f"/sagas/{saga.pk}/history/")
     wait_until_true(page, WORKER_ACTIVE)

@@ -49,7 +49,7 @@ def test_the_npc_panel_follows_declarations_made_in_another_tab_and_by_a_player(
 
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
     expect(panel.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
     guide.assert_not_reloaded()
@@ -71,7 +71,7 @@ def test_a_closed_entry_loads_its_form_when_opened_and_keeps_it_through_a_push(t
 
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
     expect(panel.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
     form = panel.get_by_test_id(f"declare-form-{boris.pk}")
@@ -186,7 +186,7 @@ def test_a_players_panel_shows_the_newest_phase_when_two_changes_cross(table):
     outside_the_event_loop(lambda: services.declare(saga.storyguide, encounter.pk, bandit.pk, attack))
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    page = player.goto(f"/encounters/{encounter.pk}/play/")
+    page = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     panel = page.get_by_test_id("my-declarations")
     expect(panel.get_by_test_id(f"declare-form-{boris.pk}")).to_be_visible()
@@ -245,8 +245,8 @@ def test_a_pushed_region_comes_in_at_once_though_its_own_command_is_not_yet_answ
     expect(preview).to_contain_text("check before confirming")
 
     confirmed, rolling = [], []
-    page.route(re.compile(r"/confirm/$"), lambda route: confirmed.append((route, route.fetch())))
-    page.route(re.compile(r"/preview/$"), lambda route: rolling.append(route))  # the next roll: held back
+    page.route(re.compile(r"/confirm-phase/$"), lambda route: confirmed.append((route, route.fetch())))
+    page.route(re.compile(r"/preview-phase/$"), lambda route: rolling.append(route))  # the next roll: held
     page.get_by_test_id("confirm-phase").click()
     status = page.get_by_test_id("encounter-status")
     expect(status).not_to_have_attribute("data-phase", "melee")  # the frame is in

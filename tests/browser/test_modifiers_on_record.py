@@ -38,7 +38,7 @@ def test_a_modifier_set_in_the_preview_stays_on_the_line_as_far_as_the_saga_show
     for fighter in (boris, anselm):
         player = table.person(fighter.character.owner.username, viewport=PHONE)
         player.enter_as(fighter.character.owner)
-        player.goto(f"/encounters/{encounter.pk}/play/")
+        player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
         players.append(player)
     for person in (guide, *players):
         person.wait_until_live()

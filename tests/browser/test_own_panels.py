@@ -39,7 +39,7 @@ def boris_has_declared(table):
 
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     declare(phone, boris, action="Fight hand to hand", weapon="Sword", engage=bandit)
     player.mark_page()

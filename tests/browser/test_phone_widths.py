@@ -101,7 +101,9 @@ def test_nothing_pinned_covers_a_control_on_an_ars_magica_encounter(table, setti
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     saga, encounter, combatants = load_demo_table()
     guide = seat(table, width, saga.storyguide, f"/encounters/{encounter.pk}/")
-    player = seat(table, width, combatants["Sir Boris"].character.owner, f"/encounters/{encounter.pk}/play/")
+    player = seat(
+        table, width, combatants["Sir Boris"].character.owner, f"/encounters/{encounter.pk}/arsmagica/play/"
+    )
     guide.page.get_by_test_id("open-declarations").click()
     nothing_covered(player.page, "the player")
     nothing_covered(guide.page, "the storyguide")

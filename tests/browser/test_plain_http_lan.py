@@ -60,7 +60,7 @@ def lan_table(lan_daphne, transactional_db):
 def test_on_plain_http_the_storyguide_is_told_in_one_line_and_the_table_still_plays(lan_table):
     saga, encounter, combatants = outside_the_event_loop(load_demo_table)
     boris = combatants["Sir Boris"]
-    guide = lan_table.person("storyguide")
+    guide = lan_table.person("storyguide", service_workers="allow")  # none, as the page is not secure
     guide.enter_as(saga.storyguide)
     page = guide.goto(f"/encounters/{encounter.pk}/")
     guide.wait_until_live()
@@ -73,7 +73,7 @@ def test_on_plain_http_the_storyguide_is_told_in_one_line_and_the_table_still_pl
 
     player = lan_table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     expect(phone.get_by_test_id("plain-http")).to_have_count(0)
     expect(phone.get_by_test_id("keep-awake")).to_be_hidden()  # no wake lock here: the page says nothing

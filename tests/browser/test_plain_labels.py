@@ -24,7 +24,7 @@ def test_ars_magica_cards_say_what_the_wounds_and_fatigue_do(table, settings):
     player.enter_as(boris.character.owner)
     for person, path in (
         (guide, f"/encounters/{encounter.pk}/"),
-        (player, f"/encounters/{encounter.pk}/play/"),
+        (player, f"/encounters/{encounter.pk}/arsmagica/play/"),
     ):
         card = person.goto(path).get_by_test_id(f"combatant-{boris.pk}")
         expect(card.get_by_test_id("body-level")).to_have_text("Light Wounds: −1 to rolls")

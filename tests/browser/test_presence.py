@@ -54,7 +54,7 @@ def test_the_storyguide_sees_a_player_here_then_away_then_gone(table):
 
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     expect(who).to_have_attribute("data-state", "here")
     expect(phone.get_by_test_id(f"presence-{name}")).to_have_attribute("data-state", "here")
@@ -111,7 +111,7 @@ def test_a_declaration_waiting_on_someone_away_is_named_and_closing_on_it_asks_f
     guide.wait_until_live()
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
-    phone = player.goto(f"/encounters/{encounter.pk}/play/")
+    phone = player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     waits = guide.page.get_by_test_id("presence-waits")
     expect(waits).not_to_contain_text("Sir Boris")  # he is here

@@ -44,7 +44,7 @@ def test_an_ars_magica_key_shows_its_result_and_the_players_see_the_roll(table, 
     player = table.person("player1", viewport=PHONE)
     player.enter_as(boris.character.owner)
     page = guide.goto(f"/encounters/{encounter.pk}/")
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
     phase_is(page, "melee")

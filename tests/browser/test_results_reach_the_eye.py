@@ -65,7 +65,7 @@ def test_ars_magica_results_are_marked_read_out_and_shown_at_the_top_of_a_phone(
     player.enter_as(boris.character.owner)
     player.context.add_init_script(VIBRATIONS)
     guide.goto(f"/encounters/{encounter.pk}/")
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
     page = player.page

@@ -30,7 +30,7 @@ def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, 
     player = table.person("player1", viewport=PHONE)
     player.enter_as(boris.character.owner)
     guide.goto(f"/encounters/{encounter.pk}/")
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
         person.mark_page()
@@ -58,7 +58,7 @@ def test_open_pages_reconnect_after_the_server_restarts_and_keep_playing(table, 
     expect(guide.page.get_by_test_id(f"declared-{boris.pk}")).to_have_class("done")
 
     fresh = player.new_tab()
-    player.goto(f"/encounters/{encounter.pk}/play/", page=fresh)
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/", page=fresh)
     player.wait_until_live(page=fresh)
     expect(fresh.get_by_test_id(f"declared-mark-{boris.pk}")).to_be_visible()
     assert event_seqs(player.page) == event_seqs(fresh)

@@ -75,7 +75,7 @@ def test_the_storyguide_keys_a_round_through_and_undoes_melee_for_everyone(table
     player = table.person("player1", viewport=PHONE)
     player.enter_as(boris.character.owner)
     guide.goto(f"/encounters/{encounter.pk}/")
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
         person.mark_page()
@@ -156,7 +156,7 @@ def test_a_shooters_missile_fields_stay_when_their_heading_is_tapped(table, sett
     outside_the_event_loop(services.open_declarations, saga.storyguide, encounter.pk, encounter.version)
     player = table.person("player3", viewport=PHONE)
     player.enter_as(marta.character.owner)
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     player.wait_until_live()
     form = player.page.get_by_test_id(f"declare-form-{marta.pk}")
     shooting = player.page.get_by_test_id(f"shooting-{marta.pk}")

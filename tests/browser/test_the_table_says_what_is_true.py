@@ -86,7 +86,7 @@ def test_an_ars_magica_encounter_ended_at_declarations_reads_as_ended_live_after
     player = table.person("player", viewport=PHONE)
     player.enter_as(boris.character.owner)
     guide.goto(f"/encounters/{encounter.pk}/")
-    player.goto(f"/encounters/{encounter.pk}/play/")
+    player.goto(f"/encounters/{encounter.pk}/arsmagica/play/")
     for person in (guide, player):
         person.wait_until_live()
         expect(person.page.get_by_test_id("order-note")).to_have_text(

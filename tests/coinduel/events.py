@@ -1,13 +1,7 @@
-"""The coin duel's event kinds, each one unit (`combat.events.EventKind`): its payload, its line (the
-default template, `coinduel/events/<name>.html`), its sentence; what players see is every payload whole
-(its log holds no secrets), and every frame pushes the one panel. With its log (turns' headings) and its
-archive (the keys that name duellists): two of its roles."""
-
-from __future__ import annotations
+"""The coin duel's event kinds, each a unit (payload, sentence; its line by default), its Log and Archive."""
 
 from typing import TypedDict
 
-from django.db import models
 from typing_extensions import override
 
 from combat import systems
@@ -26,8 +20,8 @@ class Flip(EventKind):
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
-        said = (f"{payload['names'].get(who, '')} flips {face}" for who, face in payload["faces"].items())
-        return ", ".join(said) + "."
+        said = ", ".join(f"{payload['names'][who]} flips {face}" for who, face in payload["faces"].items())
+        return said + "."
 
 
 class WonPayload(TypedDict):
@@ -46,20 +40,8 @@ class Won(EventKind):
 EVENT_KINDS = (Flip, Won)
 
 
-class Kind(models.TextChoices):
-    """The kinds' names, as the services write them."""
-
-    FLIP = Flip.name, Flip.label
-    WON = Won.name, Won.label
-
-
 class Log(systems.Log):
     SECRETS = False  # every coin falls in sight of the whole table
-
-    @override
-    def round_heading(self, number: int) -> str:
-        """A turn's heading in the history and the log (0: before the first flip)."""
-        return f"Turn {number}" if number else "Before the first flip"
 
 
 class Archive(systems.Archive):

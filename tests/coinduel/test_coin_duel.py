@@ -26,7 +26,7 @@ from combat.rules.dice import ScriptedDice
 from combat.rules.refusals import WRONG_TIME
 
 from . import rules, services
-from .events import Kind
+from .events import Won
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TIMEOUT = 3
@@ -128,15 +128,15 @@ async def test_a_coin_duel_runs_through_the_core_and_reaches_two_live_screens():
     try:
         version = await database_sync_to_async(lambda: duel.v)()
         response = await database_sync_to_async(duel.sg_client.post)(
-            reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": version}
+            reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": version}
         )
         assert response.status_code == 200 and b"form-error" not in response.content
         for screen in screens:
             frame = await screen.receive_from(timeout=TIMEOUT)
-            assert re.search(r'data-kind="coin_flip"[^>]*>.*Turn 1', frame)
+            assert re.search(r'data-kind="coin_flip"[^>]*>.*Round 1', frame)
             assert "Ada flips" in frame and "Bruno flips" in frame and 'id="coin-duel"' in frame
         again = await database_sync_to_async(duel.sg_client.post)(
-            reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": version}
+            reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": version}
         )
         assert again.status_code == 409 and b"moved on" in again.content
     finally:
@@ -155,12 +155,12 @@ def test_its_events_the_history_and_the_export():
         "coin_duel_won"
     ]
     assert encounter.status == Encounter.Status.ENDED
-    won = encounter.events.get(kind=Kind.WON)
+    won = encounter.events.get(kind=Won.name)
     assert won.payload == {"winner": str(encounter.combatants.get(character=duel.ada).pk), "name": "Ada"}
 
     page = duel.sg_client.get(reverse("saga_history", args=[duel.saga.pk]))
     html = page.content.decode()
-    assert page.status_code == 200 and "<h3>Turn 4</h3>" in html and "<b>Ada</b> wins the duel." in html
+    assert page.status_code == 200 and "<h3>Round 4</h3>" in html and "<b>Ada</b> wins the duel." in html
     assert '<option value="coin_flip">Coins flipped</option>' in html
     filtered = duel.sg_client.get(
         reverse("saga_history", args=[duel.saga.pk]), {"kind": "coin_duel_won"}
@@ -182,7 +182,7 @@ def test_a_won_duel_refuses_another_flip_in_the_error_slot():
     for _ in range(3):
         duel.flip(HEADS, TAILS)
     response = duel.sg_client.post(
-        reverse("coinduel_flip", args=[duel.encounter.pk]), {"expected_version": duel.v}
+        reverse("coinduel:flip", args=[duel.encounter.pk]), {"expected_version": duel.v}
     )
     assert response.status_code == 409 and b"This encounter is over." in response.content
 
@@ -216,7 +216,7 @@ def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
     duel.create()
     duel.flip(HEADS, TAILS)
     pk = duel.encounter.pk
-    flip_url, page_url = reverse("coinduel_flip", args=[pk]), reverse("encounter_page", args=[pk])
+    flip_url, page_url = reverse("coinduel:flip", args=[pk]), reverse("encounter_page", args=[pk])
     assert flip_url in duel.sg_client.get(page_url).content.decode()
     combat_services.end_encounter(duel.storyguide, duel.encounter.pk, duel.v)
     encounter = Encounter.objects.get(pk=duel.encounter.pk)
@@ -227,7 +227,7 @@ def test_a_duel_the_storyguide_ended_takes_no_flip_and_offers_none():
     )  # the rest of the rules allow it
     before = (encounter.version, encounter.last_seq)
     response = duel.sg_client.post(
-        reverse("coinduel_flip", args=[encounter.pk]), {"expected_version": encounter.version}
+        reverse("coinduel:flip", args=[encounter.pk]), {"expected_version": encounter.version}
     )
     assert response.status_code == 409 and b"This encounter is over." in response.content
     encounter.refresh_from_db()
@@ -244,7 +244,7 @@ def test_a_flip_the_rules_refuse_is_refused_in_the_error_slot_and_its_button_say
     combat_services.add_combatants(duel.storyguide, duel.encounter.pk, duel.v, [carl.pk], "Duellists")
     before = duel.v
     response = duel.sg_client.post(
-        reverse("coinduel_flip", args=[duel.encounter.pk]),
+        reverse("coinduel:flip", args=[duel.encounter.pk]),
         {"expected_version": before},
         HTTP_HX_REQUEST="true",
     )
@@ -252,3 +252,25 @@ def test_a_flip_the_rules_refuse_is_refused_in_the_error_slot_and_its_button_say
     assert b"A coin duel needs exactly two duellists." in response.content and duel.v == before
     page = duel.sg_client.get(reverse("encounter_page", args=[duel.encounter.pk])).content.decode()
     assert re.search(r"<button[^>]*disabled[^>]*>Flip</button> <span>A coin duel needs exactly two", page)
+
+
+def test_the_smallest_complete_system_stays_small():
+    """Issue 36: the coin duel, with its templates and without its tests, in at most 8 files and 150
+    non-blank lines."""
+    package = ROOT / "tests" / "coinduel"
+    files = [f for f in package.rglob("*") if f.is_file() and f.suffix in (".py", ".html")]
+    files = [f for f in files if not f.name.startswith("test_")]
+    lines = sum(1 for f in files for line in f.read_text().splitlines() if line.strip())
+    assert len(files) <= 8 and lines <= 150, (len(files), lines)
+
+
+def test_the_worked_example_is_the_code_as_it_stands():
+    """docs/architecture.md's worked example is a diff of at most four files that the tree holds: taken
+    back from today's files, it applies."""
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    diff = re.search(r"### Adding a command: the worked example.*?```diff\n(.*?)```", doc, re.S)[1]
+    assert len(re.findall(r"^diff --git ", diff, re.M)) <= 4
+    check = subprocess.run(
+        ["git", "apply", "--check", "-R", "-"], cwd=ROOT, input=diff, capture_output=True, text=True
+    )
+    assert check.returncode == 0, check.stderr

@@ -32,7 +32,7 @@ def test_the_storyguides_command_reads_the_encounter_for_its_check_and_under_its
     login(client, table.storyguide)
     data = flip(table)
     with CaptureQueriesContext(connection) as queries:
-        assert post(client, "coinduel_flip", table.encounter, data).status_code == 200
+        assert post(client, "coinduel:flip", table.encounter, data).status_code == 200
     assert len(encounter_reads(queries.captured_queries)) == 2  # the check, then the lock
     assert not [q for q in queries.captured_queries if 'FROM "campaign_membership"' in q["sql"]]
     assert table.encounter.events.filter(kind="coin_flip").count() == 1
@@ -40,25 +40,25 @@ def test_the_storyguides_command_reads_the_encounter_for_its_check_and_under_its
 
 def test_outsiders_and_players_are_refused_the_storyguides_command(client, table):
     login(client, table.storyguide)
-    assert post(client, "coinduel_flip", table.encounter, flip(table)).status_code == 200
+    assert post(client, "coinduel:flip", table.encounter, flip(table)).status_code == 200
     version = table.v
     client.logout()
     login(client, table.outsider)
-    refused = post(client, "coinduel_flip", table.encounter, flip(table))
+    refused = post(client, "coinduel:flip", table.encounter, flip(table))
     assert refused.status_code == 422 and b"not open to you" in refused.content
-    assert post(client, "coinduel_flip", table.encounter, flip(table), htmx=False).status_code == 404
+    assert post(client, "coinduel:flip", table.encounter, flip(table), htmx=False).status_code == 404
     client.logout()
     login(client, table.alice)
-    refused = post(client, "coinduel_flip", table.encounter, flip(table))
+    refused = post(client, "coinduel:flip", table.encounter, flip(table))
     assert refused.status_code == 422 and b"Only the storyguide can do that." in refused.content
     assert table.v == version
 
 
 def test_a_player_who_has_left_the_saga_is_an_outsider_at_once(client, table):
     login(client, table.alice)
-    assert b"Only the storyguide" in post(client, "coinduel_flip", table.encounter, flip(table)).content
+    assert b"Only the storyguide" in post(client, "coinduel:flip", table.encounter, flip(table)).content
     Membership.objects.filter(saga=table.saga, user=table.alice).delete()
-    refused = post(client, "coinduel_flip", table.encounter, flip(table))
+    refused = post(client, "coinduel:flip", table.encounter, flip(table))
     assert refused.status_code == 422 and b"not open to you" in refused.content
 
 
@@ -66,17 +66,17 @@ def test_an_encounter_removed_is_refused_not_an_error(client, table):
     login(client, table.storyguide)
     data = flip(table)
     Encounter.objects.filter(pk=table.encounter.pk).delete()
-    refused = post(client, "coinduel_flip", table.encounter, data)
+    refused = post(client, "coinduel:flip", table.encounter, data)
     assert refused.status_code == 422 and b"not open to you: it may have been removed" in refused.content
-    assert post(client, "coinduel_flip", table.encounter, data, htmx=False).status_code == 404
+    assert post(client, "coinduel:flip", table.encounter, data, htmx=False).status_code == 404
 
 
 def test_another_systems_command_is_sent_away(client, table):
     login(client, table.storyguide)
-    assert post(client, "coinduel_flip", table.encounter, flip(table)).status_code == 200
+    assert post(client, "coinduel:flip", table.encounter, flip(table)).status_code == 200
     version = table.v
     d6_command = {"expected_version": version}
-    refused = post(client, "d6_start_fight", table.encounter, d6_command)
+    refused = post(client, "d6:start_fight", table.encounter, d6_command)
     assert refused.status_code == 422 and b"not open to you" in refused.content
-    assert post(client, "d6_start_fight", table.encounter, d6_command, htmx=False).status_code == 404
+    assert post(client, "d6:start_fight", table.encounter, d6_command, htmx=False).status_code == 404
     assert table.v == version

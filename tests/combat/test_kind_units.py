@@ -65,6 +65,10 @@ class Rang(EventKind):
     def tally(self, event):
         return [("1", "attacks", event.payload["strokes"])]
 
+    @override
+    def rolls(self, event):
+        return [(1, event.payload["strokes"], "strokes"), (2, None, "hidden"), (3, True, "a flag")]
+
 
 class Hushed(EventKind):
     """A kind that declares its name alone: every other member is the default."""
@@ -111,7 +115,7 @@ def test_a_kind_left_to_its_defaults():
     assert hushed.for_players(said, set(), set(), "") == {}  # nothing of its own: it fails closed
     assert hushed.for_players_record(said, set(), "") == {}
     assert hushed.apply(["table"], said) == ["table"]
-    assert hushed.marks(said) == [] and hushed.tally(said) == []
+    assert hushed.marks(said) == [] and hushed.tally(said) == [] and hushed.rolls(said) == []
     with pytest.raises(ValueError, match="longer than 24"):
         EventKind("a" * 25, "Too long", NoFields, "x.html")
 
@@ -142,6 +146,8 @@ def test_the_roles_defaults_hand_each_event_to_its_kind(bells):
     assert bells.replay.state_at([rang, event("bell_hushed", {}), rang]) == [3, 3]
     assert bells.replay.chart_marks(rang) == [("hit", "1", "rang")]
     assert bells.replay.chart_tally(rang) == [("1", "attacks", 3)]
+    assert bells.replay.recap_rolls(rang) == [("1", 3, "strokes")]  # no total, or a flag: left out
+    assert bells.replay.recap_rolls(event("bell_hushed", {})) == []
     # A core kind is its unit too: its sentence is said once, in the core.
     added = {"combatant": "7", "name": "Bruno", "side": "Foes", "npc": True}
     assert CORE_BY_NAME["combatant_added"].sentence(added, {}, storyguide=True) == (

@@ -97,11 +97,11 @@ def test_other_parameters_another_sort_of_member_and_an_override_not_marked():
 
 
 def test_a_member_every_system_gives_left_out():
-    Sheetless = type("Sheetless", (Sound,), {"sheet": systems.Sheet})
-    assert ids(Sheetless) == ["covenant.E003"]
-    assert "lacks sheet_forms, which every system gives" in Sheetless.problems()[0].message
-    with pytest.raises(TypeError, match="lacks sheet_forms"):
-        assert Sheetless().sheet is None
+    Panelless = type("Panelless", (Sound,), {"page": systems.Page})
+    assert ids(Panelless) == ["covenant.E003"]
+    assert "lacks state_context, which every system gives" in Panelless.problems()[0].message
+    with pytest.raises(TypeError, match="lacks state_context"):
+        assert Panelless().page is None
 
 
 def test_a_role_named_by_a_path_that_is_not_there_or_not_the_role():

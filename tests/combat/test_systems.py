@@ -43,7 +43,7 @@ def test_every_member_of_the_rule_system_interface_says_what_it_provides():
     for role in (systems.RuleSystem, *ROLES):
         assert [name for name, documented in documented_members(role).items() if not documented] == []
     given = {name for role in ROLES for name in role.__abstractmethods__}
-    assert given == {"sheet_forms", "encounter_page", "state_context", "resolve"}  # every system gives these
+    assert given == {"state_context"}  # every system gives its panels; the rest has defaults
 
 
 def test_every_installed_system_plays_every_role_through_a_class_of_its_own():
@@ -53,11 +53,15 @@ def test_every_installed_system_plays_every_role_through_a_class_of_its_own():
             played = getattr(system, role.__name__.lower())
             assert isinstance(played, role) and played is getattr(system, role.__name__.lower())  # made once
             assert role.members() <= set(dir(played))
-        assert system.sheet.TEMPLATE and system.sheet.FORM_TEMPLATE and system.page.FRAME_TEMPLATE
+        assert system.sheet.FORM_TEMPLATE and system.page.FRAME_TEMPLATE  # a sheet with no scores shows none
     ars, d6 = systems.get("arsmagica"), systems.get("d6fatigue")
     assert type(ars.replay) is import_module("arsmagica.replay").Replay
     assert type(d6.page) is import_module("d6.views").Page
-    assert ars.urls == "arsmagica.urls" and d6.log.STYLESHEETS == ("css/d6.css",)
+    assert (
+        ars.urls == "arsmagica.urls"
+        and ars.namespace == "arsmagica"
+        and d6.log.STYLESHEETS == ("css/d6.css",)
+    )
     assert ars.archive.COMBATANT_KEYS == {"attacker", "defender", "caster"}
     assert "runner" in d6.archive.COMBATANT_KEYS
     assert d6.replay.takes_back(None, []) == [] and d6.replay.UNDO_KINDS == ()  # the default: no undo

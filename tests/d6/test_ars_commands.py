@@ -20,10 +20,12 @@ def test_the_storyguide_cannot_open_ars_declarations_on_a_d6_encounter(table):
 
 
 def test_the_ars_control_panel_buttons_answer_a_d6_encounter_with_an_error(client, table):
+    """The command's check reads the encounter's rule system once, with who may (`checked_encounter`):
+    another system's encounter is not there for Ars Magica's commands, a 404, or beside the button."""
     client.force_login(table.storyguide)
     version = table.v
-    response = client.post(
-        reverse("open_declarations", args=[table.encounter.pk]), {"expected_version": version}
-    )
-    assert response.status_code == 400 and "d6" in response.content.decode()
+    url = reverse("arsmagica:open_declarations", args=[table.encounter.pk])
+    assert client.post(url, {"expected_version": version}).status_code == 404
+    response = client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422 and "not open to you" in response.content.decode()
     assert table.refresh().status == Encounter.Status.PREPARING and table.v == version

@@ -36,7 +36,7 @@ def test_runners_with_the_same_initials_get_numbers():
 
 def chase_page(client, user, table):
     client.force_login(user)
-    return client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    return client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
 
 
 def start_chase(table):

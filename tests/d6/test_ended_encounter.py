@@ -33,7 +33,7 @@ def choice_offered_then_ended(table):
     )
     services.offer_terrain(table.storyguide, table.encounter.pk, table.v, [("The river", "Swimming")])
     page = page_of(table, table.alice)
-    assert "Where do you run?" in page and reverse("d6_choose_terrain", args=[table.encounter.pk]) in page
+    assert "Where do you run?" in page and reverse("d6:choose_terrain", args=[table.encounter.pk]) in page
     combat_services.end_encounter(table.storyguide, table.encounter.pk, table.v)
     return table.refresh()
 
@@ -41,7 +41,7 @@ def choice_offered_then_ended(table):
 def page_of(table, user) -> str:
     client = Client()
     client.force_login(user)
-    response = client.get(reverse("d6_table", args=[table.encounter.pk]))
+    response = client.get(reverse("d6:table", args=[table.encounter.pk]))
     assert response.status_code == 200
     return response.content.decode()
 

@@ -36,7 +36,7 @@ def by_kind(table, html):
 
 def page(client, table, user):
     client.force_login(user)
-    response = client.get(reverse("d6_table", args=[table.encounter.pk]))
+    response = client.get(reverse("d6:table", args=[table.encounter.pk]))
     assert response.status_code == 200
     return response.content.decode()
 

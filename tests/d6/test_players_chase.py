@@ -149,21 +149,21 @@ def test_chase_views_by_persona(client, physical_table):
     start_field(table)
     choice = {"exchange": "1", "combatant": table.anselm.pk, "at_target": "move_ahead"}
     client.force_login(table.alice)
-    assert client.post(url("d6_at_target", table), choice).status_code == 403
-    assert client.get(url("d6_at_target", table)).status_code == 405
+    assert client.post(url("d6:at_target", table), choice).status_code == 403
+    assert client.get(url("d6:at_target", table)).status_code == 405
     faces = {"exchange": "1", "combatant": table.marta.pk, f"faces-{table.marta.pk}": "3 1 2"}
-    assert client.post(url("d6_chase_faces", table), faces).status_code == 200
+    assert client.post(url("d6:chase_faces", table), faces).status_code == 200
     assert runner(table.marta).faces == [3, 1, 2]
-    page = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    page = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     assert f'data-for-user="{table.alice.pk}" hidden data-testid="your-run-{table.marta.pk}"' in page
     assert f'data-testid="player-chase-typed-{table.marta.pk}"' in page
     client.force_login(table.outsider)
-    assert client.post(url("d6_chase_faces", table), faces).status_code == 404
+    assert client.post(url("d6:chase_faces", table), faces).status_code == 404
     client.force_login(table.bob)
-    response = client.post(url("d6_at_target", table), {**choice, "at_target": "dance"})
+    response = client.post(url("d6:at_target", table), {**choice, "at_target": "dance"})
     assert "Choose: act against the target" in response.content.decode()
-    assert client.post(url("d6_at_target", table), choice).status_code == 200
+    assert client.post(url("d6:at_target", table), choice).status_code == 200
     assert runner(table.anselm).moves_ahead is True
-    page = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    page = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     assert f'data-testid="at-target-{table.anselm.pk}" data-choice="move_ahead"' in page
     assert f'data-testid="player-at-target-ahead-{table.anselm.pk}"' in page

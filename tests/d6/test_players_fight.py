@@ -265,26 +265,26 @@ def test_views_by_persona(client, table, dice):
     start(table, dice)
     form = {"expected_version": table.v, "combatant": table.marta.pk, "score": "attribute:dexterity"}
     client.force_login(table.bob)
-    assert client.post(url("d6_roll", table), form).status_code == 403
-    assert client.post(url("d6_breather", table), {"expected_version": table.v}).status_code == 403
+    assert client.post(url("d6:roll", table), form).status_code == 403
+    assert client.post(url("d6:breather", table), {"expected_version": table.v}).status_code == 403
     assert (
-        client.post(url("d6_set_value", table), {"expected_version": table.v, "value": "3"}).status_code
+        client.post(url("d6:set_value", table), {"expected_version": table.v, "value": "3"}).status_code
         == 403
     )
     client.force_login(table.outsider)
-    assert client.post(url("d6_roll", table), form).status_code == 404
+    assert client.post(url("d6:roll", table), form).status_code == 404
     client.force_login(table.alice)
-    assert client.get(url("d6_roll", table)).status_code == 405
+    assert client.get(url("d6:roll", table)).status_code == 405
     dice(4, 5, 3)
-    response = client.post(url("d6_roll", table), {**form, "potential": "2"})
+    response = client.post(url("d6:roll", table), {**form, "potential": "2"})
     assert response.status_code == 200
     roll = table.refresh().events.order_by("-seq").first()
     assert (roll.kind, roll.payload["potential"], roll.payload["result"]) == ("d6_roll", 2, 7)
-    response = client.post(url("d6_roll", table), {**form, "expected_version": table.v, "potential": "x"})
+    response = client.post(url("d6:roll", table), {**form, "expected_version": table.v, "potential": "x"})
     assert "Potential must be a whole number" in response.content.decode()
     dice(4, 5, 3, 4, 6, 2)  # Marta's second challenge this turn: two shots into the cluster
     response = client.post(
-        url("d6_cluster", table),
+        url("d6:cluster", table),
         {**form, "expected_version": table.v, "targets": [table.bandits[0].pk, table.bandits[1].pk]},
     )
     assert response.status_code == 200
@@ -294,7 +294,7 @@ def test_views_by_persona(client, table, dice):
     ]
     assert fight(table).defence["defender"] == str(table.bandits[0].pk)
     client.force_login(table.storyguide)
-    response = client.post(url("d6_set_value", table), {"expected_version": table.v, "value": "4"})
+    response = client.post(url("d6:set_value", table), {"expected_version": table.v, "value": "4"})
     assert response.status_code == 200
     assert fight(table).defence["value"] == 4  # a defence is awaited: the value is the defence's
 
@@ -302,12 +302,12 @@ def test_views_by_persona(client, table, dice):
 def test_the_players_page_carries_their_turn_for_them_only(client, table, dice):
     start(table, dice)
     client.force_login(table.alice)
-    html = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    html = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     assert f'data-for-user="{table.alice.pk}" hidden data-testid="your-turn-{table.marta.pk}"' in html
     assert 'data-testid="player-roll-form"' in html
     assert 'data-testid="player-cluster-form"' in html
     client.force_login(table.storyguide)
-    html = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    html = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     assert 'data-testid="d6-yours"' not in html
     assert 'data-testid="set-value-form"' in html
     assert 'data-testid="cluster-form"' in html

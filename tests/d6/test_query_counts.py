@@ -34,7 +34,7 @@ def renders_within(client, django_assert_max_num_queries, table, frame: int, pag
     for user in (table.storyguide, table.alice):
         client.force_login(user)
         with django_assert_max_num_queries(page):
-            assert client.get(reverse("d6_table", args=[encounter.pk])).status_code == 200
+            assert client.get(reverse("d6:table", args=[encounter.pk])).status_code == 200
 
 
 def test_a_crowded_fight_renders_in_a_few_queries(client, django_assert_max_num_queries, table, dice):

@@ -23,7 +23,7 @@ def test_a_breather_reads_the_combatants_once(
     services.start_fight(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.alice)
-    url = reverse("d6_breather", args=[table.encounter.pk])
+    url = reverse("d6:breather", args=[table.encounter.pk])
     with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
         answer = client.post(url, {"expected_version": table.v}, HTTP_HX_REQUEST="true")
     assert answer.status_code == 200

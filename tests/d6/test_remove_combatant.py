@@ -24,7 +24,7 @@ def test_nobody_leaves_while_the_fight_runs(table, dice):
     services.start_fight(table.storyguide, table.encounter.pk, table.v)
     client = Client()
     client.force_login(table.storyguide)
-    page = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    page = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     assert 'data-testid="remove-' not in page
     version = table.v
     with pytest.raises(WrongPhase, match="^Combatants join or leave before the fight or the chase starts"):

@@ -23,7 +23,7 @@ def breather(user, encounter_id, version):
     """The player's (or anyone's) breather on the fighter whose turn it is, as the page posts it."""
     client = Client()
     client.force_login(user)
-    url = reverse("d6_breather", args=[encounter_id])
+    url = reverse("d6:breather", args=[encounter_id])
     return client.post(url, {"expected_version": version}, HTTP_HX_REQUEST="true")
 
 

@@ -11,7 +11,7 @@ from tests.campaign.test_sent_once import keys_on
 
 
 def test_storyguide_names_the_d6_attributes(d6_saga, as_storyguide):
-    url = f"/sagas/{d6_saga.pk}/attributes/"
+    url = f"/sagas/{d6_saga.pk}/d6/attributes/"
     assert as_storyguide.get(url).status_code == 200
     response = as_storyguide.post(url, {"names": "Agility\nWits\nstamina\n\nWits"})
     assert response.status_code == 302
@@ -21,7 +21,7 @@ def test_storyguide_names_the_d6_attributes(d6_saga, as_storyguide):
 
 
 def test_d6_attribute_names_must_be_words(d6_saga, as_storyguide):
-    response = as_storyguide.post(f"/sagas/{d6_saga.pk}/attributes/", {"names": "str3ngth!"})
+    response = as_storyguide.post(f"/sagas/{d6_saga.pk}/d6/attributes/", {"names": "str3ngth!"})
     assert response.status_code == 200
     assert "is not a usable attribute name" in response.content.decode()
     d6_saga.refresh_from_db()
@@ -32,15 +32,15 @@ def test_d6_attributes_are_for_d6_sagas_and_their_storyguide(
     storyguide, d6_saga, as_storyguide, as_player, as_stranger
 ):
     saga = campaign_services.create_saga(storyguide, name="Another system's", rule_system="coinduel")
-    assert as_storyguide.get(f"/sagas/{saga.pk}/attributes/").status_code == 404
-    assert as_player.get(f"/sagas/{d6_saga.pk}/attributes/").status_code == 403
-    assert as_stranger.get(f"/sagas/{d6_saga.pk}/attributes/").status_code == 404
-    assert as_storyguide.delete(f"/sagas/{d6_saga.pk}/attributes/").status_code == 405
+    assert as_storyguide.get(f"/sagas/{saga.pk}/d6/attributes/").status_code == 404
+    assert as_player.get(f"/sagas/{d6_saga.pk}/d6/attributes/").status_code == 403
+    assert as_stranger.get(f"/sagas/{d6_saga.pk}/d6/attributes/").status_code == 404
+    assert as_storyguide.delete(f"/sagas/{d6_saga.pk}/d6/attributes/").status_code == 405
 
 
 @pytest.mark.django_db
 def test_a_late_resend_of_the_d6_attributes_does_not_undo_a_later_one(d6_saga, as_storyguide):
-    url = reverse("saga_d6_attributes", args=[d6_saga.pk])
+    url = reverse("d6:attributes", args=[d6_saga.pk])
     assert keys_on(as_storyguide, url)
     old = {"names": "Might\nWits", "command_key": fresh_key()}
     as_storyguide.post(url, old)
@@ -56,3 +56,13 @@ def test_a_new_d6_saga_has_the_default_attributes(storyguide):
     saga.refresh_from_db()
     assert saga_attributes(saga) == list(DEFAULT_ATTRIBUTES)
     assert saga_attributes(saga)[:3] == ["strength", "dexterity", "stamina"]
+
+
+def test_the_old_path_of_the_attributes_still_answers(d6_saga, as_storyguide):
+    """Before 2026-11-29 the page sat at `sagas/<id>/attributes/`: a GET is sent on for good, a post done."""
+    old = f"/sagas/{d6_saga.pk}/attributes/"
+    response = as_storyguide.get(old)
+    assert response.status_code == 301 and response["Location"] == f"/sagas/{d6_saga.pk}/d6/attributes/"
+    assert as_storyguide.post(old, {"names": "Might\nGrace"}).status_code == 302
+    d6_saga.refresh_from_db()
+    assert "grace" in saga_attributes(d6_saga)

@@ -18,7 +18,7 @@ def lands_on_the_table(client, response, encounter) -> None:
     """The command's answer sends htmx to the encounter's page, which is the d6 table."""
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("encounter_page", args=[encounter.pk])
-    table_url = reverse("d6_table", args=[encounter.pk])
+    table_url = reverse("d6:table", args=[encounter.pk])
     assert client.get(response["HX-Redirect"], follow=True).redirect_chain == [(table_url, 302)]
 
 
@@ -29,7 +29,7 @@ def test_a_d6_encounter_is_created_at_the_cores_url_and_opens_on_its_table(clien
     assert f'action="{create_url}"' in saga_page and "new-d6" not in saga_page
     response = client.post(create_url, {"name": "Night market"}, follow=True)
     encounter = table.saga.encounters.get(name="Night market")
-    page_url, table_url = (reverse(name, args=[encounter.pk]) for name in ("encounter_page", "d6_table"))
+    page_url, table_url = (reverse(name, args=[encounter.pk]) for name in ("encounter_page", "d6:table"))
     assert response.redirect_chain == [(page_url, 302), (table_url, 302)]
     assert "Night market" in response.content.decode()
     response = login(client, table.alice).post(create_url, {"name": "Mine"})
@@ -47,7 +47,7 @@ def watchman(table):
 def test_the_d6_set_up_panel_posts_to_the_cores_urls(client, table):
     watchman(table)
     login(client, table.storyguide)
-    page = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    page = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     assert f'hx-post="{reverse("add_combatants", args=[table.encounter.pk])}"' in page
     assert reverse("remove_combatant", args=[table.encounter.pk, table.marta.pk]) in page
     assert "/d6/combatants/" not in page
@@ -91,7 +91,7 @@ def test_a_page_opened_before_the_move_still_creates_an_encounter_at_the_old_url
     old_url = f"/sagas/{table.saga.pk}/encounters/new-d6/"
     response = client.post(old_url, {"name": "Night market", "csrfmiddlewaretoken": token}, follow=True)
     encounter = table.saga.encounters.get(name="Night market")
-    assert response.redirect_chain[-1] == (reverse("d6_table", args=[encounter.pk]), 302)
+    assert response.redirect_chain[-1] == (reverse("d6:table", args=[encounter.pk]), 302)
 
 
 def test_a_page_opened_before_the_move_still_adds_and_removes_at_the_old_urls(client, table):

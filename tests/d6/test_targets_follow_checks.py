@@ -30,7 +30,7 @@ def test_the_turn_s_targets_are_those_the_check_takes(table, dice):
     start(table, dice)  # Marta acts first
     client = Client()
     client.force_login(table.storyguide)
-    html = client.get(reverse("d6_table", args=[table.encounter.pk])).content.decode()
+    html = client.get(reverse("d6:table", args=[table.encounter.pk])).content.decode()
     others = {str(c.pk) for c in (table.anselm, *table.bandits)}
     assert offered(html, "roll-target") == others and offered(html, "cluster") == others
     encounter = table.refresh()

@@ -71,7 +71,7 @@ def page(user, url) -> str:
 def to_meet(table, user):
     client = Client()
     client.force_login(user)
-    return client.get(reverse("d6_to_meet", args=[table.encounter.pk]))
+    return client.get(reverse("d6:to_meet", args=[table.encounter.pk]))
 
 
 def defence_event(table) -> Event:
@@ -155,9 +155,9 @@ def test_the_awaited_defence_shows_its_number_to_the_storyguide_and_the_defender
     for html in (frames[PLAYERS], replayed(encounter, PLAYERS)):
         assert LANDS not in html and "lands with" not in html and 'data-testid="to-meet-value"' not in html
         assert "must defend against Bandit 2’s attack." in html
-        assert 'hx-get="' + reverse("d6_to_meet", args=[encounter.pk]) in html  # the defender asks for it
+        assert 'hx-get="' + reverse("d6:to_meet", args=[encounter.pk]) in html  # the defender asks for it
     for user in (attacked.alice, attacked.bob):
-        assert LANDS not in page(user, reverse("d6_table", args=[encounter.pk]))
+        assert LANDS not in page(user, reverse("d6:table", args=[encounter.pk]))
     answers = {user: to_meet(attacked, user) for user in (attacked.storyguide, attacked.alice, attacked.bob)}
     assert all(answer.status_code == 200 for answer in answers.values())
     value = f'data-testid="to-meet-value">{RESULT}<'

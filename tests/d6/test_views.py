@@ -30,7 +30,7 @@ def chase_form(table, **extra):
 
 
 def test_the_storyguide_sees_the_control_panel(client, table):
-    response = login(client, table.storyguide).get(url("d6_table", table))
+    response = login(client, table.storyguide).get(url("d6:table", table))
     assert response.status_code == 200
     html = response.content.decode()
     assert 'data-testid="d6-controls"' in html
@@ -40,7 +40,7 @@ def test_the_storyguide_sees_the_control_panel(client, table):
 
 
 def test_a_player_sees_the_table_without_controls(client, table):
-    response = login(client, table.alice).get(url("d6_table", table))
+    response = login(client, table.alice).get(url("d6:table", table))
     assert response.status_code == 200
     html = response.content.decode()
     assert 'data-testid="d6-controls"' not in html
@@ -49,14 +49,14 @@ def test_a_player_sees_the_table_without_controls(client, table):
 
 
 def test_an_outsider_gets_404(client, table):
-    assert login(client, table.outsider).get(url("d6_table", table)).status_code == 404
-    response = client.post(url("d6_start_fight", table), {"expected_version": table.v})
+    assert login(client, table.outsider).get(url("d6:table", table)).status_code == 404
+    response = client.post(url("d6:start_fight", table), {"expected_version": table.v})
     assert response.status_code == 404
     assert not Fight.objects.exists()
 
 
 def test_anonymous_is_sent_to_log_in(client, table):
-    response = client.get(url("d6_table", table))
+    response = client.get(url("d6:table", table))
     assert response.status_code == 302
     assert "/login" in response["Location"] or "login" in response["Location"]
 
@@ -64,35 +64,35 @@ def test_anonymous_is_sent_to_log_in(client, table):
 def test_the_combat_pages_send_a_d6_encounter_to_its_table(client, table):
     login(client, table.storyguide)
     assert client.get(reverse("encounter_page", args=[table.encounter.pk]))["Location"] == url(
-        "d6_table", table
+        "d6:table", table
     )
     login(client, table.alice)
-    assert client.get(reverse("encounter_play", args=[table.encounter.pk]))["Location"] == url(
-        "d6_table", table
+    assert client.get(reverse("arsmagica:play", args=[table.encounter.pk]))["Location"] == url(
+        "d6:table", table
     )
 
 
 def test_a_player_cannot_run_the_fight(client, table):
-    response = login(client, table.alice).post(url("d6_start_fight", table), {"expected_version": table.v})
+    response = login(client, table.alice).post(url("d6:start_fight", table), {"expected_version": table.v})
     assert response.status_code == 403
     assert not Fight.objects.exists()
 
 
 def test_commands_are_post_only(client, table):
     login(client, table.storyguide)
-    assert client.get(url("d6_start_fight", table)).status_code == 405
-    assert client.get(url("d6_exchange", table)).status_code == 405
+    assert client.get(url("d6:start_fight", table)).status_code == 405
+    assert client.get(url("d6:exchange", table)).status_code == 405
 
 
 def test_the_storyguide_starts_the_fight_and_rolls(client, table, dice):
     login(client, table.storyguide)
     dice(*INITIATIVE)
-    response = client.post(url("d6_start_fight", table), {"expected_version": table.v})
+    response = client.post(url("d6:start_fight", table), {"expected_version": table.v})
     assert response.status_code == 200
     assert Fight.objects.filter(encounter=table.encounter).exists()
     dice(2, 7, 3)
     response = client.post(
-        url("d6_roll", table),
+        url("d6:roll", table),
         {
             "expected_version": table.v,
             "combatant": table.marta.pk,
@@ -104,14 +104,14 @@ def test_the_storyguide_starts_the_fight_and_rolls(client, table, dice):
     )
     assert response.status_code == 200
     assert table.fatigue(table.marta) == 4
-    page = client.get(url("d6_table", table)).content.decode()
+    page = client.get(url("d6:table", table)).content.decode()
     assert 'data-testid="defence-form"' in page
     assert 'data-testid="awaiting-defence"' in page
 
 
 def test_a_stale_command_says_so_in_the_error_slot(client, table):
     login(client, table.storyguide)
-    response = client.post(url("d6_start_fight", table), {"expected_version": table.v - 1})
+    response = client.post(url("d6:start_fight", table), {"expected_version": table.v - 1})
     assert response.status_code == 409
     assert "moved on" in response.content.decode()
     assert not Fight.objects.exists()
@@ -120,7 +120,7 @@ def test_a_stale_command_says_so_in_the_error_slot(client, table):
 def test_bad_input_comes_back_as_a_message(client, table, dice):
     login(client, table.storyguide)
     response = client.post(
-        url("d6_start_chase", table), chase_form(table, **{f"distance-{table.bandits[0].pk}": "x"})
+        url("d6:start_chase", table), chase_form(table, **{f"distance-{table.bandits[0].pk}": "x"})
     )
     assert response.status_code == 400
     assert "whole number" in response.content.decode()
@@ -129,19 +129,19 @@ def test_bad_input_comes_back_as_a_message(client, table, dice):
 
 def test_the_chase_from_the_storyguides_form_to_the_players_choice(client, table, dice):
     login(client, table.storyguide)
-    assert client.post(url("d6_start_chase", table), chase_form(table)).status_code == 200
+    assert client.post(url("d6:start_chase", table), chase_form(table)).status_code == 200
     chase = Chase.objects.get()
     assert chase.route == [
         {"name": "Market streets", "rolled": "Running"},
         {"name": "The river", "rolled": "Swimming"},
     ]
-    page = client.get(url("d6_table", table)).content.decode()
+    page = client.get(url("d6:table", table)).content.decode()
     assert 'data-testid="chase-grid"' in page
     assert f'data-testid="grid-runner-{table.bandits[0].pk}" data-distance="2"' in page
     dice(4, 6, 5, 0)
-    assert client.post(url("d6_exchange", table), {"expected_version": table.v}).status_code == 200
+    assert client.post(url("d6:exchange", table), {"expected_version": table.v}).status_code == 200
     response = client.post(
-        url("d6_offer_terrain", table), {"expected_version": table.v, "offer": ["The river"]}
+        url("d6:offer_terrain", table), {"expected_version": table.v, "offer": ["The river"]}
     )
     assert response.status_code == 200
     chase.refresh_from_db()
@@ -149,20 +149,20 @@ def test_the_chase_from_the_storyguides_form_to_the_players_choice(client, table
 
     # Bob may not choose for Marta; the storyguide may not either; Alice does.
     login(client, table.bob)
-    page = client.get(url("d6_table", table)).content.decode()
+    page = client.get(url("d6:table", table)).content.decode()
     assert f'data-for-user="{table.alice.pk}"' in page
     response = client.post(
-        url("d6_choose_terrain", table), {"expected_version": table.v, "terrain": "The river"}
+        url("d6:choose_terrain", table), {"expected_version": table.v, "terrain": "The river"}
     )
     assert response.status_code == 403
     login(client, table.storyguide)
     response = client.post(
-        url("d6_choose_terrain", table), {"expected_version": table.v, "terrain": "The river"}
+        url("d6:choose_terrain", table), {"expected_version": table.v, "terrain": "The river"}
     )
     assert response.status_code == 403
     login(client, table.alice)
     response = client.post(
-        url("d6_choose_terrain", table), {"expected_version": table.v, "terrain": "The river"}
+        url("d6:choose_terrain", table), {"expected_version": table.v, "terrain": "The river"}
     )
     assert response.status_code == 200
     chase.refresh_from_db()
@@ -171,9 +171,9 @@ def test_the_chase_from_the_storyguides_form_to_the_players_choice(client, table
 
 def test_history_shows_d6_events(client, table, dice):
     login(client, table.storyguide)
-    client.post(url("d6_start_chase", table), chase_form(table))
+    client.post(url("d6:start_chase", table), chase_form(table))
     dice(4, 6, 5, 0)
-    client.post(url("d6_exchange", table), {"expected_version": table.v})
+    client.post(url("d6:exchange", table), {"expected_version": table.v})
     login(client, table.alice)
     html = client.get(reverse("saga_history", args=[table.saga.pk])).content.decode()
     assert "A chase!" in html
@@ -183,11 +183,11 @@ def test_history_shows_d6_events(client, table, dice):
 def test_a_refused_breather_is_a_disabled_button_that_says_why(client, table, dice):
     """The panel asks the check the command obeys: once Marta acted, her breather is refused."""
     start(table, dice)
-    page = login(client, table.storyguide).get(url("d6_table", table)).content.decode()
+    page = login(client, table.storyguide).get(url("d6:table", table)).content.decode()
     assert 'data-testid="breather-why"' not in page
     dice(4, 4, 4)
     services.roll(table.storyguide, table.encounter.pk, table.v, table.marta.pk, "attribute:dexterity")
-    page = client.get(url("d6_table", table)).content.decode()
+    page = client.get(url("d6:table", table)).content.decode()
     button = page[
         page.index('data-testid="breather"') : page.index("</button>", page.index('data-testid="breather"'))
     ]
@@ -237,5 +237,5 @@ def test_a_players_dice_form_asks_can_enter_faces(client, table):
         own.faces_refusal == "This saga's dice are rolled by the server: the storyguide rolls the exchange."
     )
     assert own.at_target_refusal == "Only a chaser can move ahead of the target."
-    page = login(client, table.alice).get(url("d6_table", table)).content.decode()
+    page = login(client, table.alice).get(url("d6:table", table)).content.decode()
     assert "The server rolls your dice when the storyguide rolls exchange 1" in page

@@ -69,7 +69,7 @@ def test_a_superscript_two_in_typed_faces_is_not_a_die_face(world):
 
 
 def test_typed_faces_without_their_purpose_are_refused(world):
-    url = f"/encounters/{world.ars_round.pk}/preview/"
+    url = f"/encounters/{world.ars_round.pk}/arsmagica/preview-phase/"
     combatant = world.ars_round.combatants.first()
     fields = {
         "expected_version": version(world.ars_round),

@@ -131,7 +131,7 @@ class ArsMagicaModel(TableModel):
     def open(self, person):
         self.command(
             "open",
-            lambda: self.send(person, "open_declarations", services.open_declarations),
+            lambda: self.send(person, "arsmagica:open_declarations", services.open_declarations),
             refusal=rules.can_open_declarations(self.table()),
             allowed=person == "storyguide",
         )
@@ -180,7 +180,7 @@ class ArsMagicaModel(TableModel):
         with self.seeded(seed):
             self.command(
                 "close",
-                lambda: self.send(person, "close_declarations", services.close_declarations),
+                lambda: self.send(person, "arsmagica:close_declarations", services.close_declarations),
                 refusal=rules.can_close_declarations(self.table()),
                 allowed=person == "storyguide",
             )
@@ -225,7 +225,7 @@ class ArsMagicaModel(TableModel):
     def end_round(self, person):
         self.command(
             "end round",
-            lambda: self.send(person, "end_round", services.end_round),
+            lambda: self.send(person, "arsmagica:end_round", services.end_round),
             refusal=rules.can_end_round(self.table()),
             allowed=person == "storyguide",
         )
@@ -360,13 +360,13 @@ class ArsMagicaPages(ArsMagicaModel):
         pages = {person: self.page(person) for person in ("storyguide", "player")}
         client = Client()
         client.force_login(self.player)
-        forms = client.get(reverse("my_declarations", args=[self.encounter.pk]))
+        forms = client.get(reverse("arsmagica:my_declarations", args=[self.encounter.pk]))
         assert forms.status_code == 200, forms.status_code
         table = self.table()
         open_now = rules.can_declare(table) is None and self.row().status != ENDED
         boris = self.row().combatants.filter(character=self.character("Sir Boris")).first()
         if boris is not None and not open_now:
-            url = reverse("declare", args=[self.encounter.pk, boris.pk]).encode()
+            url = reverse("arsmagica:declare", args=[self.encounter.pk, boris.pk]).encode()
             assert url not in forms.content, "the player is offered a declaration that would be refused"
         if open_now and boris is not None:
             self.as_before_offered_exactly_when_accepted(forms.content, boris)

@@ -4,6 +4,8 @@ and the NPC-rolls setting, each sent as the storyguide, a player or a stranger (
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from hypothesis import strategies as st
 from hypothesis.stateful import rule
 
@@ -43,9 +45,44 @@ class CoinDuelModel(TableModel):
             allowed=person == "storyguide",
         )
 
+    @rule(person=people, index=st.integers(0, 2))
+    def concede(self, person, index):
+        """A duellist yields (the third choice names nobody in the duel: bad input, refused)."""
+        duel, _ = services.duel_of(self.row())
+        who = (*duel.duellists, "0", "0", "0")[index]
+        self.command(
+            "concede",
+            lambda: services.concede(self.who(person), self.encounter.pk, self.v, who),
+            refusal=rules.can_concede(duel),
+            allowed=person == "storyguide",
+        )
+
 
 def test_the_coin_duel_model():
     run(CoinDuelModel)
+
+
+def test_a_duellist_who_yields_loses_through_the_page():
+    """Ada yields at one hit to none: the page's button posts her combatant; Bruno wins, the duel ends, and
+    the page offers no flip and no yielding after it."""
+    machine = CoinDuelModel()
+    try:
+        machine.sides(start=True)  # Ada and Bruno, duellists
+        services.flip(machine.storyguide, machine.encounter.pk, machine.v, ScriptedDice([2, 1]))
+        ada = machine.row().combatants.get(character__name="Ada")
+        client = Client()
+        client.force_login(machine.storyguide)
+        page = reverse("encounter_page", args=[machine.encounter.pk])
+        url = reverse("coinduel:concede", args=[machine.encounter.pk])
+        assert f'hx-post="{url}"' in client.get(page).content.decode()
+        answer = client.post(url, {"expected_version": machine.v, "duellist": ada.pk}, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200 and answer.content == b""
+        encounter = machine.row()
+        assert encounter.status == Encounter.Status.ENDED
+        assert encounter.events.order_by("seq").last().payload["name"] == "Bruno"
+        assert url not in client.get(page).content.decode()
+    finally:
+        machine.teardown()
 
 
 def test_a_copy_that_takes_a_renamed_copys_name_is_known_after_a_restore():

@@ -146,7 +146,7 @@ class D6Model(TableModel):
     def breather(self, person):
         self.command(
             "breather",
-            lambda: self.send(person, "d6_breather", services.take_breather),
+            lambda: self.send(person, "d6:breather", services.take_breather),
             refusal=rules.can_take_breather(self.state(), self.actor(person)),
             allowed=person != "stranger",
         )
@@ -155,7 +155,7 @@ class D6Model(TableModel):
     def end_turn(self, person):
         self.command(
             "end turn",
-            lambda: self.send(person, "d6_end_turn", services.end_turn),
+            lambda: self.send(person, "d6:end_turn", services.end_turn),
             refusal=rules.can_end_turn(self.state(), self.actor(person)),
             allowed=person != "stranger",
         )
@@ -287,7 +287,7 @@ class D6Pages(D6Model):
         for person in ("player", "other_player"):
             client = Client()
             client.force_login(self.who(person))
-            answer = client.get(reverse("d6_to_meet", args=[self.encounter.pk]))
+            answer = client.get(reverse("d6:to_meet", args=[self.encounter.pk]))
             assert answer.status_code == 200, (person, answer.status_code)
             meets = marked and self.plays_now(person, defence["defender"])  # who must meet it now
             assert (str(TO_MEET).encode() in answer.content) == meets, (
@@ -301,7 +301,7 @@ class D6Pages(D6Model):
         page = {person: self.page(person) for person in ("storyguide", "player")}["player"]
         choosing = rules.can_choose_terrain(self.state(), self.actor("player")) is None
         if self.row().status == Encounter.Status.ENDED or not choosing:
-            url = reverse("d6_choose_terrain", args=[self.encounter.pk]).encode()
+            url = reverse("d6:choose_terrain", args=[self.encounter.pk]).encode()
             assert url not in page, "the player is offered a choice of terrain that would be refused"
 
 

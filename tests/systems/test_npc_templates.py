@@ -65,7 +65,7 @@ def test_time_passes_lists_no_template_and_refuses_one(table):
     wolf, copies = _wolf_and_copies(table.saga, new_sheet(soak=2, combat_fatigue=1, dodge_defense=3))
     client = Client()
     client.login(username="sg", password=PASSWORD)
-    page = client.get(reverse("saga_time", args=[table.saga.pk])).content.decode()
+    page = client.get(reverse("arsmagica:saga_time", args=[table.saga.pk])).content.decode()
     assert f'data-testid="scene-{copies[0].pk}"' in page
     assert f'data-testid="scene-{wolf.pk}"' not in page
     with pytest.raises(InvalidCommand, match="Wolf is an NPC template"):

@@ -62,7 +62,7 @@ def test_the_storyguides_control_panel_says_plain_http_on_the_lan_and_links_to_t
     assert NOTICE not in page(table.storyguide, path, "localhost:8000")
     assert NOTICE not in page(table.storyguide, path, "127.0.0.1:8000")
     assert NOTICE not in page(table.storyguide, path, LAN, secure=True)
-    assert NOTICE not in page(table.alice, f"/encounters/{table.encounter.pk}/play/", LAN)
+    assert NOTICE not in page(table.alice, f"/encounters/{table.encounter.pk}/arsmagica/play/", LAN)
 
 
 @pytest.mark.django_db

@@ -68,7 +68,7 @@ def test_a_plain_post_refused_says_why_on_the_page(make_table):
 def test_a_storyguides_control_posted_without_htmx_is_applied():
     table = Table()
     client, page = storyguides_page(table)
-    action, hidden = plain_form(page, "open_declarations", table.encounter)
+    action, hidden = plain_form(page, "arsmagica:open_declarations", table.encounter)
     answer = client.post(action, hidden)
     assert answer.status_code == 302
     assert Encounter.objects.get(pk=table.encounter.pk).phase == "declaring"
@@ -108,7 +108,7 @@ def test_the_storyguides_declaration_posted_without_htmx_is_saved_or_says_why_on
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     bandit = table.bandits[0]
     client, page = storyguides_page(table)
-    action, hidden = plain_form(page, "declare", table.encounter, bandit.pk)
+    action, hidden = plain_form(page, "arsmagica:declare", table.encounter, bandit.pk)
     data = declaration(table, bandit, engage=[str(table.boris.pk)])
     data.update({key.replace("c0-", f"c{bandit.pk}-"): value for key, value in fields.items()})
     answer = client.post(action, {**hidden, **data}, follow=True)
@@ -118,14 +118,14 @@ def test_the_storyguides_declaration_posted_without_htmx_is_saved_or_says_why_on
     assert ('<li class="error">' in answer.content.decode()) == bool(message)
 
 
-@pytest.mark.parametrize("name", ["declare_npcs_as_before", "declare_as_before"])
+@pytest.mark.parametrize("name", ["arsmagica:declare_npcs_as_before", "arsmagica:declare_as_before"])
 def test_same_as_last_round_posted_without_htmx_and_refused_says_why_on_the_page(name):
     """Round 1 has no last round to repeat: the refusal at the top of the page, nothing declared."""
     table = Table()
     services.open_declarations(table.storyguide, table.encounter.pk, table.v)
     client = Client(headers={"Accept": BROWSERS_ACCEPT})
     client.force_login(table.storyguide)
-    args = [table.encounter.pk] + ([table.bandits[0].pk] if name == "declare_as_before" else [])
+    args = [table.encounter.pk] + ([table.bandits[0].pk] if name == "arsmagica:declare_as_before" else [])
     answer = client.post(reverse(name, args=args), {"expected_version": table.v}, follow=True)
     assert answer.redirect_chain[0] == (reverse("encounter_page", args=[table.encounter.pk]), 302)
     assert '<ul class="messages"><li class="error">' in answer.content.decode()

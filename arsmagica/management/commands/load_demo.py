@@ -114,9 +114,8 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f'Demo saga "{SAGA}" is ready ({"made" if created else "already there"}).')
         )
-        self.stdout.write(
-            f"Encounter: {base}/encounters/{encounter.pk}/  (players: {base}/encounters/{encounter.pk}/play/)"
-        )
+        page = f"{base}/encounters/{encounter.pk}/"
+        self.stdout.write(f"Encounter: {page}  (players: {page}arsmagica/play/)")
         self.stdout.write(f"Log in at {base}/accounts/login/")
         self.stdout.write("Logins (username / password):")
         self.stdout.write(f"  storyguide: {STORYGUIDE[0]} / {STORYGUIDE[1]}")
