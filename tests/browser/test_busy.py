@@ -27,7 +27,7 @@ def test_a_command_refused_as_busy_says_so_beside_its_button_and_applies_once_se
         refused.append(route.request.post_data)
         route.fulfill(status=status, headers={k.decode(): v.decode() for k, v in headers}, body=body)
 
-    page.route("**/open/", busy)
+    page.route("**/arsmagica/open-declarations/", busy)
     button = page.get_by_test_id("open-declarations")
     button.click()
     note = page.get_by_test_id("busy")
@@ -37,7 +37,7 @@ def test_a_command_refused_as_busy_says_so_beside_its_button_and_applies_once_se
     expect(button).to_be_enabled(timeout=3000)
     expect(note).to_have_text("The table was busy: not sent. Send it again.")
     assert len(refused) == 1, "the page sent the refused command again by itself"
-    page.unroute("**/open/")
+    page.unroute("**/arsmagica/open-declarations/")
     button.click()
     expect(page.get_by_test_id("phase-name")).to_have_text("Declarations")
     expect(note).to_have_count(0)
