@@ -28,7 +28,7 @@ from `--rate` up, each 1.3 times the last, until one does not do 95 % of what it
 most done a second in a window that kept up; then a window at each multiple of it (asked as a rate per
 table), each printed with its reference probe. `--command-cost-ms MS` makes each command spend MS more of
 the server's CPU (bench/settings.py, bench/cost.py): a capacity set low, so that tests/test_overload.py
-reaches overload with ten tables. `--command-slots` and `--command-wait-ms` set the servers'
+reaches overload with twenty tables. `--command-slots` and `--command-wait-ms` set the servers'
 COMMAND_SLOTS and COMMAND_WAIT_MS.
 
 Comparing two trees: this shared machine runs the same code up to four times slower from one minute to the
