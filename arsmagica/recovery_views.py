@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
-from django.shortcuts import render
+from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign.access import get_membership, is_storyguide
@@ -61,6 +61,13 @@ def fatigue_rows(characters) -> list[dict]:
 
 
 def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200):
+    """The time panel as an answer of its own (a command's, or its URL's)."""
+    return HttpResponse(saga_time_panel(request, saga, error=error, done=done), status=status)
+
+
+def saga_time_panel(request, saga, *, error: str = "", done=None) -> str:
+    """The saga page's "time passes" panel, drawn: who is in the scene (ticked as the storyguide last ticked
+    them, else every player character), the last time that passed, and what this answer did or refused."""
     characters = list(Character.objects.filter(saga=saga).fighters().order_by("is_npc", "name"))
     busy = set(
         Encounter.objects.filter(saga=saga)
@@ -74,8 +81,7 @@ def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200)
         row["busy"] = character.pk in busy
         # Ticked: what the storyguide ticked last time, else every player character.
         row["chosen"] = str(character.pk) in chosen if chosen is not None else not character.is_npc
-    return render(
-        request,
+    return render_to_string(
         "arsmagica/_saga_time.html",
         {
             "saga": saga,
@@ -87,14 +93,14 @@ def _saga_panel(request, saga, *, error: str = "", done=None, status: int = 200)
             "command_key": fresh_key(),
             "latest": SagaRecord.objects.filter(saga=saga).order_by("-created_at", "-id").first(),
         },
-        status=status,
+        request,
     )
 
 
 @login_required
 @require_GET
 def saga_time(request, saga_id):
-    """The saga page's "time passes" panel (loaded into the page by htmx)."""
+    """The saga page's "time passes" panel alone (the page draws it with itself: `Page.saga_panels`)."""
     return _saga_panel(request, _saga_for_storyguide(request.user, saga_id))
 
 

@@ -139,6 +139,7 @@ class Replay(systems.Replay):
 
     TEMPLATE = TEMPLATE
     UNDO_KINDS = UNDO_KINDS
+    UNDO_IN_ROUND = True  # a phase's undo takes back results of its own round (`takes_back`)
     CHART_KINDS = CHART_KINDS
     CHART_UNREAD = CHART_UNREAD
 

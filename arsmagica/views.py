@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 from typing_extensions import override
@@ -22,7 +21,7 @@ from combat.errors import CombatError, NotAllowed
 from combat.models import Encounter
 from combat.views import command_encounter, drawn_page, posted_version, visible_log, wants_a_page
 
-from . import KEY, panels, services
+from . import KEY, panels, recovery_views, services
 from .commands import errors_in_words
 from .forms import DeclarationForm
 from .models import Declaration
@@ -318,6 +317,6 @@ class Page(systems.Page):
         return encounter.round_number
 
     @override
-    def saga_panels(self, saga, user) -> list[str]:
+    def saga_panels(self, request, saga) -> list[str]:
         """The saga page's time panel, for its storyguide."""
-        return [reverse("arsmagica:saga_time", args=[saga.pk])] if saga.storyguide_id == user.pk else []
+        return [recovery_views.saga_time_panel(request, saga)] if is_storyguide(request.user, saga) else []

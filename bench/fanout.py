@@ -18,6 +18,9 @@ Modes: the embedded default (SQLite, in-memory layer, 1 Daphne: `make run`'s); `
 Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every socket sits silent.
 `--profile DIR` records each Daphne with py-spy (if installed) during the measured window: only the thread
 holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work.
+`--rounds N` has each table play N whole rounds through the services before the bench (bench/seed.py,
+about 50 events a round at 8 players), so a command's cost at round N + 1 compares with `--rounds 0`'s
+(round 1) in the same minutes.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
 
 Past the knee (config.admission): each run also prints the commands refused at once (503) a second and
@@ -111,6 +114,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     # minute (TIME-WAIT), and a server started on one of those ports by the next run could not bind it.
     parser.add_argument("--pg-port", type=int, default=25496)
     parser.add_argument("--redis-port", type=int, default=26396)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="rounds each table plays before the bench (about 50 events a round at 8 players): a command's"
+        " cost as a fight grows, against --rounds 0 in the same minutes",
+    )
     parser.add_argument("--no-floor", action="store_true", help="skip the bare-websockets floor")
     parser.add_argument("--profile", type=Path, help="py-spy each Daphne into this folder (collapsed stacks)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
@@ -156,6 +166,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--pool-max sizes PostgreSQL's connection pool: --database postgres")
     if args.tables < 1 or args.players < 1 or args.rate <= 0 or args.seconds <= 0 or args.idle < 0:
         parser.error("--tables, --players, --rate and --seconds must be positive, --idle not negative")
+    if args.rounds < 0:
+        parser.error("--rounds cannot be negative")
     args.mode = describe(args)
     return args
 
@@ -221,6 +233,8 @@ class Stack:
             str(self.args.players),
             "--prefix",
             prefix,
+            "--rounds",
+            str(self.args.rounds),
         ]
         result = subprocess.run(command, cwd=servers.BASE_DIR, env=self.env(), capture_output=True, text=True)
         if result.returncode:
@@ -549,7 +563,8 @@ def report(args, app: dict, floor: dict | None) -> str:
         cpu += f" (its event loop {app['cpu_s'][EVENT_LOOP]:.1f} s)"
     lines = [
         f"fanout: {args.mode}, daphnes={args.daphnes} tables={args.tables} players={args.players} "
-        f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s",
+        f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s"
+        + (f" rounds={args.rounds} (played first)" if args.rounds else ""),
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
         f"  refused (503): {app['refused']} ({app['refused_per_s']:.1f} /s),"

@@ -38,9 +38,10 @@ def make_character(saga, name: str, owner, is_npc: bool, scores: dict, weapons: 
     return character
 
 
-def make_table(prefix: str, index: int, players: int, bandits: int = 3) -> dict:
+def make_table(prefix: str, index: int, players: int, bandits: int = 3, rounds: int = 0) -> dict:
     """One saga and its encounter, ready for a round: {encounter, storyguide, players, combatants}; the
-    bandits are the demo's three (Bandit 1 to 3), their weapons in turn for more."""
+    bandits are the demo's three (Bandit 1 to 3), their weapons in turn for more. `rounds`: that many
+    rounds played first (`play_rounds`), so the bench's commands come in round `rounds + 1`."""
     from arsmagica import services as ars
     from arsmagica.management.commands.load_demo import BANDITS, COMPANIONS, SHEET
     from arsmagica.system import KEY
@@ -68,6 +69,7 @@ def make_table(prefix: str, index: int, players: int, bandits: int = 3) -> dict:
         combat.add_combatants(storyguide, encounter.pk, version, [c.pk for c in members], side)
     version = Encounter.objects.get(pk=encounter.pk).version
     ars.open_declarations(storyguide, encounter.pk, version)
+    play_rounds(storyguide, encounter.pk, rounds)
     return {
         "encounter": encounter.pk,
         "storyguide": storyguide.username,
@@ -76,9 +78,49 @@ def make_table(prefix: str, index: int, players: int, bandits: int = 3) -> dict:
     }
 
 
-def make_tables(tables: int, players: int, prefix: str) -> list[dict]:
-    """`tables` tables of `players` players each (see make_table)."""
-    return [make_table(prefix, index, players) for index in range(tables)]
+def play_rounds(storyguide, encounter_id: int, rounds: int) -> None:
+    """Play `rounds` whole rounds through the services, no screen open (no push): everyone declares an
+    attack on the other side's first who can be engaged, every phase is previewed and confirmed, anyone
+    out of the fight is corrected back on their feet, and the round's end opens the next one's
+    declarations (about thirty events a round at 8 players and 3 bandits)."""
+    from unittest import mock
+
+    from arsmagica import services as ars
+    from combat import live
+    from combat.errors import CombatError
+    from combat.models import Combatant, Encounter
+
+    def version() -> int:
+        return Encounter.objects.values_list("version", flat=True).get(pk=encounter_id)
+
+    combatants = list(Combatant.objects.filter(encounter_id=encounter_id).select_related("character"))
+    with mock.patch.object(live, "broadcast", lambda *args, **kwargs: None):
+        for _ in range(rounds):
+            for combatant in combatants:
+                foes = [c for c in combatants if c.side != combatant.side]
+                weapon = combatant.character.weapons.order_by("pk").first()
+                values = {"action": "attack", "weapon_id": weapon.pk, "engage": [foes[0].pk]}
+                try:
+                    ars.declare(combatant.character.owner or storyguide, encounter_id, combatant.pk, values)
+                except CombatError:
+                    pass  # down and out: no declaration
+            ars.close_declarations(storyguide, encounter_id, version())
+            while (phase := Encounter.objects.get(pk=encounter_id).phase) != "round_over":
+                ars.preview_phase(storyguide, encounter_id, version(), phase)
+                ars.confirm_phase(storyguide, encounter_id, version(), phase)
+            for combatant in combatants:
+                combatant.character.refresh_from_db(fields=["sheet"])
+                sheet = combatant.character.sheet
+                if sheet.get("fatigue_level") != "fresh" or sheet.get("body_level") != "unhurt":
+                    changes = {"fatigue_level": "fresh", "body_level": "unhurt"}
+                    why = "Back on their feet"
+                    ars.correct(storyguide, encounter_id, version(), combatant.pk, changes, why)
+            ars.end_round(storyguide, encounter_id, version())
+
+
+def make_tables(tables: int, players: int, prefix: str, rounds: int = 0) -> list[dict]:
+    """`tables` tables of `players` players each (see make_table), `rounds` rounds played in each."""
+    return [make_table(prefix, index, players, rounds=rounds) for index in range(tables)]
 
 
 def main() -> None:
@@ -89,13 +131,14 @@ def main() -> None:
     parser.add_argument(
         "--prefix", required=True, help="unique per run: usernames and saga names start with it"
     )
+    parser.add_argument("--rounds", type=int, default=0, help="rounds played in each before the bench")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
     import django
 
     django.setup()
-    json.dump(make_tables(args.tables, args.players, args.prefix), sys.stdout)
+    json.dump(make_tables(args.tables, args.players, args.prefix, args.rounds), sys.stdout)
 
 
 if __name__ == "__main__":

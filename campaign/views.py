@@ -125,7 +125,7 @@ def saga_page(request, saga_id, *, take_form=None):
         "saga": saga,
         "system": system,
         "system_links": system.sheet.saga_links(saga) if guide else [],
-        "system_panels": system.page.saga_panels(saga, request.user),
+        "system_panels": system.page.saga_panels(request, saga),
         "membership": membership,
         "is_storyguide": guide,
         "members": who_plays(saga, members, characters),

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db.models import Q
 from django.template.loader import render_to_string
 
 from . import saga_live, systems
 from .audience import PLAYERS, STORYGUIDE, as_players_see, player_ids, visible_to
 from .layers import layer_message
 from .models import Encounter, Event
-from .names import Roster
+from .names import NAMING, Roster
 from .undo import taken_back
 
 FRAME_TYPE = "encounter.frame"
@@ -37,9 +38,10 @@ def render_frame(
 ) -> str:
     """New events (those the audience may see) and every state panel, as one htmx message; `facts`: what
     the rule system read for this push (`Table.table_facts`), shared by both audiences; `combatants`:
-    the encounter's, as the command left them, where it handed them over; `log`: the encounter's whole
-    log up to `last_seq`, where the caller read it (`log_lines`): without it, the events are named as the
-    combatants' rows name them now, which is the log's newest name for everyone still in the fight."""
+    the encounter's, as the command left them, where it handed them over; `log`: the encounter's log
+    up to `last_seq` as `log_lines` reads it (whole, or `undo_log`'s part), where the caller read it:
+    without it, the events are named as the combatants' rows name them now, which is the log's newest
+    name for everyone still in the fight."""
     system = systems.of(encounter.saga)
     context = system.page.state_context(encounter, audience, facts)
     context.setdefault("encounter", encounter)  # what every frame's panels may name, as the page's have it
@@ -72,10 +74,11 @@ def shown_to(encounter: Encounter, events: list[Event], audience: str, combatant
 
 
 def log_lines(system, log: list[Event], events: list[Event]) -> list[Event]:
-    """The lines `events` add to an encounter's log panel, read against its whole `log` (oldest first, up to
-    the last of them): each named as the log named them at that step (`combat.names`) and marked when an
-    undo took it back (`combat.undo`); before them, every earlier line that an undo among them took back,
-    marked, so that a page which already shows it strikes it through (`live.js`)."""
+    """The lines `events` add to an encounter's log panel, read against its `log` (oldest first, up to the
+    last of them: whole, or `undo_log`'s part): each named as the log named them at that step
+    (`combat.names`) and marked when an undo took it back (`combat.undo`); before them, every earlier line
+    that an undo among them took back, marked, so that a page which already shows it strikes it through
+    (`live.js`)."""
     roster, undone = Roster.of(log), taken_back(system, log)
     these = {event.seq for event in events}
     back = {seq for seq, undo in undone.items() if undo.seq in these and seq < min(these)}
@@ -84,6 +87,18 @@ def log_lines(system, log: list[Event], events: list[Event]) -> list[Event]:
     for line in lines:
         line.names, line.undone_by = roster.at(line.encounter_id, line.seq), undone.get(line.seq)
     return lines
+
+
+def undo_log(system, encounter: Encounter, events: list[Event], last_seq: int) -> list[Event]:
+    """What an undo's frame reads of the log up to `last_seq` (oldest first) for `log_lines`: where the
+    system's undo takes back events of its own round only (`Replay.UNDO_IN_ROUND`), the lines that name
+    combatants (`combat.names`) and the events of the frame's rounds, so that the frame of an undo at round
+    20 reads what one at round 1 does; else the whole log."""
+    rows = encounter.events.filter(seq__lte=last_seq)
+    if system.replay.UNDO_IN_ROUND:
+        rounds = {event.round_number for event in events}
+        rows = rows.filter(Q(kind__in=NAMING) | Q(round_number__in=rounds))
+    return list(rows.order_by("seq"))
 
 
 def broadcast(
@@ -108,9 +123,10 @@ def broadcast(
     system = systems.of(encounter.saga)
     facts = system.page.table_facts(encounter, read)
     combatants = read.combatants if read is not None else None
-    # An undo's frame carries the lines it took back again, marked: the whole log, read once for both.
+    # An undo's frame carries the lines it took back again, marked: what of the log that needs, read once
+    # for both.
     undoing = any(event.kind in system.replay.UNDO_KINDS for event in events)
-    log = list(encounter.events.filter(seq__lte=last_seq).order_by("seq")) if undoing else None
+    log = undo_log(system, encounter, events, last_seq) if undoing else None
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(

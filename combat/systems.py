@@ -264,8 +264,9 @@ class Page(Role):
         opened and in which nothing was resolved yet."""
         return encounter.round_number
 
-    def saga_panels(self, saga, user) -> list[str]:
-        """URLs of panels the saga page loads for this person (the storyguide's time panel, say)."""
+    def saga_panels(self, request, saga) -> list[str]:
+        """The panels the saga page shows the person asking, drawn (HTML): the storyguide's time panel, say.
+        Drawn with the page, so nothing moves once it has loaded."""
         return []
 
 
@@ -446,6 +447,11 @@ class Replay(Role):
         """The seqs of the events an undo (an event of `UNDO_KINDS`) takes back, among those of its
         encounter's log that still stand before it (oldest first: earlier undos' already taken out)."""
         return []
+
+    UNDO_IN_ROUND: bool = False
+    """Whether an undo takes back events of its own round only (`takes_back` looks at no other): then an
+    undo's live frame reads that round's events and the lines that name combatants, not the whole log
+    (`combat.live.undo_log`); False reads the whole log."""
 
     def chart_tracks(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
         """The level tracks the charts draw, as (key, heading, the levels' labels from best to worst)."""

@@ -251,12 +251,22 @@ class PassChoice(TypedDict):
 # --- the kinds, each one unit -------------------------------------------------------------------
 
 
+# The panels of the d6 frame a kind may leave out (`panels`): "setup" (the storyguide's "Add to the
+# encounter", shown while the encounter is being prepared; a fight or a chase started ends that). Every other
+# panel shows the version its forms post, so every frame pushes it. The core's kinds name theirs in
+# `panels.CORE_KIND_PANELS`.
+SETUP = frozenset({"setup"})
+
+
 class D6Kind(EventKind):
     """A d6 kind: its line is `d6/events/<name>.html` (the default), which prints its presenter
     (`d6.presenters`, `d6_tags`); players see what the kind says (`_shown`: an NPC's challenge at the saga's
     setting, `combat.audience.behind_the_screen`), or its payload whole where it holds no secret (`secret =
     False`), in every log, frame, history and export. A kind that says neither shows them the core's own
-    fields alone, as the core's default does: the interface fails closed."""
+    fields alone, as the core's default does: the interface fails closed. It changes none of the panels a
+    frame may leave out unless it names them (`panels`)."""
+
+    panels = frozenset()
 
     @override
     def for_players(self, event, own: set[str], players: set[str], npc_rolls: str) -> dict:
@@ -277,6 +287,7 @@ class D6Kind(EventKind):
 
 class FightStartedKind(D6Kind):
     name, label, payload = kinds.FIGHT_STARTED, "Fight started: initiative", FightStarted
+    panels = SETUP  # the encounter runs: set-up is over
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
@@ -389,6 +400,7 @@ class TurnEndedKind(D6Kind):
 class ChaseStartedKind(D6Kind):
     name, label, payload = kinds.CHASE_STARTED, "Chase started", ChaseStarted
     secret = False  # seen by the whole table
+    panels = SETUP  # the encounter runs: set-up is over
 
     @override
     def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 
 from campaign.models import Character, fighter_label
 from combat.audience import STORYGUIDE
+from combat.events import CoreKind
 from combat.models import Combatant, Encounter, Event
 from d6.rules import table
 from d6.rules.fatigue import FATIGUE_MAX
@@ -25,6 +26,17 @@ from .state import D6Read, read_combatants, table_state, with_combatants
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
 FRAME_TEMPLATE = "d6/_frame_panels.html"  # the panels every live frame pushes (the page role)
+# The panels of the d6 frame each of the core's kinds changes (its own kinds name theirs, `events.SETUP`):
+# who joins, leaves, is renamed or handed over changes set-up's lists; the end hides it.
+CORE_KIND_PANELS = {
+    CoreKind.ENCOUNTER_CREATED: frozenset(),
+    CoreKind.COMBATANT_ADDED: events.SETUP,
+    CoreKind.COMBATANT_REMOVED: events.SETUP,
+    CoreKind.COMBATANT_RENAMED: events.SETUP,
+    CoreKind.HANDED_OVER: events.SETUP,
+    CoreKind.RESET_LINK_MADE: frozenset(),
+    CoreKind.ENCOUNTER_ENDED: events.SETUP,
+}
 TINTS = 6  # terrain colours: d6.css's --terrain-0 .. --terrain-5, each with a light and a dark value
 
 

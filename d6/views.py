@@ -77,6 +77,7 @@ class Page(systems.Page):
     """A d6 encounter at the table: its fight and chase page, panels and set-up."""
 
     FRAME_TEMPLATE = panels.FRAME_TEMPLATE
+    CORE_KIND_PANELS = panels.CORE_KIND_PANELS
 
     @override
     def encounter_page(self, request, encounter, audience: str):

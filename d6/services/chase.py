@@ -26,7 +26,7 @@ from ..kinds import (
     TERRAIN_OFFERED,
 )
 from ..models import Chase, Runner
-from ..state import actor, table_state
+from ..state import D6Read, actor, read_combatants, table_state, with_combatants
 from .common import require_d6
 from .dice import dice_for, parse_faces
 from .sheet import chase_scores, current_fatigue, save_fatigue, stamina_base
@@ -54,15 +54,14 @@ def _as_terrains(terrains: list[dict]) -> list[rules.Terrain]:
     return [rules.Terrain(t["name"], t["rolled"]) for t in terrains]
 
 
-def _runners(chase: Chase) -> list[Runner]:
-    return list(chase.runners.select_related("combatant__character", "combatant__character__owner"))
-
-
-def _chase(encounter: Encounter) -> tuple[Chase | None, list[Runner], table.TableState]:
-    """The running chase's rows and the table's state, the chase as the engine's input."""
+def _chase(encounter: Encounter) -> tuple[Chase | None, list[Runner], table.TableState, D6Read]:
+    """The running chase's rows and the table's state, the chase as the engine's input, and every combatant
+    (the runners' are the same objects) for the push to draw as the command leaves them."""
     chase = encounter.d6_chases.filter(outcome=Chase.Outcome.ONGOING).first()
-    rows = [] if chase is None else _runners(chase)
-    return chase, rows, table_state(encounter, chase=chase, runners=rows, fatigue=current_fatigue)
+    combatants = read_combatants(encounter)
+    rows = [] if chase is None else with_combatants(chase.runners.all(), combatants)
+    state = table_state(encounter, combatants=combatants, chase=chase, runners=rows, fatigue=current_fatigue)
+    return chase, rows, state, D6Read(combatants)
 
 
 def _engine(step, *args, **kwargs):
@@ -182,7 +181,7 @@ def start_chase(
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        combatants = list(encounter.combatants.select_related("character__owner"))
+        combatants = read_combatants(encounter)
         state = table_state(encounter, combatants=combatants)
         obey(table.can_start_chase(state))
         by_id = {str(c.pk): c for c in combatants}
@@ -199,7 +198,7 @@ def start_chase(
         encounter.status = Encounter.Status.RUNNING
         log = EventLog(encounter, user)
         log.append(CHASE_STARTED, _started_payload(chase, target, picked, route))
-        log.save("status")
+        log.save("status", read=D6Read(combatants))
     return chase
 
 
@@ -245,7 +244,7 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        chase, rows, state = _chase(encounter)
+        chase, rows, state, read = _chase(encounter)
         obey(table.can_exchange(state, typed))
         names = dict(state.names)
         runner_dice = _runner_dice(encounter, rows, state, typed)
@@ -294,7 +293,7 @@ def exchange(user, encounter_id: int, expected_version: int, typed: dict | None 
                     "exchanges": after.exchanges,
                 },
             )
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -346,7 +345,7 @@ def offer_terrain(user, encounter_id: int, expected_version: int, terrains: list
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        chase, rows, state = _chase(encounter)
+        chase, rows, state, read = _chase(encounter)
         obey(table.can_offer_terrain(state))
         offered = _terrains(terrains)
         obey(table.can_offer_terrain(state, _as_terrains(offered)))
@@ -365,7 +364,7 @@ def offer_terrain(user, encounter_id: int, expected_version: int, terrains: list
         }
         log = EventLog(encounter, user)
         log.append(TERRAIN_OFFERED, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -374,7 +373,7 @@ def choose_terrain(user, encounter_id: int, expected_version: int, name: str) ->
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_d6(encounter)
-        chase, rows, state = _chase(encounter)
+        chase, rows, state, read = _chase(encounter)
         name = (name or "").strip()
         obey(table.can_choose_terrain(state, actor(user, encounter, [r.combatant for r in rows]), name))
         target = next(row for row in rows if row.role == Runner.Role.TARGET)
@@ -397,7 +396,7 @@ def choose_terrain(user, encounter_id: int, expected_version: int, name: str) ->
         }
         log = EventLog(encounter, user)
         log.append(TERRAIN_CHOSEN, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -407,7 +406,7 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)
         require_d6(encounter)
-        chase, rows, state = _chase(encounter)
+        chase, rows, state, read = _chase(encounter)
         obey(table.can_take_runner_breather(state, str(combatant_id)))
         row = next(r for r in rows if str(r.combatant_id) == str(combatant_id))
         _, record = chase_rules.take_breather(state.chase, str(row.combatant_id))
@@ -422,7 +421,7 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
         }
         log = EventLog(encounter, user)
         log.append(BREATHER, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -433,18 +432,18 @@ def _runner_command(user, encounter_id: int, expected_exchange: int, combatant_i
     not refuse each other [ours]."""
     encounter = lock_encounter(encounter_id, None)
     require_d6(encounter)
-    chase, rows, state = _chase(encounter)
+    chase, rows, state, read = _chase(encounter)
     by = actor(user, encounter, [r.combatant for r in rows])
     obey(check(state, by, str(combatant_id), expected_exchange))
     row = next(r for r in rows if str(r.combatant_id) == str(combatant_id))
-    return encounter, chase, rows, row
+    return encounter, chase, rows, row, read
 
 
 def enter_faces(user, encounter_id: int, expected_exchange: int, combatant_id, text: str) -> dict:
     """A runner's player types the dice they rolled for the next exchange (physical dice): the d6,
     then the d10s for what the current terrain calls for. The storyguide rolls the exchange."""
     with transaction.atomic():
-        encounter, chase, rows, row = _runner_command(
+        encounter, chase, rows, row, read = _runner_command(
             user, encounter_id, expected_exchange, combatant_id, table.can_enter_faces
         )
         name = row.combatant.character.name
@@ -462,7 +461,7 @@ def enter_faces(user, encounter_id: int, expected_exchange: int, combatant_id, t
         }
         log = EventLog(encounter, user)
         log.append(FACES_IN, payload)
-        log.save()
+        log.save(read=read)
     return payload
 
 
@@ -470,7 +469,7 @@ def choose_at_target(user, encounter_id: int, expected_exchange: int, combatant_
     """d6 seed: on the roll where the chaser would pass the target, it acts against the target
     instead of moving ahead. The chaser's player (or the storyguide) says beforehand which [ours]."""
     with transaction.atomic():
-        encounter, chase, rows, row = _runner_command(
+        encounter, chase, rows, row, read = _runner_command(
             user, encounter_id, expected_exchange, combatant_id, table.can_choose_at_target
         )
         row.moves_ahead = bool(move_ahead)
@@ -485,5 +484,5 @@ def choose_at_target(user, encounter_id: int, expected_exchange: int, combatant_
         }
         log = EventLog(encounter, user)
         log.append(PASS_CHOICE, payload)
-        log.save()
+        log.save(read=read)
     return payload

@@ -15,8 +15,9 @@ from django.urls import reverse
 from arsmagica import services
 from combat import systems
 from combat.audience import AUDIENCES, STORYGUIDE
-from combat.live import FRAME_TYPE, broadcast, replay_frame
+from combat.live import FRAME_TYPE, broadcast, replay_frame, undo_log
 from combat.models import Encounter, Event
+from combat.names import NAMING
 from combat.undo import taken_back
 
 from .test_record_names import attack_by, bandit_left, named_attacks  # noqa: F401 (the fixture)
@@ -160,4 +161,22 @@ def test_the_page_and_an_undos_push_read_the_log_once(client, table, scripted_di
     last = table.refresh().last_seq
     with patch.object(get_channel_layer(), "group_send", side_effect=quiet):
         reads = event_reads(lambda: broadcast(table.encounter.pk, undo.seq, last, saga=False))
-    assert len([sql for sql in reads if whole in sql and '"seq" >=' not in sql]) == 1
+    log_reads = [sql for sql in reads if '"seq" >=' not in sql and "'movement'" not in sql]
+    assert len(log_reads) == 1  # the log, once for both audiences
+
+
+def test_an_undos_push_reads_its_round_and_the_names_not_the_whole_log(table, scripted_dice):
+    """A phase's undo takes back results of its own round (`Replay.UNDO_IN_ROUND`): its frame reads the
+    lines that name combatants and that round's events, so an undo at round 20 reads what one at round 1
+    does (issue 37, item 4)."""
+    through_movement(table, scripted_dice)
+    resolve(table, "melee")
+    services.undo_phase(table.storyguide, table.encounter.pk, table.v, REASON)
+    encounter = table.refresh()
+    undo = Event.objects.get(encounter=encounter, kind="phase_undone")
+    system = systems.of(table.saga)
+    read = undo_log(system, encounter, [undo], encounter.last_seq)
+    log = list(Event.objects.filter(encounter=encounter).order_by("seq"))
+    wanted = [e for e in log if e.kind in NAMING or e.round_number == undo.round_number]
+    assert [e.seq for e in read] == [e.seq for e in wanted] and len(read) < len(log)
+    assert taken_back(system, read) == taken_back(system, log)
