@@ -17,7 +17,7 @@ from tests.conftest import missing
 from tests.ports import free_port
 from tests.test_benches import embedded_env, run_bench
 
-OVERLOAD = ["--tables", "20", "--players", "1", "--seconds", "3", "--drain", "5", "--rate", "0.1",
+OVERLOAD = ["--tables", "20", "--players", "1", "--seconds", "4", "--drain", "5", "--rate", "0.1",
             "--command-cost-ms", "60", "--command-wait-ms", "500", "--overload", "2,4",
             "--no-floor"]  # fmt: skip
 
