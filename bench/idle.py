@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import load, reference  # noqa: E402
+from bench import fanout, load, reference  # noqa: E402
 from bench.fanout import Stack, raise_file_limit  # noqa: E402
 from bench.seed import PASSWORD  # noqa: E402
 
@@ -44,9 +44,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.tables < 1 or args.players < 1 or args.seconds <= 0:
         parser.error("--tables, --players and --seconds must be positive")
-    # What bench/fanout.py's Stack reads: one Daphne, the in-memory layer, the pool as configured.
-    args.redis, args.daphnes, args.pool_max, args.redis_port = None, 1, None, 0
-    return args
+    # What bench/fanout.py's Stack reads besides: its own defaults (one Daphne, the in-memory layer).
+    stack = fanout.parse_args(["--database", args.database, "--tables", str(args.tables)])
+    return argparse.Namespace(**{**vars(stack), **vars(args)})
 
 
 def resident_bytes(pid: int) -> int:
