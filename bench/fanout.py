@@ -23,6 +23,17 @@ about 50 events a round at 8 players), so a command's cost at round N + 1 compar
 (round 1) in the same minutes.
 A bench prints figures; it never fails on them. `--check` exits 1 on any lost frame, 5xx or close.
 
+Past the knee (config.admission): each run also prints the commands refused at once (503) a second and
+their Retry-After, the 5xx other than those refusals, and the lost commands (no HTTP answer, or done but
+no frame on the storyguide's socket within 10 s); a refused table posts again at its next tick, as a
+person would try again. `--overload 2,4` finds the knee first, on the same sessions and sockets: windows
+from `--rate` up, each 1.3 times the last, until one does not do 95 % of what it asked; the capacity is the
+most done a second in a window that kept up; then a window at each multiple of it (asked as a rate per
+table), each printed with its reference probe. `--command-cost-ms MS` makes each command spend MS more of
+the server's CPU (bench/settings.py, bench/cost.py): a capacity set low, so that tests/test_overload.py
+reaches overload with twenty tables. `--command-slots` and `--command-wait-ms` set the servers'
+COMMAND_SLOTS and COMMAND_WAIT_MS.
+
 Comparing two trees: this shared machine runs the same code up to four times slower from one minute to the
 next, so run the tree before a change (a worktree, `git worktree add /tmp/wt-before REV`, with the same
 venv) and the tree after it in turn, the same command, two or three times each, and compare only runs
@@ -114,7 +125,29 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--profile", type=Path, help="py-spy each Daphne into this folder (collapsed stacks)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--check", action="store_true", help="exit 1 on any lost frame, 5xx or close")
+    parser.add_argument(
+        "--overload",
+        metavar="FACTORS",
+        default=None,
+        help="find the knee first (windows from --rate up, each 1.3x the last, until one does not keep up),"
+        " then a window at each of these multiples of the capacity found below it (2,4), all on the same"
+        " sessions",
+    )
+    parser.add_argument(
+        "--command-cost-ms",
+        type=float,
+        default=0.0,
+        help="each command spends this much more CPU in the server (bench/settings.py): a capacity set low",
+    )
+    parser.add_argument("--command-slots", type=int, default=None, help="COMMAND_SLOTS for each Daphne")
+    parser.add_argument("--command-wait-ms", type=int, default=None, help="COMMAND_WAIT_MS for each Daphne")
     args = parser.parse_args(argv)
+    try:
+        args.factors = [float(f) for f in args.overload.split(",")] if args.overload else []
+    except ValueError:
+        parser.error(f"--overload takes multiples such as 2,4, not {args.overload!r}")
+    if any(f <= 0 for f in args.factors) or args.command_cost_ms < 0:
+        parser.error("--overload's multiples must be positive, --command-cost-ms not negative")
     if (
         args.redis is not None
         and args.redis != "start"
@@ -187,7 +220,7 @@ class Stack:
         env = servers.server_env(self.database_url, self.redis_url or None)
         if self.args.pool_max is not None:
             env["DATABASE_POOL_MAX"] = str(self.args.pool_max)
-        return env
+        return overload_env(env, self.args)
 
     def seed(self, prefix: str) -> list[dict]:
         """The tables, made by bench/seed.py in its own process."""
@@ -239,6 +272,17 @@ class Stack:
             self.redis.stop()
         if self.postgres:
             self.postgres.stop()
+
+
+def overload_env(env: dict, args) -> dict:
+    """The servers' admission settings (config.admission) and the bench's command cost, when given."""
+    if getattr(args, "command_cost_ms", 0):
+        env["BENCH_COMMAND_COST_MS"] = str(args.command_cost_ms)
+    if getattr(args, "command_slots", None) is not None:
+        env["COMMAND_SLOTS"] = str(args.command_slots)
+    if getattr(args, "command_wait_ms", None) is not None:
+        env["COMMAND_WAIT_MS"] = str(args.command_wait_ms)
+    return env
 
 
 class Profiler:
@@ -336,6 +380,12 @@ def figures(tables, stats: load.Stats, window: load.Window) -> dict:
     frames = sum(stats.frame_count.values())
     done = max(1, stats.done)
     return {
+        "rate": window.rate,
+        "refused": stats.refused,
+        "refused_per_s": stats.refused / window.seconds,
+        "retry_after": dict(stats.retry_after),
+        "late": stats.late,
+        "lost_commands": stats.late + sum(stats.http_errors.values()),
         "sockets": sum(len(t.listeners) for t in tables),
         "asked": window.asked,
         "done": stats.done,
@@ -395,6 +445,97 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
     return result
 
 
+KEEPS_UP = 0.95  # a window keeps up when it does this share of what it asked, losing none
+KNEE_STEP = 1.3  # each window below the knee asks this much more than the last
+KNEE_WINDOWS = 12  # at most this many windows to find the knee
+
+
+def kept_up(result: dict) -> bool:
+    """The window did what it asked (all but a few ticks, refused or skipped) and lost nothing."""
+    return result["done"] >= KEEPS_UP * result["asked"] and not result["lost_commands"]
+
+
+def overload_windows(args, stack: Stack, runs: list[dict]):
+    """The windows of an --overload run: from --rate up by KNEE_STEP until one does not keep up; the
+    capacity is the most done a second in a window that kept up; then one window at each of the factors
+    times it, asked as a rate per table. Each window's figures (with its reference probe) go into `runs`."""
+
+    async def windows(tables):
+        def record(label: str, window: load.Window, stats: load.Stats, speed) -> dict:
+            result = figures(tables, stats, window)
+            result.update(label=label, reference_ms=speed.samples)
+            runs.append(result)
+            return result
+
+        def window_at(rate: float):
+            window = load.Window(args.seconds, rate, args.drain, stack.cpu)
+            speed = reference.Sampler()
+            window.hooks.append((speed.start, speed.stop))
+            return window, load.Stats(), speed
+
+        rate, capacity = args.rate, 0.0
+        for _ in range(KNEE_WINDOWS):
+            window, stats, speed = window_at(rate)
+            yield window, stats
+            result = record("below the knee", window, stats, speed)
+            if not kept_up(result):
+                result["label"] = "past the knee"
+                break
+            capacity = max(capacity, result["done_per_s"])
+            rate *= KNEE_STEP
+        for factor in args.factors if capacity else ():
+            window, stats, speed = window_at(factor * capacity / args.tables)
+            yield window, stats
+            result = record(f"{factor:g}x the capacity", window, stats, speed)
+            result.update(factor=factor, capacity_per_s=capacity)
+
+    return windows
+
+
+def run_overload(args, stack: Stack, prefix: str) -> list[dict]:
+    """Seed, serve, find the knee, then overload it (`overload_windows`); the log's errors go on every run."""
+    layout = stack.seed(prefix)
+    stack.start_daphnes()
+    runs: list[dict] = []
+    bases = [daphne.url for daphne in stack.daphnes]
+    asyncio.run(
+        load.run_app_windows(layout, PASSWORD, bases, load.Stats(), overload_windows(args, stack, runs))
+    )
+    errors = stack.log_errors()
+    for result in runs:
+        result["log_errors"] = dict(errors.most_common(8))
+        result["too_many_clients"] = counted(errors, TOO_MANY_CLIENTS)
+        result["max_connections_errors"] = counted(errors, MAX_CONNECTIONS)
+        result["idle_s"], result["idle_closes"] = 0, {}
+    return runs
+
+
+def overload_report(args, runs: list[dict]) -> str:
+    """One block a window, then the overload windows against the capacity found below the knee."""
+    blocks = []
+    for result in runs:
+        title = f"[{result['label']}] rate={result['rate']:.3g}/table/s"
+        blocks.append(
+            title + "\n" + report(argparse.Namespace(**{**vars(args), "rate": result["rate"]}), result, None)
+        )
+    capacity = max((r["done_per_s"] for r in runs if r["label"] == "below the knee"), default=0.0)
+    blocks.append(
+        f"capacity below the knee: {capacity:.1f} commands a second (the most done in a window that kept up)"
+    )
+    for result in runs:
+        if "factor" in result:
+            blocks.append(
+                f"  at {result['factor']:g}x ({result['asked_per_s']:.1f} asked a second): done"
+                f" {result['done_per_s']:.1f} /s = {result['done_per_s'] / capacity:.0%} of the capacity,"
+                f" refused (503) {result['refused_per_s']:.1f} /s,"
+                f" other 5xx {result['http_5xx'] - result['refused']},"
+                f" lost {result['lost_commands']} commands and {result['lost']} frames,"
+                f" p50 {result['p50_ms']:.0f} ms p99 {result['p99_ms']:.0f} ms,"
+                f" {result['cpu_ms_per_command'].get('daphne', float('nan')):.1f} ms of Daphne CPU a command"
+            )
+    return "\n".join(blocks)
+
+
 def run_floor(args, size: int) -> dict:
     """The bare-websockets broadcast, same tables, sockets, rate and frame size."""
     floor = servers.Floor(args.port + 50, size)
@@ -417,9 +558,7 @@ def ratio(a: float, b: float) -> str:
 
 def report(args, app: dict, floor: dict | None) -> str:
     """The figures as a few lines of text."""
-    cpu = ", ".join(
-        f"{name} {seconds:.1f} s" for name, seconds in app["cpu_s"].items() if name != EVENT_LOOP
-    )
+    cpu = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in app["cpu_s"].items() if name != EVENT_LOOP)
     if EVENT_LOOP in app["cpu_s"]:
         cpu += f" (its event loop {app['cpu_s'][EVENT_LOOP]:.1f} s)"
     lines = [
@@ -428,6 +567,10 @@ def report(args, app: dict, floor: dict | None) -> str:
         + (f" rounds={args.rounds} (played first)" if args.rounds else ""),
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
+        f"  refused (503): {app['refused']} ({app['refused_per_s']:.1f} /s),"
+        f" Retry-After {app['retry_after'] or '-'};"
+        f" 5xx other than 503: {app['http_5xx'] - app['refused']};"
+        f" lost commands (no answer, or no frame within {load.VERSION_TIMEOUT:g} s): {app['lost_commands']}",
         f"  http: {app['http']}  5xx: {app['http_5xx']}  no answer: {app['http_errors'] or 0};"
         f" post -> answer p50 {app['answer_p50_ms']:.1f}  p99 {app['answer_p99_ms']:.1f} ms",
         f"  latency post -> frame at every socket (ms): p50 {app['p50_ms']:.1f}  p90 {app['p90_ms']:.1f}"
@@ -504,10 +647,14 @@ def floor_lines(app: dict, floor: dict) -> list[str]:
 def broken(app: dict) -> list[str]:
     """What --check refuses: lost frames, 5xx, closes, requests with no answer, error frames."""
     problems = []
+    if app.get("late"):
+        problems.append(f"{app['late']} commands done without a frame within {load.VERSION_TIMEOUT:g} s")
+    if app.get("retry_after", {}).get("none"):
+        problems.append(f"{app['retry_after']['none']} refusals (503) without Retry-After")
+    if app["http_5xx"] > app.get("refused", 0):
+        problems.append(f"{app['http_5xx'] - app.get('refused', 0)} answers 5xx other than a refusal")
     if app["lost"]:
         problems.append(f"{app['lost']} frames lost")
-    if app["http_5xx"]:
-        problems.append(f"{app['http_5xx']} answers 5xx")
     if app["closes"] or app["connect_failures"]:
         problems.append(f"closes {app['closes']}, connect failures {app['connect_failures']}")
     if app["http_errors"]:
@@ -531,9 +678,27 @@ def main(argv=None) -> int:
     stack = Stack(args, workdir)
     profiler = Profiler(args.profile, []) if args.profile else None
     started = time.monotonic()
+    prefix = f"bench{int(time.time() * 1000) % 10**9}"
+    if args.factors:
+        try:
+            stack.start_data()
+            runs = run_overload(args, stack, prefix)
+        finally:
+            stack.stop()
+            shutil.rmtree(workdir, ignore_errors=True)
+        print(overload_report(args, runs))
+        print(f"(whole run {time.monotonic() - started:.0f} s)")
+        if args.json:
+            args.json.write_text(
+                json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "runs": runs})
+            )
+        problems = [p for r in runs for p in broken(r) if "refus" not in p] if args.check else []
+        for problem in problems:
+            print(f"check: {problem}", file=sys.stderr)
+        return 1 if problems else 0
     try:
         stack.start_data()
-        app = run_app(args, stack, f"bench{int(time.time() * 1000) % 10**9}", profiler)
+        app = run_app(args, stack, prefix, profiler)
         stack.stop()
         floor = None if args.no_floor else run_floor(args, app["mean_frame_bytes"])
     finally:

@@ -130,6 +130,9 @@ class Stats:
     frame_bytes: Counter = field(default_factory=Counter)
     frame_count: Counter = field(default_factory=Counter)
     idle_closes: Counter = field(default_factory=Counter)
+    refused: int = 0  # answered 503: refused at once under overload (config.admission)
+    retry_after: Counter = field(default_factory=Counter)  # each refusal's Retry-After ("none" without)
+    late: int = 0  # answered 200, but the storyguide's socket showed no frame within VERSION_TIMEOUT
 
 
 class Listener:
@@ -391,6 +394,11 @@ async def correct_once(table: Table, stats: Stats) -> None:
         return
     stats.statuses[answer.status] += 1
     stats.answer_ms.append((time.monotonic() - table.sent[seq]) * 1000)
+    if answer.status == 503:  # refused before anything ran: the version stands, the next tick tries again
+        stats.refused += 1
+        stats.retry_after[(answer.headers.get("retry-after") or ["none"])[0]] += 1
+        del table.sent[seq]
+        return
     if answer.status != 200:
         del table.sent[seq]
         await resync(table, stats)
@@ -399,6 +407,7 @@ async def correct_once(table: Table, stats: Stats) -> None:
     table.done.add(seq)
     table.last_seq = seq
     if not await table.wait_for_seq(seq, VERSION_TIMEOUT):
+        stats.late += 1
         await resync(table, stats)
 
 
@@ -516,6 +525,25 @@ async def run_app(layout, password, bases, window: Window, stats: Stats) -> list
         await warm_up(tables)
         await measure(tables, window, lambda table: lambda: correct_once(table, stats))
         await stay_idle(window.idle, stats)
+    finally:
+        await close_all(tables)
+    return tables
+
+
+async def run_app_windows(layout, password, bases, stats: Stats, windows) -> list[Table]:
+    """Like `run_app`, but several measured windows on the same sessions and sockets: `windows(tables)` is
+    an async generator that yields each window and its stats, and reads the figures between them."""
+    tables = await app_tables(layout, password, bases, stats)
+    try:
+        await connect_all(tables, timeout=120)
+        await warm_up(tables)
+        async for window, window_stats in windows(tables):
+            for table in tables:
+                table.sent.clear()
+                table.done.clear()
+                for listener in table.listeners:
+                    listener.stats = window_stats
+            await measure(tables, window, lambda table, s=window_stats: lambda: correct_once(table, s))
     finally:
         await close_all(tables)
     return tables

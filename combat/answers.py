@@ -48,3 +48,8 @@ def error_frame(message: str, *, last: bool = False) -> str:
     """The websocket: an error frame the client shows; the connection stays open, unless `last` says the
     server closes it next (4403), so the page keeps this message as why it stopped."""
     return json.dumps({"error": message, "last": True} if last else {"error": message})
+
+
+def busy_message(seconds: int) -> str:
+    """What a command refused under overload says beside its button (config.admission's 503)."""
+    return f"The table is busy: not sent. Try again in {seconds} s."

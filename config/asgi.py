@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django (each page or command in a thread lent for it, config.threads;
+"""ASGI entry point: HTTP through Django (a command first admitted or refused at once, config.admission;
+each page or command in a thread lent for it, config.threads;
 static files: ServeStatic's middleware), websockets: Channels; the garbage collector set for a long-lived
 server once all is loaded (config.collector)."""
 
@@ -11,9 +12,10 @@ from config.env import BadEnvironment
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 try:
     django.setup(set_prefix=False)  # what django.core.asgi.get_asgi_application does, then its handler
+    from config.admission import Admission
     from config.threads import RequestThreadsHandler
 
-    django_asgi_app = RequestThreadsHandler()
+    django_asgi_app = Admission(RequestThreadsHandler())
     from config.sqlite import hold_open
     from config.static import require_collected_static
 

@@ -155,6 +155,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if env_bool("DATABASE_PREPARED_STATEMENTS", True):
         DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 5})
 
+# --- Under overload (config.admission, docs/deployment.md "Under overload") ---
+# At most COMMAND_SLOTS commands (POSTs under /encounters/) are in Django at once in one process, the rest
+# wait their turn in the event loop; one that would wait longer than COMMAND_WAIT_MS is refused at once
+# with 503 and Retry-After, which the page shows beside its button. SQLite has one writer, so one at a
+# time there; on PostgreSQL a few overlap their round trips to the database.
+COMMAND_SLOTS = env_int("COMMAND_SLOTS", 1 if SQLITE else 4, 1, 1000)
+COMMAND_WAIT_MS = env_int("COMMAND_WAIT_MS", 1000, 0, 60_000)
+
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     from redis.asyncio.retry import Retry

@@ -178,9 +178,12 @@ async def test_a_scope_other_than_http_is_refused_as_django_refuses_it():
 
 def test_the_site_serves_http_through_it(settings):
     settings.DEBUG = True  # else config.asgi wants collectstatic's manifest, which a fresh checkout lacks
+    from config.admission import Admission
     from config.asgi import application
 
-    assert isinstance(application.application_mapping["http"], RequestThreadsHandler)
+    http = application.application_mapping["http"]
+    assert isinstance(http, Admission)  # commands admitted or refused first (tests/test_admission.py)
+    assert isinstance(http.app, RequestThreadsHandler)
 
 
 # A request's first signal runs a query and notes which SQLite connection it ran on; three requests, one

@@ -19,6 +19,7 @@ SITE_TEMPLATES = [
     "403_csrf.html",
     "404.html",
     "500.html",
+    "503_busy.html",
     "offline.html",
     "sw.js",
     "registration/login.html",

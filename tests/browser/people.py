@@ -69,9 +69,10 @@ SPLIT_WORDS = """() => {
 # (sendError, timeout), which is reported; and a request that hx-sync="this:replace" cancelled, by design.
 EXPECTED = (re.compile(r"^htmx:afterRequest\b"), re.compile(r"^htmx:sendAbort\b"))
 # ... and ones a test causes on purpose, which it allows (Person.allow): Chromium's line for a refusal's
-# answer (a 409 or 422, which htmx swaps into its slot); what a page logs when the test cuts the network or
-# stops the server (a failed load, htmx's send error, a websocket that cannot connect and its error event).
-REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (409|422) ")
+# answer (a 409 or 422, which htmx swaps into its slot; a busy server's 503, which commands.js shows); what
+# a page logs when the test cuts the network or stops the server (a failed load, htmx's send error, a
+# websocket that cannot connect and its error event).
+REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (409|422|503) ")
 CUT_OFF = re.compile(r"net::ERR_|^htmx:sendError\b|^WebSocket connection to .* failed|^\[object Event\]$")
 
 
