@@ -9,8 +9,10 @@ and memberships after `group_expiry`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from redis.exceptions import RedisError
 
@@ -27,7 +29,9 @@ def layer_message(kind: str, html: str, **fields) -> dict:
 
 
 class InMemoryLayer(InMemoryChannelLayer):
-    """`InMemoryChannelLayer` whose expiry scan costs nothing between scans."""
+    """`InMemoryChannelLayer` whose expiry scan costs nothing between scans, and whose group send puts the
+    message on each member's channel in turn (Channels' own makes a task for each, which awaits nothing:
+    0.11 against 0.05 ms of CPU a command's two frames to nine sockets, docs/performance.md)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -39,3 +43,12 @@ class InMemoryLayer(InMemoryChannelLayer):
             return
         self.next_scan = now + SCAN_EVERY
         super()._clean_expired()
+
+    async def group_send(self, group, message) -> None:
+        """The message on every channel of the group; a full channel misses it, as with Channels' own."""
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            with contextlib.suppress(ChannelFull):
+                await self.send(channel, message)

@@ -48,3 +48,19 @@ async def test_a_frame_reaches_every_socket_as_one_plain_string_not_a_copy_each(
     assert {type(message["html"]) for message in received} == {str}
     assert len({id(message["html"]) for message in received}) == 1  # deepcopy passed it as it is
     assert received[0] == {"type": "encounter.frame", "html": rendered, "first_seq": 4, "last_seq": 5}
+
+
+async def test_a_group_send_reaches_each_member_in_turn_and_a_full_channel_misses_it(monkeypatch):
+    layer = InMemoryLayer(capacity=1)
+    full, other = await layer.new_channel(), await layer.new_channel()
+    for channel in (full, other):
+        await layer.group_add("table", channel)
+    await layer.send(full, {"type": "frame", "html": "unread"})
+    tasks = []
+    monkeypatch.setattr(asyncio, "create_task", lambda *args, **kwargs: tasks.append(1))  # Channels' own's
+    await layer.group_send("table", {"type": "frame", "html": "new"})
+    assert tasks == []
+    assert (await layer.receive(other))["html"] == "new"
+    assert (await layer.receive(full))["html"] == "unread"
+    await layer.send(full, {"type": "frame", "html": "later"})
+    assert (await layer.receive(full))["html"] == "later"  # "new" never went on the full channel
