@@ -20,6 +20,7 @@ from combat.models import Encounter, SagaRecord
 
 from . import KEY, services
 from .commands import exertion_args, pass_time_args, sleep_args
+from .kinds import RECORD_KINDS
 from .presenters import fatigue_words
 from .services.sheets import fatigue_state_of
 from .sheet import sheet_of
@@ -91,7 +92,9 @@ def saga_time_panel(request, saga, *, error: str = "", done=None) -> str:
             "error": error,
             "done": done,
             "command_key": fresh_key(),
-            "latest": SagaRecord.objects.filter(saga=saga).order_by("-created_at", "-id").first(),
+            "latest": SagaRecord.objects.filter(saga=saga, kind__in=RECORD_KINDS)
+            .order_by("-created_at", "-id")
+            .first(),
         },
         request,
     )

@@ -16,9 +16,11 @@ from arsmagica.sheet import sheet_of as ars_sheet
 from arsmagica.sheet import write
 from campaign.sent_once import fresh_key
 from combat.errors import InvalidCommand, NotAllowed, StaleCommand, WrongPhase
+from combat.events import CoreKind
 from combat.live import render_frame
 from combat.models import Event, SagaRecord
 from combat.rules.dice import ScriptedDice
+from combat.services.log import record_for_saga
 from tests.personas import login
 
 from .test_services import resolve, through_movement
@@ -511,3 +513,14 @@ def test_the_saga_page_draws_its_time_panel_with_itself_and_the_combat_styleshee
     assert page.count("css/combat") == 1
     seen = login(client, table.alice).get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
     assert 'data-testid="saga-time"' not in seen
+
+
+def test_the_time_panels_last_time_is_times_own_not_another_record(client, table):
+    """A password link made since (the saga's record, not time's) is not the panel's "last time"."""
+    end(table)
+    boris = [str(table.boris_character.pk)]
+    services.pass_time(table.storyguide, 10, saga_id=table.saga.pk, character_ids=boris)
+    record_for_saga(table.saga, CoreKind.RESET_LINK_MADE, {"player": "alice"}, actor=table.storyguide)
+    page = login(client, table.storyguide).get(reverse("saga_detail", args=[table.saga.pk])).content.decode()
+    latest = page.split('data-testid="saga-time-latest"', 1)[1].split("</div>", 1)[0]
+    assert "password" not in latest and "Sir Boris" in latest
