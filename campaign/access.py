@@ -1,6 +1,10 @@
 """Who may see and change what in a saga: each check written once, raising 404 or 403.
 
 Outsiders get 404 (a saga's existence is not revealed); members without the right get 403.
+
+A saga's troupe (issue 38, docs/architecture.md "Troupe play"): its storyguides are its members of role
+"storyguide" (`is_a_storyguide`), its lead among them (`Saga.storyguide`, `is_lead`). Who holds one
+encounter's seat is the encounter's question (`combat.access.holds_seat`).
 """
 
 from django.core.exceptions import PermissionDenied
@@ -19,12 +23,37 @@ def get_membership(user, saga_id) -> Membership:
         raise Http404("No such saga.") from None
 
 
-def is_storyguide(user, saga: Saga) -> bool:
+def is_lead(user, saga: Saga) -> bool:
+    """Whether the user is the saga's lead storyguide (no row read)."""
     return user.is_authenticated and saga.storyguide_id == user.pk
 
 
+def is_a_storyguide(user, saga: Saga) -> bool:
+    """Whether the user is one of the saga's storyguides: its lead, or a member of role "storyguide"."""
+    if is_lead(user, saga):
+        return True
+    if not user.is_authenticated:
+        return False
+    mine = Membership.objects.filter(saga_id=saga.pk, user_id=user.pk, role=Membership.Role.STORYGUIDE)
+    return mine.exists()
+
+
+def is_storyguide(user, saga: Saga) -> bool:
+    """The lead (`is_lead`), by its name from before troupe play: each call is being told apart into
+    `is_lead`, `is_a_storyguide` or `combat.access.holds_seat`; for a saga of one storyguide all agree."""
+    return is_lead(user, saga)
+
+
+def require_lead(user, saga_id) -> Saga:
+    """The saga, when the user is its lead storyguide; 403 for its other members, 404 for outsiders."""
+    saga = get_membership(user, saga_id).saga
+    if not is_lead(user, saga):
+        raise PermissionDenied("Only the saga's lead storyguide can do that.")
+    return saga
+
+
 def require_storyguide(user, saga_id) -> Saga:
-    """The saga, when the user is its storyguide; 403 for its players, 404 for outsiders."""
+    """The saga, when the user is its lead (`is_storyguide`); 403 for its players, 404 for outsiders."""
     membership = get_membership(user, saga_id)
     saga = membership.saga
     if not is_storyguide(user, saga):

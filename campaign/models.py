@@ -38,7 +38,8 @@ def npc_rolls_choices(saga) -> list[tuple[str, str]]:
 
 
 class Saga(models.Model):
-    """A campaign: one storyguide, players who joined by invite, characters, encounters."""
+    """A campaign: its troupe of storyguides (`storyguide` its lead), players who joined by invite,
+    characters, encounters."""
 
     name = models.CharField(max_length=120)
     rule_system = models.CharField(
@@ -46,7 +47,12 @@ class Saga(models.Model):
         default=default_rule_system,
         help_text="The key of an installed rule system (combat.systems).",
     )
-    storyguide = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    storyguide = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The saga's lead storyguide: who changes who its storyguides are, archives and deletes it.",
+    )
     physical_dice = models.BooleanField(
         default=False, help_text="Players roll real dice and type the faces in; otherwise the server rolls."
     )
@@ -89,7 +95,7 @@ class Saga(models.Model):
 
 
 class Membership(models.Model):
-    """A person's place in a saga: the storyguide or a player."""
+    """A person's place in a saga: one of its storyguides (its troupe, the lead among them) or a player."""
 
     class Role(models.TextChoices):
         STORYGUIDE = "storyguide", "Storyguide"

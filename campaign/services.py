@@ -145,13 +145,52 @@ def _played_by(character: Character, player, by) -> Character:
     return character
 
 
+# --- the saga's troupe: its storyguides and its lead (the lead's; docs/architecture.md "Troupe play") -------
+
+
+def make_storyguide(saga: Saga, member, *, by) -> Membership:
+    """A member of the saga made one of its storyguides, by its lead: they may make its encounters, and
+    hold an encounter's seat when it is handed to them."""
+    with transaction.atomic():
+        saga = Saga.objects.select_for_update().get(pk=saga.pk)  # one change of the troupe at a time
+        if by is None or saga.storyguide_id != by.pk:
+            raise Refused("Only the saga's lead storyguide can choose its storyguides.")
+        membership = saga.memberships.filter(user=member).first() if member is not None else None
+        if membership is None:
+            raise Refused("Only a member of the saga can be one of its storyguides: invite them first.")
+        if membership.role == Membership.Role.STORYGUIDE:
+            raise Refused(f"{member.get_username()} is one of the saga's storyguides already.")
+        membership.role = Membership.Role.STORYGUIDE
+        membership.save(update_fields=["role"])
+        return membership
+
+
+def pass_lead(saga: Saga, storyguide, *, by) -> Saga:
+    """The saga's lead passed by its lead to another of its storyguides, who from then on chooses its
+    storyguides, archives and deletes it; the one before stays one of its storyguides."""
+    with transaction.atomic():
+        saga = Saga.objects.select_for_update().get(pk=saga.pk)
+        if by is None or saga.storyguide_id != by.pk:
+            raise Refused("Only the saga's lead storyguide can pass the lead on.")
+        if storyguide is None or storyguide.pk == saga.storyguide_id:
+            raise Refused("The lead is yours already: pass it to another of the saga's storyguides.")
+        role = Membership.Role.STORYGUIDE
+        if not saga.memberships.filter(user=storyguide, role=role).exists():
+            raise Refused(
+                f"{storyguide.get_username()} is not one of the saga's storyguides: make them one first."
+            )
+        saga.storyguide = storyguide
+        saga.save(update_fields=["storyguide"])
+        return saga
+
+
 def waiting_characters(saga: Saga) -> list[Character]:
     """The saga's player characters made for a player who will join, by name."""
     return list(saga.characters.filter(is_npc=False, owner__isnull=True).order_by("name"))
 
 
 def stamp_base_name(name: str) -> str:
-    """"Bandit 3" stamps more "Bandit n"; "Bandit" too."""
+    """ "Bandit 3" stamps more "Bandit n"; "Bandit" too."""
     return re.sub(r"\s+\d+$", "", name.strip()) or name.strip()
 
 
@@ -190,6 +229,7 @@ def stamp_npc_copies(npc: Character, count: int, base_name: str = "") -> list[Ch
 
 
 # --- renaming, archiving, deleting (the storyguide's; the views check who asks) ---------------------
+
 
 class Kept(ValueError):
     """A deletion refused: what is asked would lose history. The message says what to do instead."""

@@ -7,6 +7,7 @@ import copy
 from campaign.models import Membership, NpcRolls
 
 from . import systems
+from .access import holds_seat
 from .models import Combatant, Encounter
 
 STORYGUIDE = "storyguide"
@@ -15,10 +16,11 @@ AUDIENCES = (STORYGUIDE, PLAYERS)
 
 
 def audience_for(user, encounter: Encounter) -> str | None:
-    """STORYGUIDE for the saga's storyguide, PLAYERS for its players, None for anyone else."""
+    """STORYGUIDE for whoever holds the encounter's seat, PLAYERS for every other member of its saga (its
+    other storyguides too), None for anyone else."""
     if not user.is_authenticated:
         return None
-    if encounter.saga.storyguide_id == user.pk:
+    if holds_seat(user, encounter):
         return STORYGUIDE
     if Membership.objects.filter(saga_id=encounter.saga_id, user=user).exists():
         return PLAYERS

@@ -27,6 +27,10 @@ from .models import Encounter
 from .rules.limits import nesting
 
 CLOSE_FORBIDDEN = 4403
+# This person's place at the encounter changed (its storyguide's seat was handed over to or from them):
+# live.js loads the page again, drawn for their new place.
+CLOSE_RESEATED = 4409
+RESEATED = "Your place at this table changed: the storyguide's seat was handed over. Loading the page again…"
 # The channel layer (Redis) is down: try again later. Daphne lets an application close only with 1000 or
 # 3000-4999, so not RFC 6455's 1013; live.js reconnects after any code but 4403, with its own backoff.
 CLOSE_UNAVAILABLE = 4503
@@ -297,8 +301,25 @@ class EncounterConsumer(LiveConsumer):
         if last_seq is not None:
             await self.replay(last_seq)
 
+    async def reseated(self) -> bool:
+        """Whether this person's audience is no longer the one this socket joined: the seat was handed
+        over (closed with 4409, which live.js answers by loading the page again), or they are out of the saga
+        or the encounter is gone (4403, as when joining)."""
+        audience, refusal = await _audience(self.scope.get("user"), self.encounter_id)
+        if audience == self.audience:
+            return False
+        if audience is None:
+            await self.forbid(refusal)
+            return True
+        await self.send(text_data=answers.error_frame(RESEATED, last=True))
+        await self.close(code=CLOSE_RESEATED)
+        return True
+
     async def replay(self, after_seq: int) -> None:
-        """Everything after `after_seq`, then the panels; frames held meanwhile go after, if newer."""
+        """Everything after `after_seq`, then the panels, for the audience this person still has (else
+        `reseated`); frames held meanwhile go after, if newer."""
+        if await self.reseated():
+            return
         replayed = await _replay(self.encounter_id, self.audience, after_seq)
         if replayed is None:
             await self.forbid(ENCOUNTER_GONE)
@@ -316,7 +337,10 @@ class EncounterConsumer(LiveConsumer):
             await self.send(text_data=message["html"])
 
     async def encounter_frame(self, message: dict) -> None:
-        """A frame from the group: held until the client has resumed, dropped when not newer."""
+        """A frame from the group: held until the client has resumed, dropped when not newer; one that hands
+        the seat over is sent only to a socket whose audience it leaves as it was (`reseated`)."""
+        if message.get("seat") and await self.reseated():
+            return
         if self.last_sent is None:
             self.held.append(message)
             return

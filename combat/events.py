@@ -133,7 +133,8 @@ class CoreKind(models.TextChoices):
     """The kinds every encounter writes, whatever its rule system; and the saga records the core writes
     itself, through combat.receivers: a storyguide made a password link (campaign.resets, the link itself
     never stored), a character handed over to another player (campaign.services.hand_over, which an open
-    encounter the character fights in logs as well)."""
+    encounter the character fights in logs as well). And an encounter's storyguide's seat handed over to
+    another of its saga's storyguides (combat.services.seat)."""
 
     ENCOUNTER_CREATED = "encounter_created", "Encounter created"
     COMBATANT_ADDED = "combatant_added", "Combatant added"
@@ -142,6 +143,7 @@ class CoreKind(models.TextChoices):
     ENCOUNTER_ENDED = "encounter_ended", "Encounter ended"
     RESET_LINK_MADE = "reset_link_made", "Password link made"
     HANDED_OVER = "handed_over", "Character handed over"
+    SEAT_HANDED_OVER = "seat_handed_over", "Storyguide's seat handed over"
 
 
 class EncounterCreated(TypedDict):
@@ -182,6 +184,16 @@ class HandedOver(TypedDict):
     player: str  # the username who plays it from now on; "" for nobody yet (a player who will join)
     was: str  # who played it until now, the same way
     combatant: NotRequired[str]
+
+
+class SeatHandedOver(TypedDict):
+    """Who holds an encounter's storyguide's seat from here on (combat.services.seat): its controls and the
+    storyguide's version of it. Everyone sees it whole."""
+
+    by: str  # the username who handed it over: the holder, or the saga's lead
+    was: str  # who held the seat until now
+    to: str  # who holds it from now on
+    reason: str
 
 
 class ResetLinkMade(TypedDict):
@@ -316,6 +328,16 @@ class HandedOverKind(_Core, kind=CoreKind.HANDED_OVER):
         return f"{payload['name']} waits for a player who will join."
 
 
+class SeatHandedOverKind(_Core, kind=CoreKind.SEAT_HANDED_OVER):
+    payload = SeatHandedOver
+    secret = False
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """ "bob takes the storyguide's seat from sg: sg plays Ada tonight"."""
+        return f"{payload['to']} takes the storyguide's seat from {payload['was']}: {payload['reason']}"
+
+
 CORE_KINDS: tuple[EventKind, ...] = (
     EncounterCreatedKind(),
     CombatantAddedKind(),
@@ -324,6 +346,7 @@ CORE_KINDS: tuple[EventKind, ...] = (
     EncounterEndedKind(),
     ResetLinkMadeKind(),
     HandedOverKind(),
+    SeatHandedOverKind(),
 )
 CORE_BY_NAME: dict[str, EventKind] = {kind.name: kind for kind in CORE_KINDS}
 FOLDED_KINDS: tuple[str, ...] = tuple(

@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 
 from . import saga_live, systems
 from .audience import PLAYERS, STORYGUIDE, as_players_see, player_ids, visible_to
+from .events import CoreKind
 from .layers import layer_message
 from .models import Encounter, Event
 from .names import NAMING, Roster
@@ -127,12 +128,16 @@ def broadcast(
     # for both.
     undoing = any(event.kind in system.replay.UNDO_KINDS for event in events)
     log = undo_log(system, encounter, events, last_seq) if undoing else None
+    # A hand-over of the seat changes who is in which audience: each socket asks again (combat.consumers).
+    reseating = any(event.kind == CoreKind.SEAT_HANDED_OVER for event in events)
     frames = []
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(
             encounter, events, audience, first_seq, last_seq, facts=facts, combatants=combatants, log=log
         )
         message = layer_message(FRAME_TYPE, html, first_seq=first_seq, last_seq=last_seq)
+        if reseating:
+            message["seat"] = True
         frames.append((Encounter.group_name(encounter_id, audience), message))
     async_to_sync(send_in_turn)(get_channel_layer(), frames)
     if saga:

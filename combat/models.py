@@ -18,6 +18,13 @@ class Encounter(models.Model):
 
     saga = models.ForeignKey(Saga, on_delete=models.CASCADE, related_name="encounters")
     name = models.CharField(max_length=120)
+    seat_holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Who holds this encounter's storyguide's seat: one of its saga's storyguides, its controls "
+        "and the storyguide's version of it theirs (combat.access.holds_seat).",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PREPARING)
     round_number = models.PositiveIntegerField(default=0)
     phase = models.CharField(

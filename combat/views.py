@@ -19,12 +19,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.access import get_membership, is_storyguide
+from campaign.access import get_membership
 from campaign.models import Saga
 from campaign.sent_once import sent_once
 
 from . import answers, services, systems
-from .access import encounter_for, may_see
+from .access import encounter_for, holds_seat, may_see, require_seat
 from .audience import PLAYERS, STORYGUIDE
 from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
 from .inputs import MAX_ID, plain_text, record_ids, whole_number
@@ -61,21 +61,24 @@ def known(model, **values):
 
 
 def checked_encounter(request, encounter_id, rule_system: str | None, storyguide_only: bool) -> Encounter:
-    """`command_encounter`'s check from one indexed read of what it needs: the encounter's saga, that saga's
-    rule system and storyguide (not the encounter's round state, which the command's service reads under
-    its lock); for anyone but the storyguide their membership. The encounter comes with those fields
-    alone (the rest deferred); an encounter not there is refused as `command_encounter` refuses it."""
-    rows = Encounter.objects.values_list("saga_id", "saga__rule_system", "saga__storyguide_id")
+    """`command_encounter`'s check from one indexed read of what it needs: the encounter's saga and seat
+    holder, that saga's rule system and lead (not the encounter's round state, which the command's service
+    reads under its lock); for anyone but the lead their membership. The encounter comes with those fields
+    alone (the rest deferred); an encounter not there is refused as `command_encounter` refuses it. A
+    storyguide's command is for whoever holds the encounter's seat (`combat.access.require_seat`)."""
+    rows = Encounter.objects.values_list(
+        "saga_id", "seat_holder_id", "saga__rule_system", "saga__storyguide_id"
+    )
     with refused_beside_the_button(request):
         try:
-            saga_id, system, storyguide_id = rows.get(pk=encounter_id)
+            saga_id, holder_id, system, storyguide_id = rows.get(pk=encounter_id)
         except Encounter.DoesNotExist:
             raise Http404("No such encounter.") from None
-        encounter = known(Encounter, id=encounter_id, saga_id=saga_id)
+        encounter = known(Encounter, id=encounter_id, saga_id=saga_id, seat_holder_id=holder_id)
         encounter.saga = known(Saga, id=saga_id, rule_system=system, storyguide_id=storyguide_id)
         may_see(request.user, encounter.saga, rule_system)
-    if storyguide_only and not is_storyguide(request.user, encounter.saga):
-        raise NotAllowed("Only the storyguide can do that.")
+    if storyguide_only:
+        require_seat(request.user, encounter)
     return encounter
 
 
@@ -141,7 +144,7 @@ def visible_log(encounter: Encounter, audience: str) -> list:
 def encounter_page(request, encounter_id):
     """The encounter's page: its rule system draws it for the storyguide or the player."""
     encounter = encounter_for(request.user, encounter_id)
-    audience = STORYGUIDE if is_storyguide(request.user, encounter.saga) else PLAYERS
+    audience = STORYGUIDE if holds_seat(request.user, encounter) else PLAYERS
     return drawn_page(request, encounter, audience)
 
 

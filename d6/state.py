@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from campaign.access import is_storyguide
 from campaign.models import Character
+from combat.access import holds_seat
 from combat.models import Combatant, Encounter
 from d6 import rules
 from d6.rules import chase as chase_rules
@@ -155,8 +155,8 @@ def table_state(
 
 
 def actor(user, encounter: Encounter, combatants: list[Combatant] | None = None) -> Actor:
-    """The user at this table: the storyguide, or a player with the combatants they play."""
-    if is_storyguide(user, encounter.saga):
+    """The user at this table: who holds its storyguide's seat, or a player with the combatants they play."""
+    if holds_seat(user, encounter):
         return Actor(storyguide=True)
     if combatants is None:
         combatants = list(encounter.combatants.select_related("character"))

@@ -216,6 +216,7 @@ def as_before_the_split(table: str, row: dict) -> dict:
         row.pop("archived_at")
         row.pop("last_seq")
         row.pop("evening_start")  # combat 0010: empty, the evenings go by the time between events
+        row.pop("seat_holder_id")  # combat 0012: the saga's storyguide, who made it here
         return row
     if table == "campaign_saga":
         row = dict(row)

@@ -13,7 +13,7 @@ from arsmagica.presenters import repeated_words
 from arsmagica.rules import check_declaration, movement_phase
 from arsmagica.rules import declare as engine_declare
 from arsmagica.rules.table import can_close_declarations, can_declare, can_open_declarations
-from campaign.access import is_storyguide
+from combat.access import holds_seat
 from combat.errors import InvalidCommand, NotAllowed
 from combat.models import Combatant, Encounter, Event
 from combat.rules.errors import RulesError
@@ -105,7 +105,7 @@ def declare(
         if combatant is None:
             raise InvalidCommand("That combatant is not in this encounter.")
         character = combatant.character
-        storyguide = is_storyguide(user, encounter.saga)
+        storyguide = holds_seat(user, encounter)
         if not storyguide and (character.is_npc or character.owner_id != user.pk):
             raise NotAllowed(
                 f"You cannot declare for {character.name}: only their player or the storyguide can."

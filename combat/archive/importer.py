@@ -140,7 +140,8 @@ def _encounters_and_combatants(plan: Plan, saga: Saga, ids: Renumbering) -> None
     """The encounters and their combatants, with their JSON as the file has it (`_json_anew` follows)."""
     kept = ("name", "status", "round_number", "phase", "version", "last_seq", "pending", "round_log")
     encounters = Encounter.objects.bulk_create(
-        Encounter(saga=saga, **{k: e[k] for k in kept}) for e in plan.encounters
+        Encounter(saga=saga, seat_holder_id=saga.storyguide_id, **{k: e[k] for k in kept})
+        for e in plan.encounters
     )
     ids.add(ENCOUNTER, [e["id"] for e in plan.encounters], encounters)
     _when(Encounter, encounters, [e["created_at"] for e in plan.encounters])

@@ -1,6 +1,7 @@
 """The core's commands: each locks the encounter, checks the expected version, saves, appends
 events and broadcasts after commit (`log`). A rule system's own commands live in its folder."""
 
+from .seat import hand_over_seat
 from .setup import (
     add_combatants,
     create_encounter,
@@ -21,4 +22,5 @@ __all__ = [
     "rename_combatants",
     "rename_encounter",
     "set_encounter_archived",
+    "hand_over_seat",
 ]

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 from django.db import transaction
 
-from campaign.access import is_storyguide
 from campaign.models import CommandKey
 
 from .. import layers, saga_live, systems
+from ..access import require_seat
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
 from ..models import Encounter, Event, SagaRecord
@@ -67,15 +67,15 @@ def claim_command(saga, key: str | None) -> None:
 
 
 def require_storyguide_of(user, encounter: Encounter) -> None:
-    if not is_storyguide(user, encounter.saga):
-        raise NotAllowed("Only the storyguide can do that.")
+    """NotAllowed unless the user holds the encounter's storyguide's seat (`combat.access.require_seat`)."""
+    require_seat(user, encounter)
 
 
 @contextlib.contextmanager
 def storyguide_command(user, encounter_id: int, expected_version: int, *fields: str) -> Iterator[EventLog]:
     """A storyguide's command in its frame: one transaction, the encounter locked at the version the page was
-    drawn at, its storyguide checked; yields the command's log (its `encounter` the locked row), saved with
-    the encounter's `fields` once the block is done, and nothing saved if the block refuses."""
+    drawn at, the sender checked to hold its seat; yields the command's log (its `encounter` the locked row),
+    saved with the encounter's `fields` once the block is done, and nothing saved if the block refuses."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, expected_version)
         require_storyguide_of(user, encounter)

@@ -11,7 +11,7 @@ import logging
 from django.db import transaction
 from django.db.models import Max
 
-from campaign.access import is_storyguide
+from campaign.access import is_a_storyguide
 from campaign.models import Character, Saga
 
 from .. import systems
@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 
 def create_encounter(user, saga_id: int, name: str, rule_system: str) -> Encounter:
-    """A new encounter in the saga, preparing; the storyguide only.
+    """A new encounter in the saga, preparing: by one of its storyguides, who holds its seat.
 
     `rule_system` is the one the caller's pages run; a saga that plays another is refused.
     """
@@ -37,13 +37,13 @@ def create_encounter(user, saga_id: int, name: str, rule_system: str) -> Encount
             saga = Saga.objects.select_for_update().get(pk=saga_id)
         except (Saga.DoesNotExist, ValueError, TypeError):
             raise NotAllowed("There is no such saga.") from None
-        if not is_storyguide(user, saga):
+        if not is_a_storyguide(user, saga):
             raise NotAllowed("Only the storyguide can start an encounter.")
         if saga.rule_system != rule_system:
             raise InvalidCommand(
                 f"This saga plays {systems.of(saga).label}: start its encounters from the saga page."
             )
-        encounter = Encounter.objects.create(saga=saga, name=name[:120])
+        encounter = Encounter.objects.create(saga=saga, name=name[:120], seat_holder=user)
         log = EventLog(encounter, user)
         log.append(CoreKind.ENCOUNTER_CREATED, {"name": encounter.name})
         log.save()

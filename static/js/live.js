@@ -5,7 +5,7 @@
  *   marked undone (an undo's frame, or a replay after one, carries the lines it took back again): that
  *   copy takes the place of the line on screen, struck through;
  * - show the connection in a chip (Live / Reconnecting… / Offline) and, while it is down, a banner at
- *   the top, above the page rather than over it; reconnect on any close but 4403 (the extension itself retries only after 1006, 1011,
+ *   the top, above the page rather than over it; reconnect on any close but 4403 and 4409 (which loads the page again: the seat was handed over; the extension itself retries only after 1006, 1011,
  *   1012, 1013), both with the same backoff: the first retry within 0.4 s, then at most 1 s apart for
  *   the first ten seconds or so (a server restart), then growing to at most 5 s apart, each jittered;
  * - never lose a command silently: one made while the browser is offline is not sent, and one whose
@@ -28,6 +28,7 @@
   var FRAME = /id="live-seq"[^>]*data-first-seq="(\d+)" data-last-seq="(\d+)"( data-replay="1")?/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
+  var RESEATED = 4409;  // the storyguide's seat was handed over to or from this person: their page changes
   // Why the server closed with 4403: the error frame it sent last ("This encounter is no longer there").
   var NOT_IN_SAGA = "You are no longer in this saga: log in again.";
   var farewell = null;
@@ -135,6 +136,7 @@
     // is not a drop (a retry timer left over from before a wake-up does this once).
     if ((socket === live && connecting) || socket.covenantRetired) { return; }
     if (socket !== live) { connecting = false; }  // an attempt that never opened
+    if (code === RESEATED) { forbidden = true; window.location.reload(); return; }
     if (code === FORBIDDEN) { forbidden = true; connection("offline", farewell || NOT_IN_SAGA); return; }
     down();
     if (EXTENSION_RETRIES.indexOf(code) < 0) {

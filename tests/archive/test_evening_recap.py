@@ -30,7 +30,7 @@ def evening_md(saga, user, **query) -> str:
 
 def encounter_at(saga, name: str, when) -> Encounter:
     """An encounter whose log was written at `when` (its first event of a round an hour later)."""
-    encounter = Encounter.objects.create(saga=saga, name=name)
+    encounter = Encounter.objects.create(saga=saga, seat_holder=saga.storyguide, name=name)
     Event.objects.create(encounter=encounter, seq=1, kind="encounter_created", payload={"name": name})
     Event.objects.create(encounter=encounter, seq=2, kind="encounter_ended", round_number=1, payload={})
     Event.objects.filter(encounter=encounter, seq=1).update(created_at=when)

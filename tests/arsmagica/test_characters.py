@@ -240,7 +240,9 @@ def test_player_characters_are_not_stamped(boris, as_storyguide):
 def _in_a_fight(character, status="running"):
     from combat.models import Combatant, Encounter
 
-    encounter = Encounter.objects.create(saga=character.saga, name="Forest road", status=status)
+    encounter = Encounter.objects.create(
+        saga=character.saga, seat_holder=character.saga.storyguide, name="Forest road", status=status
+    )
     Combatant.objects.create(encounter=encounter, character=character, side="Companions")
     return encounter
 

@@ -145,7 +145,9 @@ def test_d6_sheet_shows_the_sagas_attributes_in_order(d6_saga, second_player, as
 def _in_a_fight(character, status="running"):
     from combat.models import Combatant, Encounter
 
-    encounter = Encounter.objects.create(saga=character.saga, name="Forest road", status=status)
+    encounter = Encounter.objects.create(
+        saga=character.saga, seat_holder=character.saga.storyguide, name="Forest road", status=status
+    )
     Combatant.objects.create(encounter=encounter, character=character, side="Companions")
     return encounter
 

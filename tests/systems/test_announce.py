@@ -129,6 +129,7 @@ EXAMPLES = {
     "combatant_renamed": {"combatant": "7", "name": "Bandit the Bold", "was": "Bandit 1"},
     "reset_link_made": {"player": "alice"},
     "handed_over": {"character": 5, "combatant": "8", "name": "Sir Boris", "player": "bob", "was": "alice"},
+    "seat_handed_over": {"by": "sg", "was": "sg", "to": "dora", "reason": "Dora runs the ambush"},
     "coin_flip": {
         "turn": 1,
         "faces": {"1": "heads", "2": "tails"},
@@ -240,6 +241,7 @@ def test_a_players_sentence_keeps_an_npcs_numbers_behind_the_screen(kind, storyg
         ("combatant_renamed", "Bandit 1 is now called Bandit the Bold."),
         ("reset_link_made", "The storyguide made a one-time password link for alice."),
         ("handed_over", "Sir Boris is now played by bob."),
+        ("seat_handed_over", "dora takes the storyguide's seat from sg: Dora runs the ambush"),
         ("coin_flip", "Ann flips heads, Bob flips tails."),
     ],
 )

@@ -1,0 +1,68 @@
+"""A saga's troupe (issue 38, item 1): its lead makes members its storyguides and passes the lead on; no one
+else does. A saga of one storyguide is the troupe of one: its creator, its lead."""
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from campaign import services
+from campaign.access import is_a_storyguide, is_lead, is_storyguide, require_lead
+from campaign.models import Membership
+from tests.coinduel import KEY
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def saga(storyguide, player, second_player):
+    saga = services.create_saga(storyguide, name="Troupe", rule_system=KEY)
+    for user in (player, second_player):
+        Membership.objects.create(saga=saga, user=user, role=Membership.Role.PLAYER)
+    return saga
+
+
+def test_the_creator_is_the_troupe_of_one(saga, storyguide, player, stranger):
+    assert is_lead(storyguide, saga) and is_a_storyguide(storyguide, saga) and is_storyguide(storyguide, saga)
+    for other in (player, stranger):
+        assert not is_lead(other, saga) and not is_a_storyguide(other, saga)
+
+
+def test_the_lead_makes_a_member_one_of_the_storyguides(saga, storyguide, player):
+    services.make_storyguide(saga, player, by=storyguide)
+    assert is_a_storyguide(player, saga) and not is_lead(player, saga)
+    with pytest.raises(services.Refused, match="already"):
+        services.make_storyguide(saga, player, by=storyguide)
+
+
+def test_only_the_lead_chooses_the_storyguides_and_only_among_members(
+    saga, storyguide, player, second_player, stranger
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    with pytest.raises(services.Refused, match="lead"):
+        services.make_storyguide(saga, second_player, by=player)  # a storyguide, not the lead
+    with pytest.raises(services.Refused, match="invite them first"):
+        services.make_storyguide(saga, stranger, by=storyguide)
+    assert not is_a_storyguide(second_player, saga) and not is_a_storyguide(stranger, saga)
+
+
+def test_the_lead_passes_it_to_another_storyguide_and_stays_one(saga, storyguide, player, second_player):
+    with pytest.raises(services.Refused, match="make them one first"):
+        services.pass_lead(saga, player, by=storyguide)
+    services.make_storyguide(saga, player, by=storyguide)
+    with pytest.raises(services.Refused, match="lead"):
+        services.pass_lead(saga, player, by=player)
+    services.pass_lead(saga, player, by=storyguide)
+    saga.refresh_from_db()
+    assert is_lead(player, saga) and not is_lead(storyguide, saga) and is_a_storyguide(storyguide, saga)
+    with pytest.raises(services.Refused, match="lead"):  # the one before chooses no more
+        services.make_storyguide(saga, second_player, by=storyguide)
+    services.make_storyguide(saga, second_player, by=player)
+    with pytest.raises(services.Refused, match="yours already"):
+        services.pass_lead(saga, player, by=player)
+
+
+def test_only_the_lead_may_open_what_is_the_leads(saga, storyguide, player):
+    """`require_lead`: 403 for another storyguide, the saga itself for the lead."""
+    services.make_storyguide(saga, player, by=storyguide)
+    assert require_lead(storyguide, saga.pk) == saga
+    with pytest.raises(PermissionDenied):
+        require_lead(player, saga.pk)
