@@ -5,7 +5,7 @@
  *   marked undone (an undo's frame, or a replay after one, carries the lines it took back again): that
  *   copy takes the place of the line on screen, struck through;
  * - show the connection in a chip (Live / Reconnecting… / Offline) and, while it is down, a banner at
- *   the top, above the page rather than over it; reconnect on any close but 4403 and 4409 (which loads the page again: the seat was handed over; the extension itself retries only after 1006, 1011,
+ *   the top, above the page rather than over it; reconnect on any close but 4403, and load the page again on 4409 (the seat was handed over); (the extension itself retries only after 1006, 1011,
  *   1012, 1013), both with the same backoff: the first retry within 0.4 s, then at most 1 s apart for
  *   the first ten seconds or so (a server restart), then growing to at most 5 s apart, each jittered;
  * - never lose a command silently: one made while the browser is offline is not sent, and one whose

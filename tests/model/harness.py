@@ -49,7 +49,7 @@ from combat.archive.export import archive_chunks
 from combat.archive.importer import duplicate_saga, import_saga
 from combat.archive.reading import reader_for
 from combat.archive.summaries import saga_stories_kept
-from combat.audience import PLAYERS, STORYGUIDE
+from combat.audience import PLAYERS, STORYGUIDE, audience_for
 from combat.errors import CombatError, InvalidCommand, NotAllowed, WrongPhase
 from combat.models import Encounter, Event
 from tests.archive.test_export_privacy import MARK, MARKED, TO_MEET, to_meet_by
@@ -88,8 +88,9 @@ settings.register_profile(
 )
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-# Who sends a command: mostly the storyguide (shrinking goes to them), else a player or a stranger.
-people = st.sampled_from(("storyguide", "storyguide", "storyguide", "player", "stranger"))
+# Who sends a command: mostly whoever holds the encounter's seat (shrinking goes to them), else a player, a
+# stranger, or one of the two who may be the saga's storyguides (troupe play: sg, its first lead, and dora).
+people = st.sampled_from(("holder", "holder", "holder", "player", "stranger", "storyguide", "dora"))
 
 
 def run(machine: type[TableModel]) -> None:
@@ -158,9 +159,13 @@ class TableModel(RuleBasedStateMachine):
         self.player = users.create_user("alice")
         self.other_player = users.create_user("bob")  # a player who reads: what another's defence must meet
         self.stranger = users.create_user("charlie")
+        self.dora = users.create_user("dora")  # a player without a character, made a storyguide by a rule
         self.saga = campaign_services.create_saga(self.storyguide, name="Model", rule_system=self.system_key)
-        Membership.objects.create(saga=self.saga, user=self.player, role=Membership.Role.PLAYER)
-        Membership.objects.create(saga=self.saga, user=self.other_player, role=Membership.Role.PLAYER)
+        for player in (self.player, self.other_player, self.dora):
+            Membership.objects.create(saga=self.saga, user=player, role=Membership.Role.PLAYER)
+        # The troupe by the model's own bookkeeping (issue 38): the saga's storyguides, its lead, and who
+        # holds the encounter's seat, each by the model's name for the person.
+        self.storyguides, self.lead, self.holder = {"storyguide"}, "storyguide", "storyguide"
         self.system = systems.of(self.saga)
         self.versions: dict[int, int] = {}
         self.steps: list[str] = []
@@ -274,7 +279,18 @@ class TableModel(RuleBasedStateMachine):
         return response
 
     def who(self, person: str):
+        """The user the model calls `person`; "holder" is whoever holds the encounter's seat now, "lead" the
+        saga's lead."""
+        person = {"holder": self.holder, "lead": self.lead}.get(person, person)
         return getattr(self, person)
+
+    def holds(self, person: str) -> bool:
+        """Whether `person` holds the encounter's seat now, by the model's bookkeeping (its commands)."""
+        return self.who(person) == self.who("holder")
+
+    def leads(self, person: str) -> bool:
+        """Whether `person` is the saga's lead now, by the model's bookkeeping."""
+        return self.who(person) == self.who("lead")
 
     # --- set-up: every system's --------------------------------------------------------------------------
 
@@ -302,7 +318,7 @@ class TableModel(RuleBasedStateMachine):
             "add",
             lambda: core.add_combatants(self.who(person), self.encounter.pk, self.v, [character.pk], side),
             refusal=self.change_refusal(),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, index=st.integers(0, 5))
@@ -312,7 +328,7 @@ class TableModel(RuleBasedStateMachine):
             "remove",
             lambda: core.remove_combatant(self.who(person), self.encounter.pk, self.v, ids[index % len(ids)]),
             refusal=self.change_refusal(),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(count=st.integers(1, 2))
@@ -341,7 +357,7 @@ class TableModel(RuleBasedStateMachine):
             "end",
             lambda: self.send(person, "end_encounter", core.end_encounter),
             refusal="over" if self.row().status == ENDED else None,
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
             archive=True,  # its own precondition refuses it on an ended encounter
         )
 
@@ -350,7 +366,7 @@ class TableModel(RuleBasedStateMachine):
         self.command(
             "rename",
             lambda: core.rename_encounter(self.who(person), self.encounter.pk, name),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
             archive=True,
         )
 
@@ -359,7 +375,7 @@ class TableModel(RuleBasedStateMachine):
         self.command(
             "archive" if archived else "restore",
             lambda: core.set_encounter_archived(self.who(person), self.encounter.pk, archived),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
             archive=True,
         )
 
@@ -368,10 +384,10 @@ class TableModel(RuleBasedStateMachine):
         """The storyguide downloads the saga's archive, deletes the saga and imports the archive again, in
         this one process; the machine plays on in the restored saga (issue 29, bug 7), whose replay is the
         one it had."""
-        data = json.loads("".join(archive_chunks(reader_for(self.storyguide, self.saga.pk))))
+        data = json.loads("".join(archive_chunks(reader_for(self.who("lead"), self.saga.pk))))
         before = self.replayed()
         assert campaign_services.delete_saga(self.saga, self.saga.name), "the saga was not deleted"
-        self.restored(import_saga(data, storyguide=self.storyguide))
+        self.restored(import_saga(data, storyguide=self.who("lead")))
         assert self.replayed() == before, "the restored saga does not replay as the deleted one did"
         self.steps.append("delete and restore")
 
@@ -380,7 +396,7 @@ class TableModel(RuleBasedStateMachine):
         """The storyguide duplicates the saga: the copy replays as the saga does, step by step, and the
         machine plays on in the copy."""
         before = self.replayed()
-        self.restored(duplicate_saga(self.saga, self.storyguide))
+        self.restored(duplicate_saga(self.saga, self.who("lead")))
         assert self.replayed() == before, "the copy does not replay as the saga does"
         self.steps.append("duplicate")
 
@@ -395,6 +411,7 @@ class TableModel(RuleBasedStateMachine):
         self.characters = {character.pk: character for character in new}
         self.first_names = {name: now[pk] for name, pk in self.first_names.items()}
         self.played = [(since, now[pk], who) for since, pk, who in self.played]
+        self.holder = self.lead  # an import seats the lead in every encounter (archive.json has no seats yet)
         self.checked = self.read = None
 
     def replayed(self) -> list:
@@ -431,8 +448,10 @@ class TableModel(RuleBasedStateMachine):
         return character.pk
 
     def plays_it(self, person: str, character) -> bool:
-        """Whether `person` plays the character now, by the model's bookkeeping."""
-        return person in ("player", "other_player") and self.plays(self.key_of(character)) == person
+        """Whether `person` plays the character now, by the model's bookkeeping (a storyguide without the seat
+        plays their own characters as a player does)."""
+        name = {"holder": self.holder, "lead": self.lead}.get(person, person)
+        return name in ("player", "other_player", "storyguide") and self.plays(self.key_of(character)) == name
 
     def handed(self, index: int):
         """A character to hand over or take up: mostly a player character, now and then an NPC (refused)."""
@@ -461,7 +480,7 @@ class TableModel(RuleBasedStateMachine):
             except campaign_services.Refused as refused:
                 raise NotAllowed(str(refused)) from None
 
-        done = self.command("hand over", call, refusal=refusal, allowed=person == "storyguide", archive=True)
+        done = self.command("hand over", call, refusal=refusal, allowed=self.leads(person), archive=True)
         if done is not REFUSED:
             self.played.append((since, key, to))
 
@@ -485,6 +504,82 @@ class TableModel(RuleBasedStateMachine):
         done = self.command("take up", call, refusal=refusal, allowed=allowed, archive=True)
         if done is not REFUSED:
             self.played.append((since, key, person))
+
+    # --- the troupe (issue 38): the saga's storyguides, its lead, each encounter's seat ------------------
+
+    @rule(person=people, member=st.sampled_from(["dora", "dora", "storyguide"]))
+    def make_storyguide(self, person, member):
+        """The lead makes a member one of the saga's storyguides: refused for one already, and from anyone
+        else. (Dora, who plays no character: a storyguide's own characters are item 4's.)"""
+        refusal = "already" if member in self.storyguides else None
+
+        def call():
+            try:
+                return campaign_services.make_storyguide(self.saga, self.who(member), by=self.who(person))
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        allowed = self.leads(person)
+        done = self.command("make storyguide", call, refusal=refusal, allowed=allowed, archive=True)
+        if done is not REFUSED:
+            self.storyguides.add(member)
+
+    @initialize(troupe=st.booleans())
+    def a_troupe(self, troupe):
+        """Half the examples start with a troupe of two: the lead makes dora one of the saga's storyguides."""
+        if troupe:
+            campaign_services.make_storyguide(self.saga, self.dora, by=self.storyguide)
+            self.storyguides.add("dora")
+
+    @rule(
+        person=st.sampled_from(["holder", "holder", "lead", "storyguide", "dora", "player"]),
+        to=st.sampled_from(["dora", "dora", "storyguide", "player"]),
+    )
+    def hand_over_seat(self, person, to):
+        """The holder, or the lead, hands the encounter's seat to another of the saga's storyguides: refused
+        for a player, for whoever holds it already, on an ended encounter, and from anyone else."""
+        refusal = (
+            "not a storyguide" if to not in self.storyguides else "holds it" if self.holds(to) else None
+        )
+        allowed = self.holds(person) or self.leads(person)
+        done = self.command(
+            "hand over the seat",
+            lambda: core.hand_over_seat(
+                self.who(person), self.encounter.pk, self.v, self.who(to).get_username(), "Next story"
+            ),
+            refusal=refusal,
+            allowed=allowed,
+        )
+        if done is not REFUSED:
+            self.holder = to
+
+    @rule(person=people, to=st.sampled_from(["dora", "storyguide"]))
+    def pass_lead(self, person, to):
+        """The lead passes the lead to another of the saga's storyguides: refused to one who is not, to the
+        lead, and from anyone else."""
+        refusal = "not a storyguide" if to not in self.storyguides else "leads" if self.leads(to) else None
+
+        def call():
+            try:
+                return campaign_services.pass_lead(self.saga, self.who(to), by=self.who(person))
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        done = self.command("pass the lead", call, refusal=refusal, allowed=self.leads(person), archive=True)
+        if done is not REFUSED:
+            self.lead = to
+            self.saga.refresh_from_db()
+
+    @invariant()
+    def each_sees_the_storyguides_version_of_exactly_the_seat_they_hold(self) -> None:
+        """Every member's audience of the encounter is the storyguide's exactly when they hold its seat, by
+        the model's bookkeeping, and the players' otherwise; a stranger has none (issue 38, item 6)."""
+        encounter = self.row()
+        for person in ("storyguide", "dora", "player", "other_player"):
+            expected = STORYGUIDE if self.holds(person) else PLAYERS
+            seen = audience_for(self.who(person), encounter)
+            assert seen == expected, f"{person} sees the {seen} version; holds the seat: {self.holds(person)}"
+        assert audience_for(self.stranger, encounter) is None, "a stranger has a version of the encounter"
 
     def own_at(self, person: str) -> dict[int, set[str]]:
         """By the model's bookkeeping: for each step of the log, the combatants whose characters `person`
@@ -737,7 +832,7 @@ class TableModel(RuleBasedStateMachine):
         """What is checked once the example has played: the storyguide's frames shown a marked NPC roll where
         one was marked for them, each undone step shown as undone, the kept summaries equal to the fold, and
         the players' downloads keeping every number of an NPC's roll."""
-        bodies = {person: self.downloads(person) for person in ("storyguide", "player")}
+        bodies = {person: self.downloads(person) for person in ("lead", "player")}
         assert self.marks_sent[STORYGUIDE] or not self.marks_sent["rolls"], (
             f"{self.marks_sent['rolls']} NPC rolls marked for the frames, no storyguide's frame shows one"
         )
@@ -749,11 +844,11 @@ class TableModel(RuleBasedStateMachine):
         """The storyguide's history.json marks undone exactly the steps an undo took back (by the model's
         own fold), and each recap strikes through as many lines as its reader's history.json marks."""
         undone = self.undone(self.events())
-        for person in ("storyguide", "player"):
+        for person in ("lead", "player"):
             history = json.loads(bodies[person]["saga_history_json"])
             entries = [e for encounter in history["encounters"] for e in encounter["events"]]
             marked = [entry for entry in entries if "undone" in entry]
-            if person == "storyguide":
+            if person == "lead":
                 seqs = {entry["seq"] for entry in marked}
                 assert seqs == undone, f"history.json marks {sorted(seqs)} undone, the log {sorted(undone)}"
             recap = bodies[person]["saga_recap"].decode()
@@ -765,7 +860,7 @@ class TableModel(RuleBasedStateMachine):
     def summaries_equal_the_fold(self) -> None:
         """The saga's charts read a finished encounter's kept summary: for the storyguide and the player it
         is the story a fold of the log tells now (its timeline marks aside, which the charts never read)."""
-        for person in ("storyguide", "player"):
+        for person in ("lead", "player"):
             reader = reader_for(self.who(person), self.saga.pk, sheets=False)
             saga_stories_kept(reader)  # writes the summaries the end did not
             unmarked = Story().marks
@@ -801,7 +896,7 @@ class TableModel(RuleBasedStateMachine):
         if self.system_key not in MARK:
             return
         parts, defenders = self.mark_the_log()
-        storyguide = self.downloads("storyguide")["saga_history_json"].decode()
+        storyguide = self.downloads("lead")["saga_history_json"].decode()
         missing = [part for part in parts if str(MARKED[part]) not in storyguide]
         assert not missing, f"the storyguide's history.json lacks an NPC's {missing}"
         assert not defenders or str(TO_MEET) in storyguide, "the storyguide's history.json lacks one to meet"

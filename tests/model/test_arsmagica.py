@@ -133,7 +133,7 @@ class ArsMagicaModel(TableModel):
             "open",
             lambda: self.send(person, "arsmagica:open_declarations", services.open_declarations),
             refusal=rules.can_open_declarations(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, index=st.integers(0, 5), action=st.sampled_from(["attack", "attack", "other"]))
@@ -150,7 +150,7 @@ class ArsMagicaModel(TableModel):
             "declare",
             lambda: services.declare(self.who(person), self.encounter.pk, combatant.pk, values),
             refusal=rules.can_declare(self.table()),
-            allowed=person == "storyguide" or self.plays_it(person, character),
+            allowed=self.holds(person) or self.plays_it(person, character),
         )
 
     @rule(person=people, index=st.integers(0, 5))
@@ -163,7 +163,7 @@ class ArsMagicaModel(TableModel):
             "repeat",
             lambda: services.declare_as_before(self.who(person), self.encounter.pk, combatant.pk, self.v),
             refusal=rules.can_declare(self.table()),
-            allowed=person == "storyguide" or self.plays_it(person, character),
+            allowed=self.holds(person) or self.plays_it(person, character),
         )
 
     @rule(person=people)
@@ -172,7 +172,7 @@ class ArsMagicaModel(TableModel):
             "repeat NPCs",
             lambda: services.declare_npcs_as_before(self.who(person), self.encounter.pk, self.v),
             refusal=rules.can_declare(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, seed=seeds)
@@ -182,7 +182,7 @@ class ArsMagicaModel(TableModel):
                 "close",
                 lambda: self.send(person, "arsmagica:close_declarations", services.close_declarations),
                 refusal=rules.can_close_declarations(self.table()),
-                allowed=person == "storyguide",
+                allowed=self.holds(person),
             )
 
     def phase_now(self, other: str) -> str:
@@ -198,7 +198,7 @@ class ArsMagicaModel(TableModel):
                 f"preview {phase}",
                 lambda: services.preview_phase(self.who(person), self.encounter.pk, self.v, phase),
                 refusal=rules.can_preview_phase(self.table(), phase),
-                allowed=person == "storyguide",
+                allowed=self.holds(person),
             )
 
     @rule(person=people, seed=seeds, which=st.sampled_from(["now", "now", "now", *PHASES]))
@@ -209,7 +209,7 @@ class ArsMagicaModel(TableModel):
                 f"confirm {phase}",
                 lambda: services.confirm_phase(self.who(person), self.encounter.pk, self.v, phase),
                 refusal=rules.can_confirm_phase(self.table(), phase),
-                allowed=person == "storyguide",
+                allowed=self.holds(person),
             )
 
     @rule(person=people)
@@ -218,7 +218,7 @@ class ArsMagicaModel(TableModel):
             "undo",
             lambda: services.undo_phase(self.who(person), self.encounter.pk, self.v, "Wrong target"),
             refusal=rules.can_undo(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people)
@@ -227,7 +227,7 @@ class ArsMagicaModel(TableModel):
             "end round",
             lambda: self.send(person, "arsmagica:end_round", services.end_round),
             refusal=rules.can_end_round(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(steps=st.integers(1, 8), seed=seeds)
@@ -237,19 +237,19 @@ class ArsMagicaModel(TableModel):
         for step in range(steps):
             table = self.table()
             if table.status == rules.PREPARING:
-                self.open("storyguide")
+                self.open("holder")
             elif table.phase == "declaring":
                 waiting = self.undeclared()
                 if waiting is None:
-                    self.close("storyguide", seed + step)
+                    self.close("holder", seed + step)
                 else:
-                    owner = "player" if waiting.character.owner_id == self.player.pk else "storyguide"
+                    owner = "player" if waiting.character.owner_id == self.player.pk else "holder"
                     self.declare(owner, self.combatants().index(waiting), "attack")
             elif table.phase in rules.RESOLVABLE:
                 act = self.confirm if table.pending_phase == table.phase else self.preview
-                act("storyguide", seed + step, "now")
+                act("holder", seed + step, "now")
             elif table.phase == "round_over":
-                self.end_round("storyguide")
+                self.end_round("holder")
 
     def undeclared(self):
         """The first combatant who can act and has not declared this round, if any."""
@@ -283,7 +283,7 @@ class ArsMagicaModel(TableModel):
                 self.who(person), self.encounter.pk, self.v, combatant.pk, change, "The storyguide misread"
             ),
             refusal=rules.can_correct(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, minutes=st.integers(1, 120), active=st.booleans(), seed=seeds)
@@ -300,7 +300,7 @@ class ArsMagicaModel(TableModel):
                     expected_version=self.v,
                 ),
                 refusal=rules.can_pass_time(self.table()),
-                allowed=person == "storyguide",
+                allowed=self.holds(person),
             )
 
     @rule(person=people, meal=st.booleans())
@@ -311,7 +311,7 @@ class ArsMagicaModel(TableModel):
                 self.who(person), good_meal=meal, encounter_id=self.encounter.pk, expected_version=self.v
             ),
             refusal=rules.can_pass_time(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, index=st.integers(0, 5), levels=st.integers(1, 3))
@@ -330,7 +330,7 @@ class ArsMagicaModel(TableModel):
                 expected_version=self.v,
             ),
             refusal=rules.can_pass_time(self.table()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
 
@@ -357,7 +357,7 @@ class ArsMagicaPages(ArsMagicaModel):
     def pages_offer_only_what_is_accepted(self):
         if not self.pages_changed():
             return
-        pages = {person: self.page(person) for person in ("storyguide", "player")}
+        pages = {person: self.page(person) for person in ("holder", "player")}
         client = Client()
         client.force_login(self.player)
         forms = client.get(reverse("arsmagica:my_declarations", args=[self.encounter.pk]))
@@ -371,7 +371,7 @@ class ArsMagicaPages(ArsMagicaModel):
         if open_now and boris is not None:
             self.as_before_offered_exactly_when_accepted(forms.content, boris)
         if open_now:
-            shown = COUNT.search(pages["storyguide"].decode())
+            shown = COUNT.search(pages["holder"].decode())
             assert shown is not None, "declarations are open and the page counts nobody"
             assert tuple(map(int, shown.groups())) == self.declared_of_able(), (
                 f"the page says {shown.group(0)!r}, the log {self.declared_of_able()}"

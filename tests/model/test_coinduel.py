@@ -42,7 +42,7 @@ class CoinDuelModel(TableModel):
             "flip",
             lambda: services.flip(self.who(person), self.encounter.pk, self.v, dice),
             refusal=rules.can_flip(duel),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, index=st.integers(0, 2))
@@ -54,7 +54,7 @@ class CoinDuelModel(TableModel):
             "concede",
             lambda: services.concede(self.who(person), self.encounter.pk, self.v, who),
             refusal=rules.can_concede(duel),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
 

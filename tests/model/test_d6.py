@@ -104,7 +104,7 @@ class D6Model(TableModel):
                 "start fight",
                 lambda: services.start_fight(self.who(person), self.encounter.pk, self.v),
                 refusal=rules.can_start_fight(self.state()),
-                allowed=person == "storyguide",
+                allowed=self.holds(person),
             )
 
     def current(self) -> str | None:
@@ -173,21 +173,21 @@ class D6Model(TableModel):
             if state.fight is None:
                 if rules.can_start_fight(state) is not None:
                     return
-                self.start_fight("storyguide", seed + step)
+                self.start_fight("holder", seed + step)
             elif state.defence is not None:
                 self.roll(self.player_of(state.defence.defender), seed + step, None, None, SCORES[0], None)
             elif state.fight.acted or state.fight.took_breather:
-                self.end_turn("storyguide")
+                self.end_turn("holder")
             else:
                 current = state.fight.current.id
                 person = self.player_of(current)
-                given = value if person == "storyguide" else None
+                given = value if person == "holder" else None
                 self.roll(person, seed + step, None, self.foe_of(current), SCORES[0], given)
 
     def player_of(self, combatant_id: str) -> str:
-        """Who rolls for a combatant when the table plays on: its player, else the storyguide."""
+        """Who rolls for a combatant when the table plays on: its player, else whoever holds the seat."""
         owner = self.row().combatants.filter(pk=int(combatant_id)).values_list("character__owner", flat=True)
-        return "player" if owner.first() == self.player.pk else "storyguide"
+        return "player" if owner.first() == self.player.pk else "holder"
 
     def foe_of(self, combatant_id: str) -> int | None:
         """The index (in `pick`'s order) of the first combatant on another side than this one, if any."""
@@ -206,7 +206,7 @@ class D6Model(TableModel):
                 self.who(person), self.encounter.pk, self.v, int(runner), [(int(after), distance)], TERRAINS
             ),
             refusal=rules.can_start_chase(self.state()),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, seed=seeds)
@@ -216,7 +216,7 @@ class D6Model(TableModel):
                 "exchange",
                 lambda: services.exchange(self.who(person), self.encounter.pk, self.v),
                 refusal=rules.can_exchange(self.state()),
-                allowed=person == "storyguide",
+                allowed=self.holds(person),
             )
 
     @rule(person=people)
@@ -227,7 +227,7 @@ class D6Model(TableModel):
             "offer terrain",
             lambda: services.offer_terrain(self.who(person), self.encounter.pk, self.v, offered),
             refusal=rules.can_offer_terrain(self.state(), terrains),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, name=st.sampled_from([name for name, _ in TERRAINS]))
@@ -246,7 +246,7 @@ class D6Model(TableModel):
             "runner breather",
             lambda: services.runner_breather(self.who(person), self.encounter.pk, self.v, int(who)),
             refusal=rules.can_take_runner_breather(self.state(), who),
-            allowed=person == "storyguide",
+            allowed=self.holds(person),
         )
 
     @rule(person=people, index=st.integers(0, 5), ahead=st.booleans())
@@ -298,7 +298,7 @@ class D6Pages(D6Model):
     def pages_offer_only_what_is_accepted(self):
         if not self.pages_changed():
             return
-        page = {person: self.page(person) for person in ("storyguide", "player")}["player"]
+        page = {person: self.page(person) for person in ("holder", "player")}["player"]
         choosing = rules.can_choose_terrain(self.state(), self.actor("player")) is None
         if self.row().status == Encounter.Status.ENDED or not choosing:
             url = reverse("d6:choose_terrain", args=[self.encounter.pk]).encode()
