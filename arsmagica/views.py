@@ -15,7 +15,7 @@ from typing_extensions import override
 from campaign.access import is_storyguide
 from campaign.secure_context import secure_context
 from combat import answers, systems
-from combat.access import encounter_for
+from combat.access import encounter_for, holds_seat, require_seat
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.errors import CombatError, NotAllowed
 from combat.models import Encounter
@@ -54,7 +54,7 @@ def encounter_play(request, encounter_id):
     encounter = encounter_for(request.user, encounter_id)
     if encounter.saga.rule_system != KEY:  # another system's encounter: its own page
         return drawn_page(request, encounter, PLAYERS)
-    if is_storyguide(request.user, encounter.saga):
+    if holds_seat(request.user, encounter):
         return redirect("encounter_page", encounter_id=encounter.pk)
     context = state_context(encounter, PLAYERS)
     context.update(
@@ -78,7 +78,7 @@ def my_declarations(request, encounter_id):
 def _my_declarations(request, encounter: Encounter, error: CombatError | None = None, report: str = ""):
     """The declarations panel; `error`: why the storyguide's "every NPC" tap was refused, `report`: what it
     did (each beside its button)."""
-    storyguide = is_storyguide(request.user, encounter.saga)
+    storyguide = holds_seat(request.user, encounter)
     combatants = combatants_of(encounter)
     declarations = declarations_in(encounter, encounter.round_number)
     refusal = can_declare(table_of(encounter))
@@ -111,7 +111,7 @@ def _declarable(request, encounter_id, combatant_id):
     refusal when the combatant has gone or is not this person's to declare for. The command is handed the
     combatants read here (`Seen`), and reads them again only if the table has changed since."""
     encounter = command_encounter(request, encounter_id, KEY)
-    storyguide = is_storyguide(request.user, encounter.saga)
+    storyguide = holds_seat(request.user, encounter)
     combatants = combatants_of(encounter, weapons=False)  # one form: its combatant's weapons alone
     combatant = next((c for c in combatants if c.pk == combatant_id), None)
     if combatant is None:
@@ -256,8 +256,7 @@ def declare_npcs_as_before(request, encounter_id):
     with the reason beside the button when it is refused."""
     try:
         encounter = command_encounter(request, encounter_id, KEY)
-        if not is_storyguide(request.user, encounter.saga):
-            raise NotAllowed("Only the storyguide can do that.")
+        require_seat(request.user, encounter)
     except CombatError as error:
         return _refused(request, encounter_id, error)
     try:

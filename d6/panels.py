@@ -10,6 +10,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
 
 from campaign.models import Character, fighter_label
+from combat.access import holds_seat
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
 from combat.models import Combatant, Encounter, Event
@@ -591,7 +592,7 @@ def to_meet(encounter: Encounter, user) -> dict | None:
         return None
     own = {str(defender.pk)} if defender.character.owner_id == user.pk else set()
     players = {str(c.pk) for c in combatants if not c.character.is_npc}
-    storyguide = encounter.saga.storyguide_id == user.pk
+    storyguide = holds_seat(user, encounter)
     hidden = not storyguide and presenters.to_meet_hidden(
         fight.defence["attacker"], fight.defence["defender"], players, own, encounter.saga.npc_rolls
     )

@@ -10,11 +10,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 from typing_extensions import override
 
-from campaign.access import is_storyguide, require_storyguide
+from campaign.access import require_storyguide
 from campaign.secure_context import secure_context
 from campaign.sent_once import sent_once
 from combat import systems
-from combat.access import encounter_for
+from combat.access import encounter_for, holds_seat
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.views import visible_log
 
@@ -35,7 +35,7 @@ from .state import table_state
 def table(request, encounter_id):
     """The d6 table: the storyguide's controls, or a player's view of the same fight and chase."""
     encounter = encounter_for(request.user, encounter_id, KEY)
-    audience = STORYGUIDE if is_storyguide(request.user, encounter.saga) else PLAYERS
+    audience = STORYGUIDE if holds_seat(request.user, encounter) else PLAYERS
     context = state_context(encounter, audience)
     context.update(
         events=visible_log(encounter, audience),

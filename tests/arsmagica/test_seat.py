@@ -1,0 +1,41 @@
+"""Ars Magica's pages follow the seat (issue 38, items 2 and 3): the lead who has handed an encounter's seat
+to another storyguide is sent the player's page and declarations, and is refused the storyguide's commands
+of it; the one who holds it has them. Sir Boris's fight, with Bob made one of the saga's storyguides."""
+
+import pytest
+from django.urls import reverse
+
+from campaign import services as campaign_services
+from combat import services
+from tests.personas import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def handed(table):
+    """The fight's seat handed by the storyguide, the saga's lead, to Bob."""
+    campaign_services.make_storyguide(table.saga, table.bob, by=table.storyguide)
+    services.hand_over_seat(table.storyguide, table.encounter.pk, table.v, "bob", "Bob runs the road")
+    return table
+
+
+def test_the_lead_without_the_seat_is_sent_the_players_pages(handed):
+    pk = handed.encounter.pk
+    lead, bob = client_for(handed.storyguide), client_for(handed.bob)
+    assert lead.get(reverse("arsmagica:play", args=[pk])).status_code == 200  # not sent to the controls
+    assert bob.get(reverse("arsmagica:play", args=[pk])).status_code == 302  # the holder is
+    for who, shown in ((lead, False), (bob, True)):
+        panel = who.get(reverse("arsmagica:my_declarations", args=[pk])).content.decode()
+        assert ("Declare for NPCs" in panel) is shown, "the NPCs' declarations are for whoever holds the seat"
+
+
+def test_the_lead_without_the_seat_is_refused_its_storyguides_commands(handed):
+    pk = handed.encounter.pk
+    url = reverse("arsmagica:declare_npcs_as_before", args=[pk])
+    data = {"expected_version": handed.v}
+    refused = client_for(handed.storyguide).post(url, data, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 422 and b"bob holds this encounter" in refused.content
+    url = reverse("arsmagica:declare", args=[pk, handed.bandits[0].pk])
+    refused = client_for(handed.storyguide).post(url, data, HTTP_HX_REQUEST="true")
+    assert refused.status_code in (403, 422) and handed.v == data["expected_version"]
