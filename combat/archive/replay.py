@@ -17,10 +17,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from campaign.access import is_storyguide
-
 from .. import systems
-from ..access import encounter_for
+from ..access import encounter_for, holds_seat
 from ..audience import PLAYERS, STORYGUIDE, as_players_see
 from ..inputs import is_digits
 from ..models import Encounter, Event
@@ -48,8 +46,9 @@ class Step:
 
 
 def reader_events(encounter: Encounter, user) -> tuple[str, list[Event]]:
-    """The reader's audience and the encounter's log as that reader sees it, oldest first."""
-    audience = STORYGUIDE if is_storyguide(user, encounter.saga) else PLAYERS
+    """The reader's audience and the encounter's log as that reader sees it, oldest first: the storyguide's
+    version for whoever holds its seat (`holds_seat`)."""
+    audience = STORYGUIDE if holds_seat(user, encounter) else PLAYERS
     events = Event.objects.filter(encounter=encounter).select_related("actor").order_by("seq")
     if audience == STORYGUIDE:
         return audience, list(events)
@@ -160,7 +159,7 @@ def replay_page(request, encounter_id):
 def replay_latest(request, encounter_id):
     """The running encounter's newest step for this reader: the replay polls it to offer the latest."""
     encounter = encounter_for(request.user, encounter_id)
-    audience = STORYGUIDE if is_storyguide(request.user, encounter.saga) else PLAYERS
+    audience = STORYGUIDE if holds_seat(request.user, encounter) else PLAYERS
     events = Event.objects.filter(encounter=encounter)
     if audience != STORYGUIDE:
         events = events.filter(storyguide_only=False)

@@ -5,6 +5,7 @@ of it; the one who holds it has them. Sir Boris's fight, with Bob made one of th
 import pytest
 from django.urls import reverse
 
+from arsmagica import services as services_of_ars
 from campaign import services as campaign_services
 from combat import services
 from tests.personas import client_for
@@ -39,3 +40,19 @@ def test_the_lead_without_the_seat_is_refused_its_storyguides_commands(handed):
     url = reverse("arsmagica:declare", args=[pk, handed.bandits[0].pk])
     refused = client_for(handed.storyguide).post(url, data, HTTP_HX_REQUEST="true")
     assert refused.status_code in (403, 422) and handed.v == data["expected_version"]
+
+
+def test_the_replay_and_charts_read_the_storyguides_version_for_the_holder_alone(handed):
+    """The NPCs' declarations are the storyguide's alone: the lead who handed the seat over reads the replay's
+    log without them, as a player does; the holder with them."""
+    from combat.archive.replay import reader_events
+
+    services_of_ars.open_declarations(handed.bob, handed.encounter.pk, handed.v)
+    bandit = handed.bandits[0]
+    values = {"action": "attack", "weapon_id": handed.weapon(bandit), "engage": [handed.boris.pk]}
+    services_of_ars.declare(handed.bob, handed.encounter.pk, bandit.pk, values)
+    readers = ((handed.bob, "storyguide"), (handed.storyguide, "players"), (handed.alice, "players"))
+    for user, audience in readers:
+        seen, events = reader_events(handed.encounter, user)
+        declared = [e for e in events if e.kind == "declared"]
+        assert seen == audience and bool(declared) is (audience == "storyguide"), user
