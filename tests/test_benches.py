@@ -26,6 +26,18 @@ def embedded_env() -> dict:
     return env
 
 
+def suite_postgres_env() -> dict:
+    """A host's shell on the suite's PostgreSQL test database: a bench run there (CI: never skipped)."""
+    from django.db import connections
+
+    from tests.browser.server import database_url
+    from tests.conftest import missing
+
+    if connections["default"].vendor != "postgresql":
+        missing("needs PostgreSQL: set DATABASE_URL (make test starts one)")
+    return dict(embedded_env(), DATABASE_URL=database_url(connections["default"].settings_dict))
+
+
 def run_bench(script: str, *options: str, env: dict | None = None, timeout: float = 300) -> str:
     """Run bench/`script` with `options`; its output, once it has exited 0 with no traceback."""
     command = [sys.executable, str(BASE_DIR / "bench" / script), *options]

@@ -5,12 +5,9 @@ take most of the benches' time."""
 import re
 
 import pytest
-from django.db import connections
 
-from tests.browser.server import database_url
-from tests.conftest import missing
 from tests.ports import free_port
-from tests.test_benches import embedded_env, run_bench
+from tests.test_benches import run_bench, suite_postgres_env
 
 
 def test_fanout_bench_runs_embedded_with_its_floor():
@@ -28,9 +25,7 @@ def test_fanout_bench_runs_embedded_with_its_floor():
 @pytest.mark.django_db(transaction=True)
 def test_fanout_bench_runs_on_postgres_and_redis_with_two_daphnes(suite_redis_url):
     """The scale path on the suite's PostgreSQL test database and its Redis."""
-    if connections["default"].vendor != "postgresql":
-        missing("needs PostgreSQL: set DATABASE_URL (make test starts one)")
-    env = dict(embedded_env(), DATABASE_URL=database_url(connections["default"].settings_dict))
+    env = suite_postgres_env()
     out = run_bench("fanout.py", "--redis", suite_redis_url, "--daphnes", "2", "--tables", "2",
                     "--players", "2", "--seconds", "2", "--drain", "5", "--idle", "1", "--no-floor",
                     "--port", str(free_port(1, 50)), "--check", env=env)  # fmt: skip

@@ -12,12 +12,9 @@ own) and on the suite's PostgreSQL (CI=true: it must run there, never skipped). 
 import json
 
 import pytest
-from django.db import connections
 
-from tests.browser.server import database_url
-from tests.conftest import missing
 from tests.ports import free_port
-from tests.test_benches import embedded_env, run_bench
+from tests.test_benches import embedded_env, run_bench, suite_postgres_env
 
 OVERLOAD = ["--tables", "20", "--players", "1", "--seconds", "4", "--drain", "5", "--rate", "0.1",
             "--command-cost-ms", "60", "--command-wait-ms", "500", "--overload", "2,4",
@@ -61,7 +58,4 @@ def test_overload_on_sqlite_fails_nobody(tmp_path):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_overload_on_postgres_fails_nobody(tmp_path):
-    if connections["default"].vendor != "postgresql":
-        missing("needs PostgreSQL: set DATABASE_URL (make test starts one)")
-    env = dict(embedded_env(), DATABASE_URL=database_url(connections["default"].settings_dict))
-    check(overload_run(tmp_path, env))
+    check(overload_run(tmp_path, suite_postgres_env()))
