@@ -5,7 +5,6 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import transaction
-from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -36,7 +35,8 @@ from .forms import (
     stamp_form,
 )
 from .invites import invited_saga, joined_message, landing
-from .models import Character, Membership, Saga, fighter_label, who_plays
+from .models import Character, Membership, Saga, fighter_label
+from .regions import saga_regions, shown
 from .sent_once import sent_once
 
 
@@ -118,21 +118,17 @@ def saga_page(request, saga_id, *, take_form=None):
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
-    characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
-    system = systems.of(saga)
-    members = list(saga.memberships.select_related("user").order_by("role", "user__username"))
+    regions = saga_regions(saga)
+    system = regions["system"]
     context = {
-        "saga": saga,
-        "system": system,
+        **regions,
+        "shown": shown(regions),  # the live regions' digest: the socket's first frame swaps in nothing new
         "system_links": system.sheet.saga_links(saga) if guide else [],
         "system_panels": system.page.saga_panels(request, saga),
         "membership": membership,
         "is_storyguide": guide,
-        "members": who_plays(saga, members, characters),
-        "player_characters": [c for c in characters if not c.is_npc],
-        "npc_templates": [c for c in characters if c.is_npc and c.copies] if guide else [],
-        "npcs": [c for c in characters if c.is_npc and not c.copies] if guide else [],
-        "encounters": list(saga.encounters.filter(archived_at__isnull=True)),
+        "npc_templates": regions["all_npc_templates"] if guide else [],
+        "npcs": regions["all_npcs"] if guide else [],
         "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
     }
     if not guide:

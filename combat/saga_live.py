@@ -9,7 +9,6 @@ A frame is the whole of each region, so frames are idempotent; `data-stamp` orde
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 
@@ -17,13 +16,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count
 from django.db.models.signals import post_delete, post_save
 from django.template.loader import render_to_string
 
-from campaign.models import Character, Membership, Saga, who_plays
+from campaign.models import Character, Membership, Saga
+from campaign.regions import saga_regions, shown
 
-from . import systems
 from .audience import PLAYERS, STORYGUIDE
 from .layers import LAYER_ERRORS, layer_message
 from .models import Encounter
@@ -48,26 +46,13 @@ def audience_for(user, saga_id: int) -> str | None:
     return STORYGUIDE if membership.saga.storyguide_id == user.pk else PLAYERS
 
 
-def saga_regions(saga: Saga) -> dict:
-    """What the saga page's live regions show, for both audiences (three queries)."""
-    characters = list(saga.characters.select_related("owner").annotate(copies=Count("stamped_copies")))
-    members = list(saga.memberships.select_related("user").order_by("role", "user__username"))
-    return {
-        "saga": saga,
-        "system": systems.of(saga),
-        "members": who_plays(saga, members, characters),
-        "player_characters": [c for c in characters if not c.is_npc],
-        "all_npcs": [c for c in characters if c.is_npc and not c.copies],
-        "all_npc_templates": [c for c in characters if c.is_npc and c.copies],
-        "encounters": list(saga.encounters.filter(archived_at__isnull=True)),
-    }
-
-
-def render_frame(regions: dict, audience: str) -> str:
-    """The regions as one htmx message of out-of-band swaps; NPCs only for the storyguide."""
+def render_frame(regions: dict, audience: str, digest: str | None = None) -> str:
+    """The regions as one htmx message of out-of-band swaps; NPCs only for the storyguide. It carries the
+    regions' digest (`shown`): saga_live.js swaps in nothing that the page shows already."""
     is_storyguide = audience == STORYGUIDE
     context = {
         **regions,
+        "shown": digest or shown(regions),
         "npcs": regions["all_npcs"] if is_storyguide else [],
         "npc_templates": regions["all_npc_templates"] if is_storyguide else [],
         "is_storyguide": is_storyguide,
@@ -80,20 +65,6 @@ def render_frame(regions: dict, audience: str) -> str:
 def current_frame(saga_id: int, audience: str) -> str:
     """The frame a newly connected (or resuming) page gets."""
     return render_frame(saga_regions(Saga.objects.get(pk=saga_id)), audience)
-
-
-def shown(regions: dict) -> str:
-    """A digest of everything the regions show (names, levels, roles, encounters' state): equal digests,
-    equal frames. The saga's invite token keeps a new saga that reuses an old id apart."""
-    saga, system = regions["saga"], regions["system"]
-    characters = [
-        (c.pk, c.name, c.is_npc, c.owner.get_username() if c.owner else "", c.copies, system.sheet.levels(c))
-        for c in (*regions["player_characters"], *regions["all_npcs"], *regions["all_npc_templates"])
-    ]
-    members = [(m.user_id, m.user.get_username(), m.role) for m in regions["members"]]
-    encounters = [(e.pk, e.name, e.status, e.round_number) for e in regions["encounters"]]
-    seen = (saga.pk, saga.invite_token, saga.name, saga.storyguide_id, characters, members, encounters)
-    return hashlib.blake2b(repr(seen).encode(), digest_size=16).hexdigest()
 
 
 def broadcast(saga_id: int) -> None:
@@ -111,7 +82,7 @@ def broadcast(saga_id: int) -> None:
         return
     layer = get_channel_layer()
     for audience in (PLAYERS, STORYGUIDE):
-        html = render_frame(regions, audience)
+        html = render_frame(regions, audience, digest)
         async_to_sync(layer.group_send)(group_name(saga_id, audience), layer_message(FRAME_TYPE, html))
     cache.set(key, digest, SENT_FOR)
 

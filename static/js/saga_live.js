@@ -2,6 +2,9 @@
  * (combat.saga_live): each frame redraws the members, characters and encounters whole; the server sends
  * one when the socket opens, so a reconnect catches up by itself.
  * - drop a frame older than the one shown (data-stamp), and error frames (JSON) after showing them;
+ * - drop a frame that shows what the page shows already (data-shown, the regions' digest): the one the
+ *   server sends when the socket opens, most often. Swapping in equal regions would replace a link under
+ *   the pointer between its press and its release, and the click would be lost;
  * - show "Reconnecting…" while the socket is down; reconnect after any close but 4403, backing off
  *   from under half a second to at most five, with jitter (the extension itself retries only after
  *   1006, 1011, 1012, 1013).
@@ -9,6 +12,7 @@
 (function () {
   "use strict";
   var STAMP = /id="saga-stamp"[^>]*data-stamp="(\d+)"/;
+  var SHOWN = /id="saga-stamp"[^>]*data-shown="([0-9a-f]*)"/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
   var farewell = null;  // the error frame the server sent before its 4403: why it closed
@@ -24,6 +28,10 @@
   function shown() {
     var el = document.getElementById("saga-stamp");
     return el ? el.dataset.stamp || "0" : "0";
+  }
+  function showing(digest) {  // whether the page shows what a frame of that digest shows
+    var el = document.getElementById("saga-stamp");
+    return Boolean(el && digest && el.dataset.shown === digest);
   }
   function older(a, b) {  // nanosecond stamps as decimal strings: compare without losing digits
     return a.length < b.length || (a.length === b.length && a < b);
@@ -52,7 +60,7 @@
       } catch (e) { sign(null); }
       return;
     }
-    var match = STAMP.exec(message);
-    if (match && older(match[1], shown())) { event.preventDefault(); }
+    var match = STAMP.exec(message), same = SHOWN.exec(message);
+    if ((match && older(match[1], shown())) || (same && showing(same[1]))) { event.preventDefault(); }
   });
 })();

@@ -115,6 +115,44 @@ def test_the_saga_page_shows_a_new_member_character_and_encounter_without_a_relo
     player.assert_not_reloaded()
 
 
+# Tags each live region of the saga page as drawn with the page, and counts the saga frames that come.
+DRAWN = """
+window.__sagaFrames = 0;
+document.addEventListener("DOMContentLoaded", () => {
+  for (const id of ["characters", "saga-npcs", "encounter-list", "members"]) {
+    const region = document.getElementById(id);
+    if (region) { region.__drawn = true; }
+  }
+});
+document.addEventListener("htmx:wsBeforeMessage", (e) => {
+  if (/id="saga-stamp"/.test(e.detail.message)) { window.__sagaFrames += 1; }
+});
+"""
+STILL_DRAWN = '["characters", "saga-npcs", "encounter-list", "members"].filter((id) => document.getElementById(id).__drawn)'
+
+
+def test_the_saga_pages_first_frame_swaps_in_nothing_it_shows_already(table):
+    """The frame the saga socket sends when it opens leaves the regions as drawn when nothing changed since
+    (a link swapped between a tap's press and release loses the tap: the first evening's "New NPC"), and a
+    change swaps its regions in."""
+    saga, _, _ = outside_the_event_loop(load_demo_table)
+    guide = table.person("storyguide")
+    guide.enter_as(saga.storyguide)
+    guide.context.add_init_script(DRAWN)
+    page = guide.goto(f"/sagas/{saga.pk}/")
+    wait_until(page, lambda: page.evaluate("window.__sagaFrames") >= 1, "the socket's first saga frame")
+    assert page.evaluate(STILL_DRAWN) == ["characters", "saga-npcs", "encounter-list", "members"]
+
+    other_tab = guide.new_tab()  # the storyguide starts an encounter in another tab: the list changes
+    guide.goto(f"/sagas/{saga.pk}/", other_tab)
+    other_tab.locator("#new-encounter-name").fill("Ambush at the ford")
+    other_tab.get_by_test_id("new-encounter").click()
+    expect(page.get_by_test_id("encounter-list")).to_contain_text("Ambush at the ford")
+    assert "encounter-list" not in page.evaluate(STILL_DRAWN)
+    page.get_by_test_id("saga-npcs").get_by_role("link", name="New NPC").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("New NPC")
+
+
 def test_what_the_storyguide_types_in_the_set_up_form_survives_a_push(table):
     saga, encounter, _ = outside_the_event_loop(load_demo_table)
     wolf, bear = (
