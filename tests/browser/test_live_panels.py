@@ -128,7 +128,10 @@ document.addEventListener("htmx:wsBeforeMessage", (e) => {
   if (/id="saga-stamp"/.test(e.detail.message)) { window.__sagaFrames += 1; }
 });
 """
-STILL_DRAWN = '["characters", "saga-npcs", "encounter-list", "members"].filter((id) => document.getElementById(id).__drawn)'
+STILL_DRAWN = (
+    '["characters", "saga-npcs", "encounter-list", "members"]'
+    ".filter((id) => document.getElementById(id).__drawn)"
+)
 
 
 def test_the_saga_pages_first_frame_swaps_in_nothing_it_shows_already(table):
