@@ -162,6 +162,27 @@ def make_storyguide(saga: Saga, member, *, by) -> Membership:
             raise Refused(f"{member.get_username()} is one of the saga's storyguides already.")
         membership.role = Membership.Role.STORYGUIDE
         membership.save(update_fields=["role"])
+        signals.troupe_changed.send(Saga, saga=saga, change=signals.MADE, member=member, was=None, by=by)
+        return membership
+
+
+def remove_storyguide(saga: Saga, member, *, by) -> Membership:
+    """One of the saga's storyguides made a player again, by its lead (not the lead themselves: pass the lead
+    first). The seats they hold of encounters not over pass to the lead, each handed over in its log; an
+    ended encounter's seat stays with whoever ran it to the end. Recorded in the saga's history."""
+    with transaction.atomic():
+        saga = Saga.objects.select_for_update().get(pk=saga.pk)  # one change of the troupe at a time
+        if by is None or saga.storyguide_id != by.pk:
+            raise Refused("Only the saga's lead storyguide can choose its storyguides.")
+        if member is not None and member.pk == saga.storyguide_id:
+            raise Refused("The lead stays a storyguide: pass the lead to another storyguide first.")
+        membership = saga.memberships.filter(user=member).first() if member is not None else None
+        if membership is None or membership.role != Membership.Role.STORYGUIDE:
+            who = member.get_username() if member is not None else "They"
+            raise Refused(f"{who} is not one of the saga's storyguides.")
+        membership.role = Membership.Role.PLAYER
+        membership.save(update_fields=["role"])
+        signals.troupe_changed.send(Saga, saga=saga, change=signals.REMOVED, member=member, was=None, by=by)
         return membership
 
 
@@ -179,8 +200,9 @@ def pass_lead(saga: Saga, storyguide, *, by) -> Saga:
             raise Refused(
                 f"{storyguide.get_username()} is not one of the saga's storyguides: make them one first."
             )
-        saga.storyguide = storyguide
+        was, saga.storyguide = saga.storyguide, storyguide
         saga.save(update_fields=["storyguide"])
+        signals.troupe_changed.send(Saga, saga=saga, change=signals.LEAD, member=storyguide, was=was, by=by)
         return saga
 
 

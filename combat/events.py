@@ -134,7 +134,8 @@ class CoreKind(models.TextChoices):
     itself, through combat.receivers: a storyguide made a password link (campaign.resets, the link itself
     never stored), a character handed over to another player (campaign.services.hand_over, which an open
     encounter the character fights in logs as well). And an encounter's storyguide's seat handed over to
-    another of its saga's storyguides (combat.services.seat)."""
+    another of its saga's storyguides (combat.services.seat), and the saga's records of its troupe: a member
+    made one of its storyguides, a storyguide made a player again, the lead passed (campaign.services)."""
 
     ENCOUNTER_CREATED = "encounter_created", "Encounter created"
     COMBATANT_ADDED = "combatant_added", "Combatant added"
@@ -144,6 +145,9 @@ class CoreKind(models.TextChoices):
     RESET_LINK_MADE = "reset_link_made", "Password link made"
     HANDED_OVER = "handed_over", "Character handed over"
     SEAT_HANDED_OVER = "seat_handed_over", "Storyguide's seat handed over"
+    STORYGUIDE_MADE = "storyguide_made", "Storyguide made"
+    STORYGUIDE_REMOVED = "storyguide_removed", "Storyguide made a player again"
+    LEAD_PASSED = "lead_passed", "Lead passed"
 
 
 class EncounterCreated(TypedDict):
@@ -194,6 +198,29 @@ class SeatHandedOver(TypedDict):
     was: str  # who held the seat until now
     to: str  # who holds it from now on
     reason: str
+
+
+class StoryguideMade(TypedDict):
+    """A member made one of the saga's storyguides by its lead (campaign.services.make_storyguide)."""
+
+    by: str  # the lead's username
+    storyguide: str
+
+
+class StoryguideRemoved(TypedDict):
+    """A storyguide made a player again by the saga's lead (campaign.services.remove_storyguide): the seats of
+    the encounters they held that were not over pass to the lead, each handed over in its own log."""
+
+    by: str  # the lead's username, who takes the seats
+    storyguide: str
+    seats: list[str]  # the names of the encounters whose seats passed to the lead
+
+
+class LeadPassed(TypedDict):
+    """The saga's lead passed to another of its storyguides (campaign.services.pass_lead)."""
+
+    was: str  # the lead until now, who stays one of the storyguides
+    to: str
 
 
 class ResetLinkMade(TypedDict):
@@ -338,6 +365,43 @@ class SeatHandedOverKind(_Core, kind=CoreKind.SEAT_HANDED_OVER):
         return f"{payload['to']} takes the storyguide's seat from {payload['was']}: {payload['reason']}"
 
 
+class StoryguideMadeKind(_Core, kind=CoreKind.STORYGUIDE_MADE):
+    payload = StoryguideMade
+    secret = False
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """ "sg makes dora one of the saga's storyguides."."""
+        return f"{payload['by']} makes {payload['storyguide']} one of the saga's storyguides."
+
+
+class StoryguideRemovedKind(_Core, kind=CoreKind.STORYGUIDE_REMOVED):
+    payload = StoryguideRemoved
+    secret = False
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """ "sg makes dora a player again; the seat of Ambush passes to sg."."""
+        said = f"{payload['by']} makes {payload['storyguide']} a player again"
+        seats = payload["seats"]
+        if not seats:
+            return f"{said}."
+        if len(seats) == 1:
+            return f"{said}; the seat of {seats[0]} passes to {payload['by']}."
+        which = ", ".join(seats[:-1]) + f" and {seats[-1]}"
+        return f"{said}; the seats of {which} pass to {payload['by']}."
+
+
+class LeadPassedKind(_Core, kind=CoreKind.LEAD_PASSED):
+    payload = LeadPassed
+    secret = False
+
+    @override
+    def sentence(self, payload: dict, names: dict, *, storyguide: bool) -> str:
+        """ "sg passes the saga's lead to dora."."""
+        return f"{payload['was']} passes the saga's lead to {payload['to']}."
+
+
 CORE_KINDS: tuple[EventKind, ...] = (
     EncounterCreatedKind(),
     CombatantAddedKind(),
@@ -347,6 +411,9 @@ CORE_KINDS: tuple[EventKind, ...] = (
     ResetLinkMadeKind(),
     HandedOverKind(),
     SeatHandedOverKind(),
+    StoryguideMadeKind(),
+    StoryguideRemovedKind(),
+    LeadPassedKind(),
 )
 CORE_BY_NAME: dict[str, EventKind] = {kind.name: kind for kind in CORE_KINDS}
 FOLDED_KINDS: tuple[str, ...] = tuple(

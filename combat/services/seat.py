@@ -31,13 +31,32 @@ def hand_over_seat(user, encounter_id: int, expected_version: int, to: str, reas
         successor = _storyguide_named(saga, to)
         if successor.pk == encounter.seat_holder_id:
             raise InvalidCommand(f"{successor.get_username()} holds this encounter's seat already.")
-        was = encounter.seat_holder.get_username()
-        encounter.seat_holder = successor
-        log = EventLog(encounter, user)
-        payload = {"by": user.get_username(), "was": was, "to": successor.get_username(), "reason": reason}
-        log.append(CoreKind.SEAT_HANDED_OVER, payload)
-        log.save("seat_holder")
+        _seat(encounter, user, successor, reason)
     return encounter
+
+
+def pass_seats(saga, was, to, by, reason: str) -> list[str]:
+    """Inside the caller's transaction: the seat of each encounter of the saga not over that `was` holds,
+    handed to `to` by `by`, each logged as a hand-over is; the names of those encounters. An ended encounter's
+    seat stays with whoever ran it to the end."""
+    held = Encounter.objects.filter(saga=saga, seat_holder=was).exclude(status=Encounter.Status.ENDED)
+    names = []
+    for encounter_id in held.order_by("pk").values_list("pk", flat=True):
+        encounter = lock_encounter(encounter_id, None, after_end=True)
+        if encounter.seat_holder_id == was.pk and encounter.status != Encounter.Status.ENDED:
+            _seat(encounter, by, to, reason)
+            names.append(encounter.name)
+    return names
+
+
+def _seat(encounter: Encounter, by, successor, reason: str) -> None:
+    """The locked encounter's seat to `successor`, logged (`seat_handed_over`) and saved."""
+    was = encounter.seat_holder.get_username()
+    encounter.seat_holder = successor
+    log = EventLog(encounter, by)
+    payload = {"by": by.get_username(), "was": was, "to": successor.get_username(), "reason": reason}
+    log.append(CoreKind.SEAT_HANDED_OVER, payload)
+    log.save("seat_holder")
 
 
 def _storyguide_named(saga, username: str):

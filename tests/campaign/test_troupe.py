@@ -7,6 +7,8 @@ from django.core.exceptions import PermissionDenied
 from campaign import services
 from campaign.access import is_a_storyguide, is_lead, is_storyguide, require_lead
 from campaign.models import Membership
+from combat.models import Encounter, Event, SagaRecord
+from combat.services.setup import create_encounter
 from tests.coinduel import KEY
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +68,56 @@ def test_only_the_lead_may_open_what_is_the_leads(saga, storyguide, player):
     assert require_lead(storyguide, saga.pk) == saga
     with pytest.raises(PermissionDenied):
         require_lead(player, saga.pk)
+
+
+def records(saga) -> list[tuple[str, dict]]:
+    """The saga's records, oldest first: (kind, payload)."""
+    return [(r.kind, r.payload) for r in SagaRecord.objects.filter(saga=saga).order_by("pk")]
+
+
+def test_each_change_of_the_troupe_is_recorded_for_the_members(saga, storyguide, player):
+    services.make_storyguide(saga, player, by=storyguide)
+    services.pass_lead(saga, player, by=storyguide)
+    services.remove_storyguide(saga, storyguide, by=player)
+    assert records(saga) == [
+        ("storyguide_made", {"by": "sg", "storyguide": "alice"}),
+        ("lead_passed", {"was": "sg", "to": "alice"}),
+        ("storyguide_removed", {"by": "alice", "storyguide": "sg", "seats": []}),
+    ]
+    saga.refresh_from_db()
+    assert not is_a_storyguide(storyguide, saga)
+    assert Membership.objects.get(saga=saga, user=storyguide).role == Membership.Role.PLAYER
+
+
+def test_only_the_lead_makes_a_storyguide_a_player_again_and_never_themselves(
+    saga, storyguide, player, second_player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    before = records(saga)
+    with pytest.raises(services.Refused, match="lead storyguide can choose"):
+        services.remove_storyguide(saga, storyguide, by=player)
+    with pytest.raises(services.Refused, match="pass the lead to another storyguide first"):
+        services.remove_storyguide(saga, storyguide, by=storyguide)
+    with pytest.raises(services.Refused, match="bob is not one of the saga's storyguides"):
+        services.remove_storyguide(saga, second_player, by=storyguide)
+    assert records(saga) == before and is_a_storyguide(player, saga)
+
+
+def test_the_seats_a_removed_storyguide_held_pass_to_the_lead_logged_but_an_ended_ones(
+    saga, storyguide, player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    running, ended, leads = (
+        create_encounter(user, saga.pk, name, KEY)
+        for user, name in ((player, "Ambush"), (player, "The ford"), (storyguide, "The lead's"))
+    )
+    Encounter.objects.filter(pk=ended.pk).update(status=Encounter.Status.ENDED)
+    services.remove_storyguide(saga, player, by=storyguide)
+    held = dict(Encounter.objects.values_list("name", "seat_holder__username"))
+    assert held == {"Ambush": "sg", "The ford": "alice", "The lead's": "sg"}
+    handed = Event.objects.get(encounter=running, kind="seat_handed_over")
+    assert handed.payload == {"by": "sg", "was": "alice", "to": "sg", "reason": "alice is a player again"}
+    assert handed.actor == storyguide
+    removed = {"by": "sg", "storyguide": "alice", "seats": ["Ambush"]}
+    assert records(saga)[-1] == ("storyguide_removed", removed)
+    assert not Event.objects.filter(encounter__in=[ended, leads], kind="seat_handed_over").exists()

@@ -570,6 +570,26 @@ class TableModel(RuleBasedStateMachine):
             self.lead = to
             self.saga.refresh_from_db()
 
+    @rule(person=people, member=st.sampled_from(["dora", "dora", "storyguide"]))
+    def remove_storyguide(self, person, member):
+        """The lead makes a storyguide a player again: refused for the lead, for one who is not a storyguide,
+        and from anyone else. The seat they hold passes to the lead, logged, unless the encounter is over."""
+        refusal = "the lead" if self.leads(member) else "not one" if member not in self.storyguides else None
+        over = self.row().status == ENDED
+
+        def call():
+            try:
+                return campaign_services.remove_storyguide(self.saga, self.who(member), by=self.who(person))
+            except campaign_services.Refused as refused:
+                raise NotAllowed(str(refused)) from None
+
+        allowed = self.leads(person)
+        done = self.command("make a player again", call, refusal=refusal, allowed=allowed, archive=True)
+        if done is not REFUSED:
+            self.storyguides.discard(member)
+            if self.holds(member) and not over:
+                self.holder = self.lead
+
     @invariant()
     def each_sees_the_storyguides_version_of_exactly_the_seat_they_hold(self) -> None:
         """Every member's audience of the encounter is the storyguide's exactly when they hold its seat, by

@@ -130,6 +130,9 @@ EXAMPLES = {
     "reset_link_made": {"player": "alice"},
     "handed_over": {"character": 5, "combatant": "8", "name": "Sir Boris", "player": "bob", "was": "alice"},
     "seat_handed_over": {"by": "sg", "was": "sg", "to": "dora", "reason": "Dora runs the ambush"},
+    "storyguide_made": {"by": "sg", "storyguide": "dora"},
+    "storyguide_removed": {"by": "sg", "storyguide": "dora", "seats": ["Ambush", "The ford"]},
+    "lead_passed": {"was": "sg", "to": "dora"},
     "coin_flip": {
         "turn": 1,
         "faces": {"1": "heads", "2": "tails"},
@@ -242,6 +245,9 @@ def test_a_players_sentence_keeps_an_npcs_numbers_behind_the_screen(kind, storyg
         ("reset_link_made", "The storyguide made a one-time password link for alice."),
         ("handed_over", "Sir Boris is now played by bob."),
         ("seat_handed_over", "dora takes the storyguide's seat from sg: Dora runs the ambush"),
+        ("storyguide_made", "sg makes dora one of the saga's storyguides."),
+        ("storyguide_removed", "sg makes dora a player again; the seats of Ambush and The ford pass to sg."),
+        ("lead_passed", "sg passes the saga's lead to dora."),
         ("coin_flip", "Ann flips heads, Bob flips tails."),
     ],
 )
