@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from campaign import systems
 from campaign.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
 
-from .models import Character, NpcRolls, Saga, npc_rolls_choices
+from .models import Character, Membership, NpcRolls, Saga, npc_rolls_choices
 from .services import MAX_STAMPED_COPIES
 
 SCORE_MIN, SCORE_MAX = -10, 40
@@ -163,7 +163,8 @@ class PlayedByForm(forms.Form):
         self.fields["player"].choices = [
             (WAITING, "Nobody yet: a player who will join"),
             *(
-                (str(m.user_id), f"{m.user.get_username()} (you, storyguide)"
+                (str(m.user_id), f"{m.user.get_username()} (you, lead storyguide)"
+                 if m.user_id == saga.storyguide_id else f"{m.user.get_username()} (storyguide)"
                  if m.role == m.Role.STORYGUIDE else m.user.get_username())
                 for m in members
             ),
@@ -173,6 +174,30 @@ class PlayedByForm(forms.Form):
     def chosen(self):
         """The member chosen, or None for a player who will join."""
         return self.members.get(self.cleaned_data["player"])
+
+
+class TroupeForm(forms.Form):
+    """The lead's choice of a member for one change of the saga's troupe (campaign.views.saga_troupe): the
+    page offers the members the change fits; a post may name any member, and the service says why not."""
+
+    member = forms.ChoiceField(
+        error_messages={
+            "required": "Choose a member of the saga.",
+            "invalid_choice": "Choose a member of the saga: that one is not in it (any more).",
+        },
+    )
+
+    def __init__(self, label: str, offered: list[Membership], members: list[Membership], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["member"].label = label
+        listed = members if self.is_bound else offered
+        choices = [(str(m.user_id), m.user.get_username()) for m in listed]
+        self.fields["member"].choices = [("", "Choose…"), *choices]
+        self.users = {str(m.user_id): m.user for m in members}
+
+    def chosen(self):
+        """The member chosen."""
+        return self.users[self.cleaned_data["member"]]
 
 
 class TakeForm(forms.Form):

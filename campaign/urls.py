@@ -56,6 +56,7 @@ urlpatterns = [
     path("characters/<id:character_id>/stamp/", views.npc_stamp, name="npc_stamp"),
     path("characters/<id:character_id>/played-by/", views.character_hand_over, name="character_hand_over"),
     path("sagas/<id:saga_id>/take/", views.saga_take, name="saga_take"),
+    path("sagas/<id:saga_id>/troupe/<slug:change>/", views.saga_troupe, name="saga_troupe"),
     path("join/<invite:token>/", views.join, name="join"),
     path(
         "sagas/<id:saga_id>/members/<id:user_id>/password-link/", account_views.reset_link, name="reset_link"

@@ -31,6 +31,7 @@ from .forms import (
     SagaForm,
     SignUpForm,
     TakeForm,
+    TroupeForm,
     sheet_forms,
     stamp_form,
 )
@@ -112,9 +113,10 @@ def saga_detail(request, saga_id):
     return saga_page(request, saga_id)
 
 
-def saga_page(request, saga_id, *, take_form=None):
-    """The saga page; `take_form`: a player's choice of a waiting character, sent back with its error
-    beside it (answered 200, as a sheet's form is: the page is the answer, not a failed load)."""
+def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
+    """The saga page; `take_form`: a player's choice of a waiting character, `troupe_forms`: the lead's
+    changes of the troupe, sent back with an error beside its choice (answered 200, as a sheet's form is:
+    the page is the answer, not a failed load)."""
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
     guide = is_storyguide(request.user, saga)
@@ -130,6 +132,8 @@ def saga_page(request, saga_id, *, take_form=None):
         "npc_templates": regions["all_npc_templates"] if guide else [],
         "npcs": regions["all_npcs"] if guide else [],
         "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
+        "a_storyguide": membership.role == Membership.Role.STORYGUIDE or guide,  # makes encounters
+        "troupe_forms": troupe_forms or (troupe_change_forms(saga, regions["members"]) if guide else None),
     }
     if not guide:
         context["first_step"] = not any(c.owner_id == request.user.pk for c in context["player_characters"])
@@ -140,6 +144,68 @@ def saga_page(request, saga_id, *, take_form=None):
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
+
+
+# The lead's changes of the troupe, by the URL's word: the service, the label of the member's choice, which
+# members the page offers, and what is said once done.
+TROUPE_CHANGES = {
+    "make": (
+        services.make_storyguide,
+        "Make a storyguide of",
+        lambda m, lead: m.role == Membership.Role.PLAYER,
+        "{name} is one of the saga's storyguides now: they can start encounters and take their seats.",
+    ),
+    "lead": (
+        services.pass_lead,
+        "Pass the lead to",
+        lambda m, lead: m.role == Membership.Role.STORYGUIDE and m.user_id != lead,
+        "{name} leads the saga now; you stay one of its storyguides.",
+    ),
+    "player": (
+        services.remove_storyguide,
+        "Make a player again",
+        lambda m, lead: m.role == Membership.Role.STORYGUIDE and m.user_id != lead,
+        "{name} is a player again; the seats they held of encounters not over are yours now.",
+    ),
+}
+
+
+def troupe_change_forms(saga: Saga, members: list[Membership], data=None, change: str = "") -> dict:
+    """The lead's three forms, by their word; `data` binds the one of `change` (a post)."""
+    return {
+        word: TroupeForm(
+            label,
+            [m for m in members if offered(m, saga.storyguide_id)],
+            members,
+            data if word == change else None,
+            prefix=word,
+        )
+        for word, (_, label, offered, _) in TROUPE_CHANGES.items()
+    }
+
+
+@login_required
+@require_POST
+@sent_once
+def saga_troupe(request, saga_id, change):
+    """The lead makes a member a storyguide, passes the lead, or makes a storyguide a player again; a refusal
+    (not the lead, a member who does not fit) is shown beside the choice, nothing changed."""
+    if change not in TROUPE_CHANGES:
+        raise Http404("No such change of the troupe.")
+    saga = get_membership(request.user, saga_id).saga
+    service, _, _, said = TROUPE_CHANGES[change]
+    members = list(saga.memberships.select_related("user").order_by("role", "user__username"))
+    forms = troupe_change_forms(saga, members, request.POST, change)
+    form = forms[change]
+    if form.is_valid():
+        try:
+            service(saga, form.chosen(), by=request.user)
+        except services.Refused as refusal:
+            form.add_error("member", str(refusal))
+        else:
+            messages.success(request, said.format(name=form.chosen().get_username()))
+            return redirect("saga_detail", saga_id=saga.pk)
+    return saga_page(request, saga_id, troupe_forms=forms)
 
 
 @login_required

@@ -31,6 +31,7 @@ CLOSE_FORBIDDEN = 4403
 # live.js loads the page again, drawn for their new place.
 CLOSE_RESEATED = 4409
 RESEATED = "Your place at this table changed: the storyguide's seat was handed over. Loading the page again…"
+REPLACED = "Your place in this saga's troupe changed. Loading the page again…"
 # The channel layer (Redis) is down: try again later. Daphne lets an application close only with 1000 or
 # 3000-4999, so not RFC 6455's 1013; live.js reconnects after any code but 4403, with its own backoff.
 CLOSE_UNAVAILABLE = 4503
@@ -55,8 +56,8 @@ def _audience(user, encounter_id: int) -> tuple[str | None, str]:
 
 
 @database_sync_to_async
-def _saga_audience(user, saga_id: int) -> str | None:
-    return saga_live.audience_for(user, saga_id)
+def _saga_place(user, saga_id: int) -> tuple[str, str, str] | None:
+    return saga_live.place_of(user, saga_id)
 
 
 @database_sync_to_async
@@ -361,10 +362,11 @@ class SagaConsumer(LiveConsumer):
         self.saga_id = int(self.scope["url_route"]["kwargs"]["saga_id"])
         self.group = None
         user = self.scope.get("user")
-        self.audience = await _saga_audience(user, self.saga_id) if user is not None else None
-        if self.audience is None:
+        place = await _saga_place(user, self.saga_id) if user is not None else None
+        if place is None:
             await self.forbid()
             return
+        self.audience, self.role, self.troupe = place
         self.group = saga_live.group_name(self.saga_id, self.audience)
         self.place = presence.Place("saga", self.saga_id)
         if await self.join(self.group):
@@ -375,11 +377,22 @@ class SagaConsumer(LiveConsumer):
         """A resume: the current regions again, if this person is still in the saga (else 4403)."""
         if self.group is None or await self.read(text_data, bytes_data) is None:
             return
-        user = self.scope.get("user")
-        if await _saga_audience(user, self.saga_id) != self.audience:
+        if not await self.replaced():
+            await self.send_saga_frame()
+
+    async def replaced(self) -> bool:
+        """Whether this person's place on the page is no longer the one it was drawn for: out of the saga
+        (4403), or their role or the lead changed (closed with 4409: saga_live.js loads the page again)."""
+        place = await _saga_place(self.scope.get("user"), self.saga_id)
+        if place is None:
             await self.forbid()
-            return
-        await self.send_saga_frame()
+            return True
+        if place[:2] == (self.audience, self.role):
+            self.troupe = place[2]
+            return False
+        await self.send(text_data=answers.error_frame(REPLACED, last=True))
+        await self.close(code=CLOSE_RESEATED)
+        return True
 
     async def send_saga_frame(self) -> None:
         """The saga page's current regions; a saga deleted since the membership was read: 4403."""
@@ -390,7 +403,10 @@ class SagaConsumer(LiveConsumer):
             await self.send(text_data=html)
 
     async def saga_frame(self, message: dict) -> None:
-        """A frame from the group, as rendered once for this audience."""
+        """A frame from the group, as rendered once for this audience; one after a change of the troupe asks
+        first whether this person's place changed (`replaced`)."""
+        if message.get("troupe", self.troupe) != self.troupe and await self.replaced():
+            return
         await self.send(text_data=message["html"])
 
 

@@ -20,7 +20,7 @@ from django.db.models.signals import post_delete, post_save
 from django.template.loader import render_to_string
 
 from campaign.models import Character, Membership, Saga
-from campaign.regions import saga_regions, shown
+from campaign.regions import saga_regions, shown, troupe_key
 
 from .audience import PLAYERS, STORYGUIDE
 from .layers import LAYER_ERRORS, layer_message
@@ -37,13 +37,22 @@ def group_name(saga_id: int, audience: str) -> str:
 
 
 def audience_for(user, saga_id: int) -> str | None:
-    """STORYGUIDE for the saga's storyguide, PLAYERS for its players, None for anyone else."""
+    """STORYGUIDE for the saga's lead storyguide, PLAYERS for every other member, None for anyone else."""
+    place = place_of(user, saga_id)
+    return place[0] if place else None
+
+
+def place_of(user, saga_id: int) -> tuple[str, str, str] | None:
+    """This person's place on the saga page: their audience, their role (a storyguide's page offers more),
+    and the saga's troupe now (`troupe_key`); None for anyone not in the saga. Two queries."""
     if not user.is_authenticated:
         return None
     membership = Membership.objects.filter(saga_id=saga_id, user=user).select_related("saga").first()
     if membership is None:
         return None
-    return STORYGUIDE if membership.saga.storyguide_id == user.pk else PLAYERS
+    saga = membership.saga
+    audience = STORYGUIDE if saga.storyguide_id == user.pk else PLAYERS
+    return audience, membership.role, troupe_key(saga, list(saga.memberships.only("user_id", "role")))
 
 
 def render_frame(regions: dict, audience: str, digest: str | None = None) -> str:
@@ -81,9 +90,11 @@ def broadcast(saga_id: int) -> None:
     if cache.get(key) == digest:
         return
     layer = get_channel_layer()
+    troupe = troupe_key(saga, regions["members"])  # a socket whose person's place it changes loads again
     for audience in (PLAYERS, STORYGUIDE):
         html = render_frame(regions, audience, digest)
-        async_to_sync(layer.group_send)(group_name(saga_id, audience), layer_message(FRAME_TYPE, html))
+        message = layer_message(FRAME_TYPE, html, troupe=troupe)
+        async_to_sync(layer.group_send)(group_name(saga_id, audience), message)
     cache.set(key, digest, SENT_FOR)
 
 
@@ -102,8 +113,8 @@ def push(saga_id: int) -> None:
 
 NOW = "now"  # push after commit
 WITH_ENCOUNTER = "encounter"  # an encounter command's push will do it, after its frames
-# The encounter's fields the saga page shows (its list: name, and state from status and round).
-SHOWN_FIELDS = {"name", "status", "round_number", "archived_at", "saga"}
+# The encounter's fields the saga page shows (its list: name, state from status and round, who runs it).
+SHOWN_FIELDS = {"name", "status", "round_number", "archived_at", "saga", "seat_holder"}
 
 
 class _Flush:

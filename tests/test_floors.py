@@ -164,7 +164,7 @@ def test_the_table_answers_what_campaign_asks():
     from campaign import signals
 
     asked = [value for value in vars(signals).values() if isinstance(value, Signal)]
-    assert len(asked) == 5 and all(signal.has_listeners() for signal in asked)
+    assert len(asked) == 6 and all(signal.has_listeners() for signal in asked)
 
 
 # The core's tests play the coin duel (tests/combat/conftest.py, tests/campaign/conftest.py): a test of the

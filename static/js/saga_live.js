@@ -5,7 +5,9 @@
  * - drop a frame that shows what the page shows already (data-shown, the regions' digest): the one the
  *   server sends when the socket opens, most often. Swapping in equal regions would replace a link under
  *   the pointer between its press and its release, and the click would be lost;
- * - show "Reconnecting…" while the socket is down; reconnect after any close but 4403, backing off
+ * - load the page again on 4409: this person's place in the troupe changed (made a storyguide or a player
+ *   again, given the lead or passing it), and the page is drawn for their new place;
+ * - show "Reconnecting…" while the socket is down; reconnect after any close but 4403 and 4409, backing off
  *   from under half a second to at most five, with jitter (the extension itself retries only after
  *   1006, 1011, 1012, 1013).
  */
@@ -15,6 +17,7 @@
   var SHOWN = /id="saga-stamp"[^>]*data-shown="([0-9a-f]*)"/;
   var EXTENSION_RETRIES = [1006, 1011, 1012, 1013];
   var FORBIDDEN = 4403;
+  var REPLACED = 4409;
   var farewell = null;  // the error frame the server sent before its 4403: why it closed
   var retries = 0;
   var forbidden = false;
@@ -41,6 +44,7 @@
 
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail.event.code, wrapper = event.detail.socketWrapper;
+    if (code === REPLACED) { forbidden = true; sign(farewell); window.location.reload(); return; }
     if (code === FORBIDDEN) { forbidden = true; sign(farewell || "You are no longer in this saga: log in again."); return; }
     sign("Reconnecting…");
     if (EXTENSION_RETRIES.indexOf(code) >= 0 || forbidden) { return; }

@@ -1,8 +1,12 @@
 """A saga's troupe (issue 38, item 1): its lead makes members its storyguides and passes the lead on; no one
 else does. A saga of one storyguide is the troupe of one: its creator, its lead."""
 
+import html as html_module
+import re
+
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 
 from campaign import services
 from campaign.access import is_a_storyguide, is_lead, is_storyguide, require_lead
@@ -10,6 +14,7 @@ from campaign.models import Membership
 from combat.models import Encounter, Event, SagaRecord
 from combat.services.setup import create_encounter
 from tests.coinduel import KEY
+from tests.personas import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +126,78 @@ def test_the_seats_a_removed_storyguide_held_pass_to_the_lead_logged_but_an_ende
     removed = {"by": "sg", "storyguide": "alice", "seats": ["Ambush"]}
     assert records(saga)[-1] == ("storyguide_removed", removed)
     assert not Event.objects.filter(encounter__in=[ended, leads], kind="seat_handed_over").exists()
+
+
+# --- the saga page: the troupe listed, and the lead's forms -------------------------------------------------
+
+KEY_FIELD = re.compile(r'name="command_key" value="(\w+)"')
+
+
+def error_beside(html: str, field_id: str) -> str:
+    """The error shown under a control (the `_field.html` slot named for its id)."""
+    found = re.search(rf'<div id="{field_id}_error">(.*?)</div>', html, re.S)
+    assert found, f"no error beside {field_id}"
+    return html_module.unescape(re.sub(r"<[^>]+>", "", found.group(1))).strip()
+
+
+def post(client, saga, change: str, member, key: str | None = None):
+    """The lead's form for `change` (make, lead, player) sent with `member` chosen, and its one-time key."""
+    data = {f"{change}-member": str(member.pk) if member is not None else ""}
+    if key:
+        data["command_key"] = key
+    return client.post(reverse("saga_troupe", args=[saga.pk, change]), data)
+
+
+def test_the_saga_page_lists_the_storyguides_the_lead_marked_and_who_runs_each_encounter(
+    saga, storyguide, player, second_player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    ambush = create_encounter(player, saga.pk, "Ambush", KEY)
+    page = client_for(second_player).get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    troupe = re.search(r'<section id="troupe".*?</section>', page, re.S).group(0)
+    lead_marked = r'data-testid="storyguide-sg">sg\s*<span class="tag" data-testid="lead-mark">lead'
+    assert re.search(lead_marked, troupe)
+    assert re.search(r'data-testid="storyguide-alice">alice\s*<span class="muted">runs Ambush', troupe)
+    assert f'data-testid="seat-{ambush.pk}">· run by alice' in page
+    assert "sg makes <b>alice</b> one of the saga’s storyguides." in troupe
+    assert 'data-testid="troupe-changes"' not in page  # the lead's forms are the lead's
+    assert 'data-testid="new-encounter-form"' not in page  # a player starts no encounter
+    mine = client_for(player).get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert "you are one of its storyguides" in mine and 'data-testid="new-encounter-form"' in mine
+
+
+def test_the_lead_makes_passes_and_removes_from_the_page_each_once(saga, storyguide, player):
+    lead = client_for(storyguide)
+    page = lead.get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert 'data-testid="troupe-changes"' in page and "you are the storyguide" in page
+    key = KEY_FIELD.search(page[page.index('data-testid="make-storyguide-form"'):]).group(1)
+    for _ in range(2):  # a double submit: applied once, the second answered with where the first led
+        response = post(lead, saga, "make", player, key)
+        assert response.status_code == 302 and response.url == reverse("saga_detail", args=[saga.pk])
+    assert [kind for kind, _ in records(saga)] == ["storyguide_made"]
+    assert is_a_storyguide(player, saga)
+    assert post(lead, saga, "lead", player).status_code == 302
+    saga.refresh_from_db()
+    assert is_lead(player, saga)
+    assert post(client_for(player), saga, "player", storyguide).status_code == 302
+    assert not Membership.objects.filter(saga=saga, user=storyguide, role="storyguide").exists()
+
+
+def test_a_refused_change_is_said_beside_its_choice_and_changes_nothing(
+    saga, storyguide, player, second_player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    before = records(saga)
+    refused = [
+        (client_for(player), "make", second_player, "Only the saga's lead storyguide can choose"),
+        (client_for(storyguide), "make", player, "alice is one of the saga's storyguides already."),
+        (client_for(storyguide), "player", storyguide, "The lead stays a storyguide: pass the lead"),
+        (client_for(storyguide), "lead", second_player, "bob is not one of the saga's storyguides"),
+        (client_for(storyguide), "player", None, "Choose a member of the saga."),
+    ]
+    for client, change, member, said in refused:
+        response = post(client, saga, change, member)
+        assert response.status_code == 200
+        assert error_beside(response.content.decode(), f"id_{change}-member").startswith(said)
+    assert records(saga) == before
+    assert client_for(storyguide).post(reverse("saga_troupe", args=[saga.pk, "crown"])).status_code == 404

@@ -20,7 +20,14 @@ from campaign import services as campaign
 from campaign.models import Character, Membership, Saga
 from combat import saga_live, services
 from combat.audience import AUDIENCES
-from combat.consumers import CLOSE_FORBIDDEN, CLOSE_UNAVAILABLE, LAYER_DOWN, RATE_LIMIT, SAGA_GONE
+from combat.consumers import (
+    CLOSE_FORBIDDEN,
+    CLOSE_RESEATED,
+    CLOSE_UNAVAILABLE,
+    LAYER_DOWN,
+    RATE_LIMIT,
+    SAGA_GONE,
+)
 from combat.routing import websocket_urlpatterns
 from tests.coinduel import KEY
 from tests.personas import make_user
@@ -163,7 +170,7 @@ async def test_a_member_no_longer_in_the_saga_is_closed_with_4403_on_resume(saga
 
 async def test_a_saga_deleted_as_its_page_connects_closes_it_with_4403(saga_table, monkeypatch):
     """The membership was read just before the saga went (issue 35, item 3: its frame was a traceback)."""
-    monkeypatch.setattr(saga_live, "audience_for", lambda user, saga_id: saga_live.PLAYERS)
+    monkeypatch.setattr(saga_live, "place_of", lambda user, saga_id: (saga_live.PLAYERS, "player", "1:1"))
     saga_id = saga_table.saga.pk
     await database_sync_to_async(Saga.objects.filter(pk=saga_id).delete)()
     comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/sagas/{saga_id}/")
@@ -234,3 +241,30 @@ async def test_the_push_lists_templates_apart_and_leaves_archived_encounters_out
         assert "Duel at dawn" in frame and "Old ambush" not in frame
     finally:
         await sg.disconnect()
+
+
+async def test_a_change_of_the_troupe_loads_again_the_pages_of_those_whose_place_it_changes(saga_table):
+    """The lead makes alice a storyguide, then passes her the lead: her saga page (and then the old lead's)
+    is closed with 4409, which saga_live.js answers by loading it again, drawn for the new place; bob's, a
+    player's still, is sent the frame that lists the troupe."""
+    saga = saga_table.saga
+    sg, _ = await opened(saga.pk, saga_table.storyguide)
+    alice, _ = await opened(saga.pk, saga_table.alice)
+    bob, _ = await opened(saga.pk, saga_table.bob)
+    try:
+        make = database_sync_to_async(campaign.make_storyguide)
+        await make(saga, saga_table.alice, by=saga_table.storyguide)
+        said = json.loads(await alice.receive_from(timeout=TIMEOUT))
+        assert said["last"] and "troupe changed" in said["error"]
+        assert await alice.receive_output(timeout=TIMEOUT) == closed_with(CLOSE_RESEATED)
+        for comm in (sg, bob):  # their place is as it was: the frame comes
+            assert 'data-testid="storyguide-alice"' in await comm.receive_from(timeout=TIMEOUT)
+        alice, _ = await opened(saga.pk, saga_table.alice)  # the page loaded again
+        await database_sync_to_async(campaign.pass_lead)(saga, saga_table.alice, by=saga_table.storyguide)
+        for comm in (sg, alice):
+            assert json.loads(await comm.receive_from(timeout=TIMEOUT))["last"]
+            assert await comm.receive_output(timeout=TIMEOUT) == closed_with(CLOSE_RESEATED)
+        assert "passes the saga’s lead to <b>alice</b>" in await bob.receive_from(timeout=TIMEOUT)
+    finally:
+        for comm in (sg, alice, bob):
+            await comm.disconnect()
