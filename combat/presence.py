@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from campaign.models import Membership
+from campaign.models import Membership, Saga
 
 from . import saga_live
 from .audience import PLAYERS, STORYGUIDE
@@ -49,15 +49,28 @@ class Place:
         rows = Membership.objects.filter(**where).order_by("-role", "user__username")
         return list(rows.values_list("user_id", "user__username"))
 
+    def runner(self) -> int | None:
+        """Who runs the table here now: the encounter's seat holder, or the saga's lead storyguide."""
+        if self.kind == "encounter":
+            return Encounter.objects.filter(pk=self.pk).values_list("seat_holder_id", flat=True).first()
+        return Saga.objects.filter(pk=self.pk).values_list("storyguide_id", flat=True).first()
+
+    @property
+    def runs(self) -> str:
+        """What the region says of the one who runs the table here (`runner`)."""
+        return "runs the table" if self.kind == "encounter" else "lead storyguide"
+
 
 @dataclass(frozen=True)
 class Person:
-    """One member as the region shows them; `since` (epoch seconds) is the last beat of a gone person."""
+    """One member as the region shows them; `since` (epoch seconds) is the last beat of a gone person; `runs`
+    what they do here when they run the table (the encounter's seat holder, the saga's lead), else empty."""
 
     user_id: int
     name: str
     state: str
     since: float | None
+    runs: str = ""
 
     @property
     def since_at(self) -> datetime | None:
@@ -101,8 +114,11 @@ def _tabs_alive(record: dict | None, now: float) -> dict:
     return record
 
 
-def people(place: Place, members: list[tuple[int, str]], now: float | None = None) -> list[Person]:
-    """Every member's state now: here, away, or gone (since their last beat, None if never seen)."""
+def people(
+    place: Place, members: list[tuple[int, str]], now: float | None = None, runner: int | None = None
+) -> list[Person]:
+    """Every member's state now: here, away, or gone (since their last beat, None if never seen); `runner`,
+    who runs the table (`Place.runner`), is marked."""
     now = time.time() if now is None else now
     records = cache.get_many([_person_key(place, user_id) for user_id, _ in members])
     shown = []
@@ -110,7 +126,8 @@ def people(place: Place, members: list[tuple[int, str]], now: float | None = Non
         record = _tabs_alive(records.get(_person_key(place, user_id)), now)
         tabs = record["tabs"].values()
         state = HERE if any(visible for _, visible in tabs) else AWAY if tabs else GONE
-        shown.append(Person(user_id, name, state, record["last"] if state == GONE else None))
+        runs = place.runs if user_id == runner else ""
+        shown.append(Person(user_id, name, state, record["last"] if state == GONE else None, runs))
     return shown
 
 
@@ -126,7 +143,7 @@ def render(place: Place, shown: list[Person]) -> str:
 
 def changed(place: Place, shown: list[Person]) -> bool:
     """Whether the region shows something else than the last one pushed (and remember this one)."""
-    seen = [(p.user_id, p.name, p.state, int(p.since or 0)) for p in shown]
+    seen = [(p.user_id, p.name, p.state, int(p.since or 0), p.runs) for p in shown]
     digest = hashlib.blake2b(repr(seen).encode(), digest_size=16).hexdigest()
     key = f"{place.key}:shown"
     if cache.get(key) == digest:
@@ -145,7 +162,7 @@ def heartbeat(place: Place, user_id: int, tab: str, visible: bool | None) -> tup
         leave(place, user_id, tab)
     else:
         beat(place, user_id, tab, visible)
-    shown = people(place, members)
+    shown = people(place, members, runner=place.runner())
     return render(place, shown), changed(place, shown)
 
 

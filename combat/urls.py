@@ -30,6 +30,7 @@ urlpatterns = [
         name="remove_combatant",
     ),
     path("encounters/<id:encounter_id>/end/", views.end_encounter, name="end_encounter"),
+    path("encounters/<id:encounter_id>/seat/", views.hand_over_seat, name="hand_over_seat"),
     path("encounters/<id:encounter_id>/manage/", manage.encounter_manage, name="encounter_manage"),
     path("encounters/<id:encounter_id>/rename/", manage.encounter_rename, name="encounter_rename"),
     path("encounters/<id:encounter_id>/delete/", manage.encounter_delete, name="encounter_delete"),

@@ -203,6 +203,15 @@ def remove_combatant(request, encounter, combatant_id):
     return HttpResponseClientRedirect(reverse("encounter_page", args=[encounter.pk]))
 
 
+@encounter_command(storyguide_only=False)
+def hand_over_seat(request, encounter):
+    """Whoever holds the encounter's seat, or the saga's lead, hands it to another of the saga's storyguides
+    with a reason (the service says who may): everyone's log shows it, and the pages of the two whose place
+    changes load again (their sockets closed with 4409)."""
+    to, reason = request.POST.get("to", ""), request.POST.get("reason", "")
+    services.hand_over_seat(request.user, encounter.pk, posted_version(request), to, reason)
+
+
 @encounter_command()
 def end_encounter(request, encounter):
     services.end_encounter(request.user, encounter.pk, posted_version(request))

@@ -21,3 +21,28 @@ def command_key():
     from campaign.sent_once import FIELD, fresh_key
 
     return format_html('<input type="hidden" name="{}" value="{}">', FIELD, fresh_key())
+
+
+@register.inclusion_tag("combat/_seat.html", takes_context=True)
+def seat_panel(context, encounter):
+    """Who runs the encounter (its seat's holder) and, for the holder and the saga's lead while it is not
+    over, the form handing the seat to another of the saga's storyguides with a reason."""
+    from campaign.models import Membership
+
+    user = context.get("user")
+    saga = encounter.saga
+    may_hand = user is not None and user.is_authenticated and (
+        encounter.seat_holder_id == user.pk or saga.storyguide_id == user.pk
+    )
+    others = []
+    if may_hand and encounter.status != "ended":
+        rows = saga.memberships.filter(role=Membership.Role.STORYGUIDE)
+        rows = rows.exclude(user_id=encounter.seat_holder_id).order_by("user__username")
+        others = list(rows.values_list("user__username", flat=True))
+    return {
+        "encounter": encounter,
+        "holder": encounter.seat_holder.get_username(),
+        "mine": user is not None and encounter.seat_holder_id == user.pk,
+        "others": others,
+        "csrf_token": context.get("csrf_token"),
+    }

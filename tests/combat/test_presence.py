@@ -195,3 +195,24 @@ def test_one_not_come_yet_is_drawn_apart_from_one_who_left(table):
     unseen = re.search(r'<li class="([^"]*)"[^>]*data-testid="presence-sg"', html).group(1)
     left = re.search(r'<li class="([^"]*)"[^>]*data-testid="presence-alice"', html).group(1)
     assert unseen == "presence-gone presence-unseen" and left == "presence-gone"
+
+
+def test_presence_names_who_runs_the_table_now(table):
+    """The encounter's seat holder "runs the table"; on the saga page the lead is marked; a hand-over of the
+    seat changes what the region shows (so it is pushed)."""
+    from campaign import services as campaign_services
+    from combat import services
+
+    def running(html: str, mark: str = "runs the table") -> list[str]:
+        items = re.findall(r'data-testid="presence-(\w+)">(.*?)</li>', html, re.S)
+        return [name for name, item in items if mark in item]
+
+    place = presence.Place("encounter", table.encounter.pk)
+    html, _ = presence.heartbeat(place, table.alice.pk, "tab", True)
+    assert running(html) == ["sg"]
+    campaign_services.make_storyguide(table.saga, table.bob, by=table.storyguide)
+    services.hand_over_seat(table.storyguide, table.encounter.pk, table.v, "bob", "Bob runs it")
+    html, changed = presence.heartbeat(place, table.alice.pk, "tab", True)
+    assert changed and running(html) == ["bob"]
+    saga_html, _ = presence.heartbeat(presence.Place("saga", table.saga.pk), table.alice.pk, "tab", True)
+    assert running(saga_html, "lead storyguide") == ["sg"]

@@ -75,7 +75,7 @@ def test_from_the_hand_over_on_the_controls_are_the_new_holders(troupe):
 
 def test_the_pages_follow_the_seat(troupe):
     url = reverse("encounter_page", args=[troupe.encounter.pk])
-    flip_form = 'hx-post="/encounters/'
+    flip_form = f'hx-post="{reverse("coinduel:flip", args=[troupe.encounter.pk])}"'
     assert flip_form in client_for(troupe.storyguide).get(url).content.decode()
     assert flip_form not in client_for(troupe.bob).get(url, follow=True).content.decode()
     hand_over(troupe, troupe.storyguide, troupe.bob)
