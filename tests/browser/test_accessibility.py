@@ -25,7 +25,8 @@ from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from arsmagica.services.declarations import open_declarations
-from campaign.models import Saga
+from campaign import services as campaign_services
+from campaign.models import Membership, Saga
 from combat import services as combat_services
 from combat.models import Encounter
 from d6 import services as d6_services
@@ -85,6 +86,12 @@ def _signup_mismatch(page: Page) -> None:
     _submit_unchecked(page)
 
 
+def _troupe_refused(page: Page) -> None:
+    """The lead sends "Make a storyguide" with no member chosen: the error beside the choice."""
+    page.get_by_test_id("make-storyguide").click()
+    expect(page.get_by_test_id("make-storyguide-form").locator(".error")).to_be_visible()
+
+
 def _live(page: Page) -> None:
     """An encounter page: its socket's first frame has drawn the live state."""
     wait_until_true(page, "window.__covenantLive.frames >= 1")
@@ -120,6 +127,7 @@ PAGES = [
     Visit("saga-form-errors", "storyguide", "/sagas/new/", _submit_unchecked),
     Visit("saga", "storyguide", "/sagas/{saga}/"),
     Visit("saga", "player", "/sagas/{saga}/"),
+    Visit("saga-troupe-errors", "storyguide", "/sagas/{saga}/", _troupe_refused),
     Visit("d6-saga", "player", "/sagas/{d6_saga}/"),
     Visit("character", "storyguide", "/characters/{npc}/"),
     Visit("character", "player", "/characters/{character}/"),
@@ -178,6 +186,11 @@ def _seed() -> dict:
         character.save(update_fields=["name"])
     encounter = Encounter.objects.get(saga=saga)
     open_declarations(guide, encounter.pk, encounter.version)  # a round under way
+    # A troupe of two (issue 38): the saga page lists them and offers the lead's changes, the encounter's
+    # page its seat's hand-over.
+    dora = get_user_model().objects.create_user("dora")
+    Membership.objects.create(saga=saga, user=dora, role=Membership.Role.PLAYER)
+    campaign_services.make_storyguide(saga, dora, by=guide)
     chase = Encounter.objects.get(saga=d6_saga)
     fight = d6_services.create_encounter(guide, d6_saga.pk, "A scuffle at the Ashford gate")
     for side, names in (("Companions", ("Tobias", LONG_NAMES["Wren"])), ("The watch", ("Watchman Hale",))):
