@@ -444,13 +444,15 @@ def declaration_entries(
     previous=None,
     only: set[int] | None = None,
 ) -> list[dict]:
-    """The declaration entries one person may fill in: the storyguide's NPCs first, then everyone else's
-    (the storyguide may declare for anyone); a player's own characters. A character that cannot act has
+    """The declaration entries one person may fill in: for whoever holds the seat their own characters first
+    (run from the storyguide's panel, still player characters: issue 38, item 4), then the NPCs, then everyone
+    else's (the storyguide may declare for anyone); a player's own characters. A character that cannot act has
     why (`unable`, ArM3 p177) in place of its form. An entry shown open has its form, or why not;
     a closed one (someone else's, or an NPC among more than OPEN_AT_ONCE) gets it when opened.
     `previous`: last round's declarations by combatant, for "same as last round"; `only`: just these
     combatants' entries."""
-    mine = [c for c in combatants if (c.character.is_npc if storyguide else c.character.owner_id == user_id)]
+    own = [c for c in combatants if not c.character.is_npc and c.character.owner_id == user_id]
+    mine = own + [c for c in combatants if c.character.is_npc] if storyguide else own
     mine_ids = {c.pk for c in mine}
     others = [c for c in combatants if c.pk not in mine_ids] if storyguide else []
     mine_open = not storyguide or len(mine) <= OPEN_AT_ONCE

@@ -486,6 +486,14 @@ def fight_texts(fight: Fight | None, current: FighterCard | None, defence: dict 
     return texts
 
 
+def holder_actor(encounter: Encounter, combatants) -> table.Actor:
+    """Who holds the encounter's seat, as the checks see them: the storyguide, who plays their own characters
+    too (issue 38, item 4: run from the storyguide's panel, still player characters)."""
+    holder = encounter.seat_holder_id
+    own = (str(c.pk) for c in combatants if not c.character.is_npc and c.character.owner_id == holder)
+    return table.Actor(storyguide=True, plays=frozenset(own))
+
+
 def player_for(*combatant_ids) -> table.Actor:
     """The player who plays these combatants, as the checks see them."""
     return table.Actor(
@@ -493,9 +501,15 @@ def player_for(*combatant_ids) -> table.Actor:
     )
 
 
-def refusals(state: table.TableState, current: FighterCard | None, defence: dict | None = None) -> dict:
+def refusals(
+    state: table.TableState,
+    current: FighterCard | None,
+    defence: dict | None = None,
+    holder: table.Actor = table.STORYGUIDE,
+) -> dict:
     """Why each button is disabled (None: enabled), from the checks the commands obey: the
-    storyguide's, and the acting character's player's (`player_*`)."""
+    storyguide's (`holder`: who holds the seat, with the characters they play themselves), and the acting
+    character's player's (`player_*`)."""
     player = player_for(current.id if current else None)
     found = {
         "start_fight": table.can_start_fight(state),
@@ -513,7 +527,7 @@ def refusals(state: table.TableState, current: FighterCard | None, defence: dict
         found["player_roll"] = table.can_roll(state, player_for(roller), roller)
     if state.chase is not None:
         target = state.chase.target.id
-        found["choose_terrain"] = table.can_choose_terrain(state, table.STORYGUIDE)
+        found["choose_terrain"] = table.can_choose_terrain(state, holder)
         found["player_choose_terrain"] = table.can_choose_terrain(state, player_for(target))
     return found
 
@@ -691,6 +705,8 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
             # A terrain offered and not chosen is a choice only while the encounter lasts.
             "choosing": bool(chase.offered) and chase_runs,
         }
+        # The seat holder's own character is the target: they choose from the storyguide's panel (item 4).
+        chase_context["holder_chooses"] = audience == STORYGUIDE and chooser_id == encounter.seat_holder_id
         _name_the_choice(chase_context)
     chase_ongoing = chase_runs
     if over:
@@ -751,7 +767,7 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
         "over": over,
         "fight_over": presenters.fight_over(fight.round) if over and fight is not None else "",
         "rollable": rollable_names(c.character for c in combatants) if audience == STORYGUIDE else [],
-        "refusals": refusals(state, current, defence),
+        "refusals": refusals(state, current, defence, holder_actor(encounter, combatants)),
         **fight_texts(fight, current, defence),
         "terrain_rows": range(TERRAIN_ROWS),
         "shortcut_keys": shortcut_keys(mode),

@@ -155,9 +155,8 @@ def table_state(
 
 
 def actor(user, encounter: Encounter, combatants: list[Combatant] | None = None) -> Actor:
-    """The user at this table: who holds its storyguide's seat, or a player with the combatants they play."""
-    if holds_seat(user, encounter):
-        return Actor(storyguide=True)
+    """The user at this table: who holds its storyguide's seat, or a player; either with the player characters
+    they play (a holder's own character is still a player character: its player's choices are theirs)."""
     if combatants is None:
         combatants = list(encounter.combatants.select_related("character"))
     plays = frozenset(
@@ -165,4 +164,4 @@ def actor(user, encounter: Encounter, combatants: list[Combatant] | None = None)
         for c in combatants
         if user.is_authenticated and not c.character.is_npc and c.character.owner_id == user.pk
     )
-    return Actor(storyguide=False, plays=plays)
+    return Actor(storyguide=holds_seat(user, encounter), plays=plays)

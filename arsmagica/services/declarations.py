@@ -119,7 +119,9 @@ def declare(
         row.save()
         read.declarations[combatant.pk] = row  # the push shows the table as this command left it
         log = EventLog(encounter, user)
-        append_declared(log, row, by_storyguide=storyguide)
+        # The holder's own character is declared by its player, from the storyguide's panel (issue 38, 4).
+        own = not character.is_npc and character.owner_id == user.pk
+        append_declared(log, row, by_storyguide=storyguide and not own)
         log.save(read=read)
     return row
 

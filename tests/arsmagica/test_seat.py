@@ -2,6 +2,8 @@
 to another storyguide is sent the player's page and declarations, and is refused the storyguide's commands
 of it; the one who holds it has them. Sir Boris's fight, with Bob made one of the saga's storyguides."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -56,3 +58,27 @@ def test_the_replay_and_charts_read_the_storyguides_version_for_the_holder_alone
         seen, events = reader_events(handed.encounter, user)
         declared = [e for e in events if e.kind == "declared"]
         assert seen == audience and bool(declared) is (audience == "storyguide"), user
+
+
+def test_the_holders_own_character_is_run_from_the_storyguides_panel_and_stays_a_player_character(table):
+    """Issue 38, item 4: Alice, made one of the storyguides, holds the fight's seat and plays Sir Boris. Her
+    panel (the storyguide's) opens his entry first, before the NPCs'; her declaration for him is his player's,
+    not the storyguide's, and Bob reads it as he reads any player character's."""
+    campaign_services.make_storyguide(table.saga, table.alice, by=table.storyguide)
+    services.hand_over_seat(table.storyguide, table.encounter.pk, table.v, "alice", "Alice runs the road")
+    services_of_ars.open_declarations(table.alice, table.encounter.pk, table.v)
+    pk = table.encounter.pk
+    panel = client_for(table.alice).get(reverse("arsmagica:my_declarations", args=[pk])).content.decode()
+    entry = r'<details id="declare-(\d+)"\s+class="declare( declare-other)?"[^>]*?( open)?>'
+    entries = re.findall(entry, panel)
+    assert entries[0] == (str(table.boris.pk), "", " open"), "her own character first, open, as hers"
+    npcs = entries[1 : 1 + len(table.bandits)]
+    assert {int(e[0]) for e in npcs} == {b.pk for b in table.bandits}  # then the NPCs
+    url, data = table.boris_attack_form()
+    response = client_for(table.alice).post(url, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    declared = table.encounter.events.filter(kind="declared").latest("seq")
+    assert declared.payload["by_storyguide"] is False and not declared.storyguide_only
+    assert declared.actor == table.alice
+    bobs = client_for(table.bob).get(reverse("arsmagica:play", args=[pk])).content.decode()
+    assert f'<li id="event-{declared.seq}" class="event event-declared" ' in bobs  # as any player's
