@@ -201,3 +201,19 @@ def test_a_refused_change_is_said_beside_its_choice_and_changes_nothing(
         assert error_beside(response.content.decode(), f"id_{change}-member").startswith(said)
     assert records(saga) == before
     assert client_for(storyguide).post(reverse("saga_troupe", args=[saga.pk, "crown"])).status_code == 404
+
+
+def test_a_player_reads_each_change_of_the_troupe_in_the_sagas_history(
+    saga, storyguide, player, second_player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    services.pass_lead(saga, player, by=storyguide)
+    services.remove_storyguide(saga, storyguide, by=player)
+    history = client_for(second_player).get(reverse("saga_history", args=[saga.pk]))
+    said = html_module.unescape(re.sub(r"<[^>]+>", "", history.content.decode()))
+    for line in (
+        "sg makes alice one of the saga’s storyguides.",
+        "sg passes the saga’s lead to alice.",
+        "alice makes sg a player again.",
+    ):
+        assert line in said
