@@ -133,6 +133,7 @@ def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
         "npcs": regions["all_npcs"] if guide else [],
         "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
         "a_storyguide": membership.role == Membership.Role.STORYGUIDE or guide,  # makes encounters
+        "you_are": you_are(guide, membership, regions["storyguides"]),
         "troupe_forms": troupe_forms or (troupe_change_forms(saga, regions["members"]) if guide else None),
     }
     if not guide:
@@ -144,6 +145,13 @@ def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
+
+
+def you_are(lead: bool, membership: Membership, storyguides: list) -> str:
+    """The person's place in the saga, in the page's words: its (lead) storyguide, one of them, a player."""
+    if lead:
+        return "the lead storyguide" if len(storyguides) > 1 else "the storyguide"
+    return "one of its storyguides" if membership.role == Membership.Role.STORYGUIDE else "a player"
 
 
 # The lead's changes of the troupe, by the URL's word: the service, the label of the member's choice, which

@@ -94,6 +94,8 @@ class Places:
             return [fill({"token": saga.invite_token}) for saga in self.sagas]
         if keys == {"saga_id"}:
             return [fill({"saga_id": saga.pk}) for saga in self.sagas]
+        if keys == {"saga_id", "change"}:  # the lead's changes of the troupe (POST only)
+            return [fill({"saga_id": self.world.ars_saga.pk, "change": "make"})]
         if keys == {"saga_id", "user_id"}:
             return [fill({"saga_id": self.world.ars_saga.pk, "user_id": self.world.player.pk})]
         if keys == {"character_id"}:
