@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from campaign.models import Membership
@@ -23,7 +24,7 @@ def reloaded(page: Page, replays: bool = True) -> bool:
     try:
         done = "window.__covenantLive.replays >= 1" if replays else "window.__covenantLive.opens >= 1"
         return page.evaluate(f"!window.__covenantMarker && {done}")
-    except Exception:  # navigating: the old document has gone  # noqa: BLE001
+    except PlaywrightError:  # navigating: the old document has gone
         return False
 
 
