@@ -26,10 +26,10 @@ def seat_of(reader: Reader, encounter_id: int) -> dict:
 
 
 def ran_by(reader: Reader, encounter_id: int) -> str:
-    """Who ran the encounter, in words: "sg", or "sg, then bob from Round 2 (Bob runs the ambush)"."""
+    """Who ran the encounter, in words: "sg", or "sg, then bob (Round 2: Bob runs the ambush)"."""
     seated = reader.seated
     said = [seated.first(encounter_id)]
     for given in seated.hand_overs.get(encounter_id, []):
         when = reader.system.log.round_heading(given.round_number)
-        said.append(f"{given.to} from {when}" + (f" ({given.reason})" if given.reason else ""))
+        said.append(f"{given.to} ({when}: {given.reason})" if given.reason else f"{given.to} ({when})")
     return ", then ".join(said)

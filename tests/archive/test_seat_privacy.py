@@ -183,7 +183,7 @@ def test_the_one_who_handed_the_seat_over_keeps_what_they_ran_and_reads_the_rest
     assert given == {**given, "by": lead, "was": lead, "to": "dora", "reason": "Dora runs the chase"}
     assert "seq" not in given, "a player reads no step's number"
     recap = exports(saga, handed.alice)["recap.md"]
-    assert f"_Storyguide: {lead}, then dora from " in recap and "(Dora runs the chase)_" in recap
+    assert f"_Storyguide: {lead}, then dora (" in recap and ": Dora runs the chase)_" in recap
 
 
 def test_a_troupe_saga_moves_with_its_seats(handed):

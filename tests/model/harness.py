@@ -934,7 +934,7 @@ class TableModel(RuleBasedStateMachine):
                 assert encounter["seat_holder"] == self.who("holder").get_username(), (person, name)
                 assert [given["to"] for given in encounter["hand_overs"]] == handed, (person, name)
             recap = bodies["saga_recap"].decode()
-            assert all(f"then {to} from" in recap for to in handed), f"{person}'s recap misses a hand-over"
+            assert all(f"then {to} (" in recap for to in handed), f"{person}'s recap misses a hand-over"
 
     def downloads(self, person: str) -> dict[str, bytes]:
         """The person's exports of the saga (history.json, archive.json, recap.md), each answered 200."""
