@@ -177,6 +177,12 @@ def test_the_one_who_handed_the_seat_over_keeps_what_they_ran_and_reads_the_rest
         assert not any("seq" in e for e in entries(saga, handed.alice, name))
     audience, replayed = reader_events(Encounter.objects.get(pk=handed.encounter.pk), saga.storyguide)
     assert audience == "players" and [e.seq for e in replayed if e.whole] == list(range(1, at))
+    client = Client()
+    client.force_login(saga.storyguide)
+    latest = client.get(reverse("encounter_replay_latest", args=[handed.encounter.pk])).content.decode()
+    newest = Event.objects.filter(encounter=handed.encounter.pk, storyguide_only=False).latest("seq").seq
+    held = Event.objects.filter(encounter=handed.encounter.pk, seq__lt=at).latest("seq").seq
+    assert f'data-seq="{max(newest, held)}"' in latest, "the replay's newest step is the lead's newest"
     (encounter,) = archive_data(saga, handed.alice)["encounters"]
     (given,) = encounter["hand_overs"]
     lead = saga.storyguide.get_username()
