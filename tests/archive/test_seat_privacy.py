@@ -8,16 +8,18 @@ Dora, who plays no character, is made one of the saga's storyguides; the saga's 
 round. Each NPC's dice, scores and totals in the stored log are set to numbers found nowhere else
 (`test_export_privacy.marked`), so a page or file leaks one exactly when its number is in it."""
 
+import io
 import json
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
 from arsmagica import services as ars
 from campaign import services as campaign_services
-from campaign.models import Membership, NpcRolls
+from campaign.models import Membership, NpcRolls, Saga
 from combat import services
 from combat.archive.checks import Refused
 from combat.archive.importer import import_saga
@@ -272,3 +274,26 @@ def test_a_storyguide_without_the_seat_is_refused_its_commands_in_both_systems(h
         assert now == (encounter.version, encounter.last_seq, encounter.name), url
     refused = client.post(urls[-1], data, HTTP_HX_REQUEST="true")
     assert b"dora holds this encounter" in refused.content
+
+
+def test_the_host_moves_a_troupe_saga_whose_seats_are_split(handed, tmp_path):
+    """Two encounters, one whose seat is Dora's and one the lead's: no member holds every seat, so no member's
+    archive can be imported; the host's `manage.py export_saga` writes the whole one, and `import_saga`
+    rebuilds the saga with its troupe and both seats."""
+    saga = handed.saga
+    services.create_encounter(saga.storyguide, saga.pk, "The lead's own", saga.rule_system)
+    for user in (saga.storyguide, handed.dora):
+        assert archive_data(saga, user)["audience"] == "players"
+    path = tmp_path / "saga.json"
+    call_command("export_saga", str(saga.pk), str(path), stdout=io.StringIO())
+    data = json.loads(path.read_text())
+    assert data["audience"] == "storyguide" and data["saga"]["storyguides"][1:] == ["dora"]
+    assert [e["seat_holder"] for e in data["encounters"]] == ["dora", saga.storyguide.get_username()]
+    call_command("import_saga", str(path), stdout=io.StringIO())
+    copy = Saga.objects.exclude(pk=saga.pk).get()
+    holders = [e.seat_holder.get_username() for e in copy.encounters.order_by("pk")]
+    assert holders == ["dora", saga.storyguide.get_username()]
+    for asked in ("999999", "x"):
+        with pytest.raises(CommandError) as refusal:
+            call_command("export_saga", asked, stdout=io.StringIO())
+        assert refusal.value.returncode == 2 and "no saga" in str(refusal.value)
