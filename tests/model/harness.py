@@ -603,7 +603,7 @@ class TableModel(RuleBasedStateMachine):
         the log written while they held its seat, or all of it for whoever holds it now, and the players'
         version of every other: a storyguide-only step only where it is whole (issue 38, item 3)."""
         key = (self.key(), len(self.seats), self.saga.pk)
-        if key == self.seats_checked:
+        if key == self.seats_checked or len(self.seats) == 1:  # the troupe of one: the players' invariants
             return
         self.seats_checked = key
         everything = self.events()
