@@ -21,6 +21,7 @@ from .archive.downloads import as_download, chosen_encounter, file_name
 from .archive.filters import Filters
 from .archive.paging import page_of, pager
 from .archive.reading import Reader, reader_for
+from .archive.seats import seat_of
 from .models import SagaRecord
 from .undo import mark, reason, undone_in
 
@@ -102,10 +103,8 @@ def undone_entry(undo, is_storyguide: bool) -> dict:
 
 def said(reader: Reader, event) -> str:
     """An entry in words, as its reader's page says it (`combat.sentences`: "Sir Boris, Initiative: stress
-    die 8 +12 = 20"), from the payload the reader sees."""
-    return sentences.sentence(
-        reader.system, event.kind, event.payload, event.names, storyguide=reader.is_storyguide
-    )
+    die 8 +12 = 20"), from the payload the reader sees (the storyguide's words for a step read whole)."""
+    return sentences.sentence(reader.system, event.kind, event.payload, event.names, storyguide=event.whole)
 
 
 @login_required
@@ -121,7 +120,7 @@ def history_json(request, saga_id):
         undo = undone.get((event.encounter_id, event.seq))
         by_encounter.setdefault(event.encounter_id, []).append(
             {
-                **({"seq": event.seq} if reader.is_storyguide else {}),
+                **({"seq": event.seq} if event.whole else {}),
                 "kind": event.kind,
                 "round": event.round_number,
                 "phase": event.phase,
@@ -129,7 +128,7 @@ def history_json(request, saga_id):
                 "said": said(reader, event),
                 "actor": event.actor.get_username() if event.actor else None,
                 "created_at": event.created_at.isoformat(),
-                **({"undone": undone_entry(undo, reader.is_storyguide)} if undo else {}),
+                **({"undone": undone_entry(undo, event.whole)} if undo else {}),
             }
         )
     response = JsonResponse(
@@ -142,6 +141,7 @@ def history_json(request, saga_id):
                     "name": encounter.name,
                     "status": encounter.status,
                     "rounds": encounter.round_number,
+                    **seat_of(reader, encounter.pk),
                     "combatants": [
                         {"id": int(cid), "name": reader.roster.at(encounter.pk)[cid], "side": joined.side}
                         for cid, joined in reader.roster.joined.get(encounter.pk, {}).items()
@@ -155,7 +155,7 @@ def history_json(request, saga_id):
                     "kind": record.kind,
                     "payload": record.payload,
                     "said": sentences.sentence(
-                        reader.system, record.kind, record.payload, {}, storyguide=reader.is_storyguide
+                        reader.system, record.kind, record.payload, {}, storyguide=reader.whole(record)
                     ),
                     "actor": record.actor.get_username() if record.actor else None,
                     "created_at": record.created_at.isoformat(),

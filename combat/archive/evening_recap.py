@@ -22,6 +22,7 @@ from .charts import TALLIES, tell
 from .evenings import Evening
 from .markdown import escaped
 from .reading import Reader
+from .seats import ran_by
 
 STORYGUIDES, PLAYERS_VERSION = "storyguide", "players"
 
@@ -45,7 +46,7 @@ class Told:
 def players_reader(reader: Reader) -> Reader:
     """The reader of the players' version (what any player sees, none of whose characters is theirs):
     the storyguide's preview of what the group gets."""
-    return replace(reader, audience=PLAYERS, own=set(), viewer="")
+    return replace(reader, audience=PLAYERS, own=set(), viewer="", troupe=False)
 
 
 def listed(words: list[str]) -> str:
@@ -158,7 +159,7 @@ def told(reader: Reader, encounter) -> Told:
     joined = reader.roster.joined.get(encounter.pk, {})
     order = [cid for cid in joined if cid in story.fought]
     fell = [names.get(cid, "someone") for cid in order if story.ended and cid not in story.survivors]
-    sentences = [_who_fought(events, story, names, joined)]
+    sentences = [f"Storyguide: {ran_by(reader, encounter.pk)}.", _who_fought(events, story, names, joined)]
     if fell:
         sentences.append(f"{listed(fell)} fell.")
     sentences += _numbers(story, names, order)
@@ -184,6 +185,8 @@ def version_words(reader: Reader) -> str:
     """Whose version it is, said at its top."""
     if reader.is_storyguide:
         return "The storyguide’s version: everything the log holds."
+    if reader.troupe:
+        return "Your version: the storyguide’s of what you ran or run now, the players’ of the rest."
     return "The players’ version: what the table saw."
 
 

@@ -17,6 +17,7 @@ from campaign.models import Character, Membership
 from ..models import SagaRecord
 from .reading import Reader
 from .rows import dumped
+from .seats import seat_of
 
 FORMAT = "covenant-saga-archive"
 VERSION = 2
@@ -48,8 +49,16 @@ def _saga(reader: Reader, usernames: dict[int, str]) -> dict:
         "npc_rolls": saga.npc_rolls,
         "options": saga.options,
         "storyguide": usernames.get(saga.storyguide_id),
+        "storyguides": _storyguides(saga, usernames),
         "created_at": saga.created_at.isoformat(),
     }
+
+
+def _storyguides(saga, usernames: dict[int, str]) -> list[str]:
+    """The saga's troupe: its lead first, then its other storyguides as they joined."""
+    rows = Membership.objects.filter(saga=saga, role=Membership.Role.STORYGUIDE).order_by("joined_at", "id")
+    others = [usernames.get(pk) for pk in rows.values_list("user_id", flat=True) if pk != saga.storyguide_id]
+    return [usernames.get(saga.storyguide_id), *others]
 
 
 def _character(character: Character, reader: Reader, usernames: dict[int, str]) -> dict:
@@ -71,7 +80,7 @@ def _character(character: Character, reader: Reader, usernames: dict[int, str]) 
 
 
 def _encounter_head(encounter, reader: Reader) -> dict:
-    """An encounter without its events; the step in waiting is the storyguide's only."""
+    """An encounter without its events and who ran it; the step in waiting is its seat holder's only."""
     head = {
         "id": encounter.pk,
         "name": encounter.name,
@@ -80,8 +89,9 @@ def _encounter_head(encounter, reader: Reader) -> dict:
         "phase": encounter.phase,
         "created_at": encounter.created_at.isoformat(),
     }
-    if reader.is_storyguide:
+    if reader.holds(encounter.pk):
         head.update(version=encounter.version, pending=encounter.pending, round_log=encounter.round_log)
+    head.update(seat_of(reader, encounter.pk))
     head["combatants"] = [
         {
             "id": c.pk,
@@ -97,8 +107,9 @@ def _encounter_head(encounter, reader: Reader) -> dict:
 
 
 def _state(combatant, reader: Reader) -> dict:
-    """A combatant's state: the storyguide's whole, a player's as the system lets players see an NPC's."""
-    if reader.is_storyguide:
+    """A combatant's state: its encounter's seat holder's whole, anyone else's as the system lets players
+    see an NPC's."""
+    if reader.holds(combatant.encounter_id):
         return combatant.state
     npc = combatant.character.is_npc
     return reader.system.archive.players_state(combatant.state, npc, reader.saga.npc_rolls)
@@ -106,10 +117,10 @@ def _state(combatant, reader: Reader) -> dict:
 
 def _event(event, reader: Reader, usernames: dict[int, str]) -> dict:
     event = reader.shown(event)
-    data = {"seq": event.seq} if reader.is_storyguide else {}
+    data = {"seq": event.seq} if event.whole else {}
     data.update(kind=event.kind, round=event.round_number, phase=event.phase, payload=event.payload)
     data["actor"] = usernames.get(event.actor_id) if event.actor_id else None
-    if reader.is_storyguide:
+    if event.whole:
         data["storyguide_only"] = event.storyguide_only
     data["created_at"] = event.created_at.isoformat()
     return data

@@ -23,11 +23,11 @@ from django.db import IntegrityError, models, transaction
 from campaign.models import Character, Membership, Saga
 from campaign.services import made_here_name
 
-from ..events import CORE_KINDS
+from ..events import CORE_KINDS, CoreKind
 from ..models import Combatant, Encounter, Event, SagaRecord
 from .checks import Refused
 from .export import archive_chunks
-from .reading import reader_for
+from .reading import whole_reader
 from .reading_file import Plan, plan_of
 from .renumbering import CHARACTER, COMBATANT, Renumbering
 from .rows import is_person, label_of, row_fields
@@ -87,7 +87,7 @@ def _write(plan: Plan, storyguide, made: str) -> Saga:
     Membership.objects.bulk_create(members.values())
     ids = Renumbering()
     _characters(plan, saga, person, ids)
-    _encounters_and_combatants(plan, saga, ids)
+    _encounters_and_combatants(plan, saga, ids, _seats(plan, saga, person))
     for label, rows in plan.system_rows.items():
         _system_rows(apps.get_model(label), rows, person, ids, plan.system)
     _json_anew(plan, ids)
@@ -96,7 +96,7 @@ def _write(plan: Plan, storyguide, made: str) -> Saga:
             Event(
                 encounter_id=ids.id(ENCOUNTER, e["encounter_id"]),
                 actor=person(e["actor"]),
-                payload=_payload(plan.system, e["kind"], e["payload"], ids),
+                payload=_payload(plan.system, e["kind"], e["payload"], ids, people),
                 **{k: e[k] for k in ("seq", "kind", "round_number", "phase", "storyguide_only")},
             )
             for e in plan.events
@@ -136,12 +136,25 @@ def _characters(plan: Plan, saga: Saga, person, ids: Renumbering) -> None:
     Character.objects.bulk_update(copies, ["stamped_from"], batch_size=BATCH)
 
 
-def _encounters_and_combatants(plan: Plan, saga: Saga, ids: Renumbering) -> None:
-    """The encounters and their combatants, with their JSON as the file has it (`_json_anew` follows)."""
+def _seats(plan: Plan, saga: Saga, person) -> list[int]:
+    """Each encounter's seat holder here: the file's, matched as every person is, when they are one of the
+    new saga's storyguides; else its lead (one not matched here has no membership)."""
+    rows = Membership.objects.filter(saga=saga, role=Membership.Role.STORYGUIDE)
+    troupe = {*rows.values_list("user_id", flat=True), saga.storyguide_id}
+    holders = []
+    for e in plan.encounters:
+        holder = person(e["seat_holder"])
+        holders.append(holder.pk if holder is not None and holder.pk in troupe else saga.storyguide_id)
+    return holders
+
+
+def _encounters_and_combatants(plan: Plan, saga: Saga, ids: Renumbering, holders: list[int]) -> None:
+    """The encounters (each seated as `holders` says) and their combatants, with their JSON as the file has it
+    (`_json_anew` follows)."""
     kept = ("name", "status", "round_number", "phase", "version", "last_seq", "pending", "round_log")
     encounters = Encounter.objects.bulk_create(
-        Encounter(saga=saga, seat_holder_id=saga.storyguide_id, **{k: e[k] for k in kept})
-        for e in plan.encounters
+        Encounter(saga=saga, seat_holder_id=holder, **{k: e[k] for k in kept})
+        for e, holder in zip(plan.encounters, holders, strict=True)
     )
     ids.add(ENCOUNTER, [e["id"] for e in plan.encounters], encounters)
     _when(Encounter, encounters, [e["created_at"] for e in plan.encounters])
@@ -174,9 +187,13 @@ def _json_anew(plan: Plan, ids: Renumbering) -> None:
     Combatant.objects.bulk_update(combatants, ["state"], batch_size=BATCH)
 
 
-def _payload(system, kind: str, payload: dict, ids: Renumbering) -> dict:
+def _payload(system, kind: str, payload: dict, ids: Renumbering, people: dict | None = None) -> dict:
     """An event's or record's payload with its ids given anew: the core's kinds name a `combatant`, and a
-    combatant joining names its `character` (in its `levels` too, which the replay finds it by)."""
+    combatant joining names its `character` (in its `levels` too, which the replay finds it by); a seat's
+    hand-over names people, each as they are matched here (an upload's storyguide is the uploader)."""
+    if kind == CoreKind.SEAT_HANDED_OVER and people is not None:
+        here = {key: people.get(payload[key]) for key in ("by", "was", "to")}
+        return {**payload, **{key: user.get_username() for key, user in here.items() if user is not None}}
     if kind in CORE_NAMES:
         return ids.walk(payload, combatant=frozenset({"combatant"}), character=frozenset({"character"}))
     return system.archive.renumbered(kind, payload, ids)
@@ -239,7 +256,8 @@ def import_saga(data, *, storyguide=None, made: str = "imported") -> Saga:
 
 
 def duplicate_saga(saga: Saga, storyguide) -> Saga:
-    """A copy of the saga with all its history, made the way an archive moves: the storyguide's archive
-    exported and imported again, as "… (copy 29 Nov)", its people matched as an upload matches them."""
-    data = json.loads("".join(archive_chunks(reader_for(storyguide, saga.pk))))
+    """A copy of the saga with all its history, its troupe and its seats, made the way an archive moves: its
+    whole archive exported and imported again, as "… (copy 29 Nov)", its people matched as an upload matches
+    them (`storyguide`, the lead who copies it, takes the lead's place)."""
+    data = json.loads("".join(archive_chunks(whole_reader(saga))))
     return import_saga(data, storyguide=storyguide, made="copy")

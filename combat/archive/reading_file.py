@@ -40,6 +40,7 @@ class Plan:
     records: list[dict] = field(default_factory=list)
     system_rows: dict[str, list[dict]] = field(default_factory=dict)
     ids: dict[str, set[int]] = field(default_factory=dict)
+    troupe: set[str] = field(default_factory=set)  # the saga's storyguides' usernames, its lead among them
 
 
 def parsed(raw: bytes | str) -> Any:
@@ -73,7 +74,7 @@ def _new_id(value, path: str, plan: Plan, label: str) -> int:
 
 def _saga(data: Any, plan: Plan) -> None:
     fields = ("name", "rule_system", "physical_dice", "npc_rolls", "options", "storyguide", "created_at")
-    saga = checks.obj(data, "saga", fields)
+    saga = checks.obj(data, "saga", fields, ("storyguides",))
     plan.saga = {
         "name": checks.text(saga["name"], "saga.name", longest=120, empty=False),
         "physical_dice": checks.flag(saga["physical_dice"], "saga.physical_dice"),
@@ -81,6 +82,10 @@ def _saga(data: Any, plan: Plan) -> None:
         "options": checks.mapping(saga["options"], "saga.options"),
         "storyguide": _username(saga["storyguide"], "saga.storyguide", plan, null=False),
         "created_at": checks.moment(saga["created_at"], "saga.created_at"),
+        "storyguides": [
+            _username(name, at("saga.storyguides", index), plan, null=False)
+            for index, name in enumerate(checks.array(saga.get("storyguides", []), "saga.storyguides"))
+        ],
     }
 
 
@@ -97,6 +102,11 @@ def _members(data: Any, plan: Plan) -> None:
         plan.members.append({"username": username, "role": role})
     if plan.saga["storyguide"] not in seen:
         plan.members.insert(0, {"username": plan.saga["storyguide"], "role": Membership.Role.STORYGUIDE})
+    troupe = {m["username"] for m in plan.members if m["role"] == Membership.Role.STORYGUIDE}
+    for index, name in enumerate(plan.saga["storyguides"]):
+        if name not in troupe | {plan.saga["storyguide"]}:
+            raise Refused(at("saga.storyguides", index), f"{name} is no member of role storyguide")
+    plan.troupe = troupe | {plan.saga["storyguide"]}
 
 
 def _characters(data: Any, plan: Plan) -> None:
@@ -148,6 +158,9 @@ def _events(data: Any, path: str, encounter_id: int, plan: Plan) -> None:
         if checks.whole(event["seq"], at(here, "seq"), least=1) != index + 1:
             raise Refused(at(here, "seq"), f"should be {index + 1}: an encounter's log has no gaps")
         _payload(event["kind"], event["payload"], here, plan)
+        if event["kind"] == CoreKind.SEAT_HANDED_OVER:  # the people it names are matched as the others
+            for key in ("by", "was", "to"):
+                _username(event["payload"][key], at(at(here, "payload"), key), plan, null=False)
         plan.events.append(
             {
                 "encounter_id": encounter_id,
@@ -201,7 +214,8 @@ def _encounters(data: Any, plan: Plan) -> None:
             "round_log",
             "created_at",
         )
-        encounter = checks.obj(encounter, path, (*keys, "combatants", "events"))
+        optional = ("seat_holder", "hand_overs")
+        encounter = checks.obj(encounter, path, (*keys, "combatants", "events"), optional)
         number = _new_id(encounter["id"], at(path, "id"), plan, "combat.encounter")
         plan.encounters.append(
             {
@@ -221,6 +235,29 @@ def _encounters(data: Any, plan: Plan) -> None:
         _events(encounter["events"], at(path, "events"), number, plan)
         plan.encounters[-1]["last_seq"] = len(plan.events) - first  # gapless from 1 (`_events`)
         _named(plan.events[first:], at(path, "events"), plan)
+        plan.encounters[-1]["seat_holder"] = _seat(encounter, path, plan.events[first:], plan)
+
+
+def _seat(encounter: dict, path: str, events: list[dict], plan: Plan) -> str:
+    """Who holds the encounter's seat: one of the saga's storyguides, the one its log last handed it to
+    (a file from before troupe play names none: its lead, who ran every encounter)."""
+    handed = [e["payload"]["to"] for e in events if e["kind"] == CoreKind.SEAT_HANDED_OVER]
+    hand_overs = checks.array(encounter.get("hand_overs", []), at(path, "hand_overs"))
+    if "hand_overs" in encounter and len(hand_overs) != len(handed):
+        raise Refused(at(path, "hand_overs"), f"should be the log's {len(handed)} hand-overs of the seat")
+    for index, given in enumerate(hand_overs):
+        keys = ("round", "by", "was", "to", "reason")
+        given = checks.obj(given, at(at(path, "hand_overs"), index), keys, ("seq",))
+        if given["to"] != handed[index]:
+            raise Refused(at(at(at(path, "hand_overs"), index), "to"), "is not who the log handed it to")
+    if "seat_holder" not in encounter:
+        return handed[-1] if handed else plan.saga["storyguide"]
+    holder = _username(encounter["seat_holder"], at(path, "seat_holder"), plan, null=False)
+    if holder not in plan.troupe:
+        raise Refused(at(path, "seat_holder"), f"{holder} is not one of the saga's storyguides")
+    if handed and holder != handed[-1]:
+        raise Refused(at(path, "seat_holder"), f"the log hands the seat to {handed[-1]} last")
+    return holder
 
 
 def _named(events: list[dict], path: str, plan: Plan) -> None:

@@ -1,10 +1,11 @@
 """The session recap in Markdown: for each encounter, round and phase, every entry in the table's words.
 
 Each entry is its kind's line from the page (declarations, the rolls with their faces `1 → 1 → 3 = 12`,
-the results, the corrections with their reasons) as Markdown; each encounter ends with its characters'
-levels as they stood when it ended, folded from that encounter's whole log by the rule system (the
-replay's `state_at`), whatever the filters keep of its entries. Players get the players' version, as
-everywhere in the archive: their fold reads the players' log, as their replay does.
+the results, the corrections with their reasons) as Markdown; each encounter opens with who ran it (its
+storyguide, and each hand-over of the seat) and ends with its characters' levels as they stood when it
+ended, folded from that encounter's whole log by the rule system (the replay's `state_at`), whatever the
+filters keep of its entries. Each reads their own version, as everywhere in the archive (`Reader.whole`):
+a player's fold reads the players' log, as their replay does.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..undo import reason, undone_in
 from .filters import Filters
 from .markdown import escaped, line
 from .reading import Reader
+from .seats import ran_by
 
 
 def _entry(event, reader: Reader, undo=None) -> str:
@@ -82,6 +84,8 @@ def recap_lines(reader: Reader, filters: Filters) -> Iterator[str]:
             encounter = encounters[current]
             yield ""
             yield f"## {escaped(encounter.name)} ({encounter.get_status_display().lower()})"
+            yield ""
+            yield f"_Storyguide: {escaped(ran_by(reader, current))}_"
         if event.round_number != round_number:
             round_number = event.round_number
             yield ""

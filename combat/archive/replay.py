@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -20,10 +21,12 @@ from django.views.decorators.http import require_GET
 from .. import systems
 from ..access import encounter_for, holds_seat
 from ..audience import PLAYERS, STORYGUIDE, as_players_see
+from ..events import CoreKind
 from ..inputs import is_digits
 from ..models import Encounter, Event
 from ..names import Roster
 from ..played import Played
+from ..seated import Seated
 from ..undo import mark, undone_in
 
 
@@ -46,21 +49,28 @@ class Step:
 
 
 def reader_events(encounter: Encounter, user) -> tuple[str, list[Event]]:
-    """The reader's audience and the encounter's log as that reader sees it, oldest first: the storyguide's
-    version for whoever holds its seat (`holds_seat`)."""
+    """The reader's audience and the encounter's log as that reader sees it, oldest first, each event marked
+    `whole` when the reader reads it in the storyguide's version: every step for whoever holds its seat now
+    (`holds_seat`), the steps written while they held it for a storyguide who handed it over, none for
+    anyone else (combat.seated), who reads the players' version of the rest."""
     audience = STORYGUIDE if holds_seat(user, encounter) else PLAYERS
-    events = Event.objects.filter(encounter=encounter).select_related("actor").order_by("seq")
+    events = list(Event.objects.filter(encounter=encounter).select_related("actor").order_by("seq"))
     if audience == STORYGUIDE:
-        return audience, list(events)
+        for event in events:
+            event.whole = True
+        return audience, events
+    viewer = user.get_username()
+    seated = Seated.of(events, {encounter.pk: ""})  # not the holder now: only the steps they held
+    for event in events:
+        event.whole = seated.whole(encounter.pk, event.seq, viewer)
+    shown = [event for event in events if event.whole or not event.storyguide_only]
     rows = list(encounter.combatants.values_list("pk", "character_id", "character__is_npc"))
     players = {str(pk) for pk, _, npc in rows if not npc}
     characters = {str(character) for _, character, npc in rows if not npc}
-    shown = list(events.filter(storyguide_only=False))
     played = Played.read(encounter.saga_id, shown, {str(pk): character for pk, character, _ in rows})
-    viewer = user.get_username()
     own = lambda event: played.own(encounter.pk, event.seq, viewer)  # noqa: E731
-    return audience, as_players_see(encounter.saga, shown, players, own, characters)
-
+    theirs = iter(as_players_see(encounter.saga, [e for e in shown if not e.whole], players, own, characters))
+    return audience, [event if event.whole else next(theirs) for event in shown]
 
 
 def step_of(events: list[Event], asked: str | None) -> Step:
@@ -107,11 +117,11 @@ def links(encounter: Encounter, step: Step) -> list[dict]:
     return shown
 
 
-def kind_label(event: Event, audience: str) -> str:
-    """A step's short line among its round's: its kind's label (the storyguide also reads its number)."""
+def kind_label(event: Event) -> str:
+    """A step's short line among its round's: its kind's label (and its number, for a step read whole)."""
     kind = systems.event_kind(event.kind)
     label = kind.label if kind else event.kind
-    return f"{label} #{event.seq}" if audience == STORYGUIDE else label
+    return f"{label} #{event.seq}" if getattr(event, "whole", False) else label
 
 
 @login_required
@@ -133,7 +143,7 @@ def replay_page(request, encounter_id):
             "names": roster.at(encounter.pk, event.seq),
             "current": event.seq == step.seq,
             "when": "before" if event.seq < step.seq else "after",
-            "label": kind_label(event, audience),
+            "label": kind_label(event),
         }
         for event in same_round
     ]
@@ -141,7 +151,7 @@ def replay_page(request, encounter_id):
         "saga": encounter.saga,
         "encounter": encounter,
         "system": system,
-        "is_storyguide": audience == STORYGUIDE,
+        "is_storyguide": getattr(step.event, "whole", audience == STORYGUIDE),
         "step": step,
         "links": links(encounter, step),
         "round_lines": round_lines,
@@ -159,10 +169,12 @@ def replay_page(request, encounter_id):
 def replay_latest(request, encounter_id):
     """The running encounter's newest step for this reader: the replay polls it to offer the latest."""
     encounter = encounter_for(request.user, encounter_id)
-    audience = STORYGUIDE if holds_seat(request.user, encounter) else PLAYERS
     events = Event.objects.filter(encounter=encounter)
-    if audience != STORYGUIDE:
-        events = events.filter(storyguide_only=False)
+    if not holds_seat(request.user, encounter):
+        handed = events.filter(kind=CoreKind.SEAT_HANDED_OVER).order_by("seq")
+        held = Seated.of(handed, {encounter.pk: ""}).whole_steps(request.user.get_username())
+        shown = Q(storyguide_only=False)
+        events = events.filter(shown | held if held is not None else shown)
     newest = events.order_by("-seq").values_list("seq", flat=True).first() or 0
     return render(
         request,

@@ -2,9 +2,10 @@
 the encounters still running (docs/performance.md).
 
 A summary is what `charts.saga_stories` folds of one encounter for one reader (the storyguide, or one
-player: a player's fold reads the players' version of the log), encoded as JSON, with the inputs it was
-folded from besides the log's rows: the log's `last_seq`, `FOLD`, and for a player the saga's NPC-rolls
-setting and which of the encounter's combatants are player characters and the player's own. A summary
+person: a player's fold reads the players' version of the log), encoded as JSON, with the inputs it was
+folded from besides the log's rows: the log's `last_seq`, `FOLD`, and for anyone else the saga's NPC-rolls
+setting, which of the encounter's combatants are player characters and the reader's own, and the steps
+of its seat the reader held (read whole: `Reader.whole`). A summary
 whose inputs are not what they would be now is folded again and replaced, so nothing that changes a
 finished encounter's log (a correction, an import, a restore) has to remember it. The end command writes
 the storyguide's; any other is written by the first charts page that needs it.
@@ -60,7 +61,8 @@ def restored(data: dict | None) -> Story | None:
 
 
 def reader_key(reader: Reader) -> str:
-    """Whose fold a summary is: the storyguide's, or one player's (a player's own declarations show)."""
+    """Whose fold a summary is: the storyguide's (whoever holds every seat), or one person's (a player's own
+    declarations show; a storyguide's steps of a seat they held are whole: `inputs_of`'s "seat")."""
     return STORYGUIDE if reader.is_storyguide else f"player {reader.user_id}"
 
 
@@ -76,6 +78,9 @@ def inputs_of(reader: Reader, last_seqs: dict[int, int]) -> dict[int, dict]:
         made["npc_rolls"] = reader.saga.npc_rolls
         made["players"] = sorted(ids[pk] & reader.players)
         made["own"] = reader.played.spans(pk, reader.viewer) if reader.viewer else []
+        held = reader.seated.spans(pk, reader.viewer) if reader.viewer else []
+        if held:  # a storyguide's who held its seat: those steps folded whole (combat.seated)
+            made["seat"] = held
     return inputs
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.access import is_storyguide, require_storyguide
+from campaign.access import is_a_storyguide, is_lead, require_lead
 from campaign.forms import ArchiveImportForm
 from campaign.sent_once import sent_once
 from campaign.views import saga_list_page
@@ -100,11 +100,12 @@ def encounter_record(request, encounter_id):
 
 
 def _evening(request, saga_id):
-    """The reader (the players' version for players, and for the storyguide when asked: `?version=players`),
-    the saga's evenings and the one asked for (`?evening=N`, the latest by default; 404 for no such one)."""
+    """The reader (the players' version for players, and for the saga's storyguides when asked:
+    `?version=players`), the saga's evenings and the one asked for (`?evening=N`, the latest by default;
+    404 for no such one)."""
     reader = reader_for(request.user, saga_id, sheets=False)
     grouped = evenings(reader.saga)
-    if request.GET.get("version") == PLAYERS_VERSION and reader.is_storyguide:
+    if request.GET.get("version") == PLAYERS_VERSION and reader.troupe:
         reader = players_reader(reader)
     asked = request.GET.get("evening", "")
     if not grouped:
@@ -119,12 +120,14 @@ def _evening(request, saga_id):
 @login_required
 @require_GET
 def evening_page(request, saga_id):
-    """The evening's recap on a page made for paper, with the saga's other evenings; the storyguide's
-    version and controls to regroup for the storyguide."""
+    """The evening's recap on a page made for paper, with the saga's other evenings; each storyguide's own
+    version (the storyguide's of the steps whose seat they held or hold) and the players' one to send round,
+    and the lead's controls to regroup (saga-level)."""
     reader, grouped, evening = _evening(request, saga_id)
-    storyguide = is_storyguide(request.user, reader.saga)
-    allowed = {  # where the storyguide can move each encounter, with the button's words
-        pk: [(way, MOVES[way]) for way in ways] for pk, ways in (moves(grouped) if storyguide else {}).items()
+    lead = is_lead(request.user, reader.saga)
+    troupe = lead or is_a_storyguide(request.user, reader.saga)
+    allowed = {  # where the lead can move each encounter, with the button's words
+        pk: [(way, MOVES[way]) for way in ways] for pk, ways in (moves(grouped) if lead else {}).items()
     }
     return render(
         request,
@@ -133,9 +136,10 @@ def evening_page(request, saga_id):
             "saga": reader.saga,
             "title": evening_title(reader.saga, evening),
             "version": version_words(reader),
-            "players_version": not reader.is_storyguide,
-            "version_query": "&version=players" if storyguide and not reader.is_storyguide else "",
-            "is_storyguide": storyguide,
+            "players_version": not reader.troupe,
+            "version_query": "&version=players" if troupe and not reader.troupe else "",
+            "is_storyguide": troupe,
+            "may_regroup": lead,
             "evening": evening,
             "evenings": [
                 {
@@ -156,7 +160,7 @@ def evening_markdown(request, saga_id):
     """The evening's recap in Markdown, a download."""
     reader, _, evening = _evening(request, saga_id)
     text = "\n".join(evening_lines(reader, evening)) + "\n"
-    what = f"evening-{evening.number}{'-players' if not reader.is_storyguide else ''}.md"
+    what = f"evening-{evening.number}{'-players' if not reader.troupe else ''}.md"
     name = file_name(reader.saga, what, day=timezone.localdate(evening.start) if evening.start else None)
     return as_download(HttpResponse(text, content_type="text/markdown; charset=utf-8"), name)
 
@@ -254,8 +258,9 @@ def saga_import(request):
 @require_POST
 @sent_once
 def saga_duplicate(request, saga_id):
-    """A copy of the saga with all its history, by the archive's export and import; the storyguide's only."""
-    saga = require_storyguide(request.user, saga_id)
+    """A copy of the saga with all its history and its troupe and seats, by the archive's export and import;
+    the lead's only (saga-level)."""
+    saga = require_lead(request.user, saga_id)
     copy = duplicate_saga(saga, request.user)
     messages.success(request, f"“{copy.name}” is a copy of “{saga.name}” with all its history.")
     return redirect("saga_detail", saga_id=copy.pk)

@@ -126,10 +126,20 @@ class EventLineNode(template.Node):
         return format_html("{}{}</li>", event_item(event, said), self.nodelist.render(context))
 
 
+def read_whole(context, event, *, by_audience: bool = False) -> bool:
+    """Whether the page's reader reads the event in the storyguide's version: as the archive marked it
+    (`whole`: a step of an encounter whose seat they held then or hold now), else as the page says
+    (`is_storyguide`, or with `by_audience` its audience)."""
+    whole = getattr(event, "whole", None)
+    if whole is not None:
+        return whole
+    return bool(context.get("is_storyguide")) or by_audience and context.get("audience") == STORYGUIDE
+
+
 def spoken(context, event) -> str:
     """The event as one sentence from its fields, as the page's audience sees them (`combat.sentences`)."""
     system = context.get("system") or systems.of(event.encounter.saga)
-    storyguide = bool(context.get("is_storyguide")) or context.get("audience") == STORYGUIDE
+    storyguide = read_whole(context, event, by_audience=True)
     payload = context.get("p")
     payload = (event.payload if payload is None else payload) or {}
     return sentences.sentence(system, event.kind, payload, context.get("names") or {}, storyguide=storyguide)
@@ -142,7 +152,7 @@ def undone_note(context, event):
     undo = getattr(event, "undone_by", None)
     if undo is None:
         return ""
-    number = format_html(' <span class="seq-no">#{}</span>', undo.seq) if context.get("is_storyguide") else ""
+    number = format_html(' <span class="seq-no">#{}</span>', undo.seq) if read_whole(context, event) else ""
     said = reason(undo)
     note = ' <span class="undone-note" data-testid="undone-note">undone{}{}</span>'
     return format_html(note, number, f": {said}" if said else "")
@@ -155,7 +165,7 @@ def event_where(context, event, in_round=False):
     system = context.get("system") or systems.of(event.encounter.saga)
     label = system.log.event_label(event, in_round=bool(in_round))
     note = undone_note(context, event)
-    if context.get("is_storyguide"):
+    if read_whole(context, event):
         where = '<span class="seq">{} <span class="seq-no">#{}</span></span>{}'
         return format_html(where, label, event.seq, note)
     return format_html('<span class="seq">{}</span>{}', label, note)

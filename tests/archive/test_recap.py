@@ -25,7 +25,8 @@ def recap(saga, user, **filters) -> str:
 
 def test_the_storyguides_recap_of_the_p168_round(ars):
     text = recap(ars.saga, ars.storyguide)
-    assert text.startswith("# Test saga: session recap\n\n## Forest road (ended)\n\n### Setting up\n")
+    heading = "# Test saga: session recap\n\n## Forest road (ended)\n\n_Storyguide: sg_\n\n### Setting up\n"
+    assert text.startswith(heading)
     assert "\n### Round 1\n" in text and "\n### Round 2\n" in text
     assert "- Declarations: **Bandit 1** has declared." in text
     assert (

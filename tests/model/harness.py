@@ -166,6 +166,9 @@ class TableModel(RuleBasedStateMachine):
         # The troupe by the model's own bookkeeping (issue 38): the saga's storyguides, its lead, and who
         # holds the encounter's seat, each by the model's name for the person.
         self.storyguides, self.lead, self.holder = {"storyguide"}, "storyguide", "storyguide"
+        # Who held the seat from which step of the log on (the model's own bookkeeping of hand-overs).
+        self.seats: list[tuple[int, str]] = [(0, "storyguide")]
+        self.seats_checked: tuple | None = None
         self.system = systems.of(self.saga)
         self.versions: dict[int, int] = {}
         self.steps: list[str] = []
@@ -381,10 +384,11 @@ class TableModel(RuleBasedStateMachine):
 
     @rule()
     def delete_and_restore(self):
-        """The storyguide downloads the saga's archive, deletes the saga and imports the archive again, in
-        this one process; the machine plays on in the restored saga (issue 29, bug 7), whose replay is the
-        one it had."""
-        data = json.loads("".join(archive_chunks(reader_for(self.who("lead"), self.saga.pk))))
+        """The storyguide who holds every seat (the one encounter's) downloads the saga's archive, the lead
+        deletes the saga and imports the archive again, in this one process; the machine plays on in the
+        restored saga (issue 29, bug 7), whose replay is the one it had, its troupe and seat kept."""
+        data = json.loads("".join(archive_chunks(reader_for(self.who("holder"), self.saga.pk))))
+        assert data["audience"] == STORYGUIDE, "the seat's holder's archive is not the storyguide's"
         before = self.replayed()
         assert campaign_services.delete_saga(self.saga, self.saga.name), "the saga was not deleted"
         self.restored(import_saga(data, storyguide=self.who("lead")))
@@ -411,7 +415,11 @@ class TableModel(RuleBasedStateMachine):
         self.characters = {character.pk: character for character in new}
         self.first_names = {name: now[pk] for name, pk in self.first_names.items()}
         self.played = [(since, now[pk], who) for since, pk, who in self.played]
-        self.holder = self.lead  # an import seats the lead in every encounter (archive.json has no seats yet)
+        # The troupe and the seat are kept (archive.json carries them; a copy is made from it).
+        assert {m.user.get_username() for m in saga.memberships.filter(role="storyguide")} | {
+            saga.storyguide.get_username()
+        } == {self.who(person).get_username() for person in self.storyguides}, "the troupe is not kept"
+        assert self.encounter.seat_holder == self.who("holder"), "the seat is not kept"
         self.checked = self.read = None
 
     def replayed(self) -> list:
@@ -552,6 +560,7 @@ class TableModel(RuleBasedStateMachine):
         )
         if done is not REFUSED:
             self.holder = to
+            self.seats.append((self.key()[1], to))
 
     @rule(person=people, to=st.sampled_from(["dora", "storyguide"]))
     def pass_lead(self, person, to):
@@ -589,6 +598,7 @@ class TableModel(RuleBasedStateMachine):
             self.storyguides.discard(member)
             if self.holds(member) and not over:
                 self.holder = self.lead
+                self.seats.append((self.key()[1], self.lead))
 
     @invariant()
     def each_sees_the_storyguides_version_of_exactly_the_seat_they_hold(self) -> None:
@@ -600,6 +610,36 @@ class TableModel(RuleBasedStateMachine):
             seen = audience_for(self.who(person), encounter)
             assert seen == expected, f"{person} sees the {seen} version; holds the seat: {self.holds(person)}"
         assert audience_for(self.stranger, encounter) is None, "a stranger has a version of the encounter"
+
+    def reads_whole(self, person: str, seq: int) -> bool:
+        """By the model's bookkeeping: whether `person` reads step `seq` of the log in the storyguide's
+        version: they hold the seat now, or held it when that step was written."""
+        then = [who for since, who in self.seats if since <= seq][-1]
+        return self.holds(person) or self.who(then) == self.who(person)
+
+    @invariant()
+    def each_reads_whole_exactly_the_steps_whose_seat_they_held_or_hold(self) -> None:
+        """At every step, the history each member reads (`Reader`: the history page, history.json,
+        archive.json, the recaps and the saga's charts) holds the storyguide's version of exactly the steps of
+        the log written while they held its seat, or all of it for whoever holds it now, and the players'
+        version of every other: a storyguide-only step only where it is whole (issue 38, item 3)."""
+        key = (self.key(), len(self.seats), self.saga.pk)
+        if key == self.seats_checked or len(self.seats) == 1:  # the troupe of one: the players' invariants
+            return
+        self.seats_checked = key
+        everything = self.events()
+        for person in ("storyguide", "dora", "player"):
+            reader = reader_for(self.who(person), self.saga.pk, sheets=False)
+            expected = {e.seq for e in everything if not e.storyguide_only or self.reads_whole(person, e.seq)}
+            read = list(reader.events().filter(encounter_id=self.encounter.pk))
+            assert {e.seq for e in read} == expected, (
+                f"{person} reads steps {sorted({e.seq for e in read} ^ expected)} wrongly"
+            )
+            for event in read:
+                whole = self.reads_whole(person, event.seq)
+                assert reader.whole(event) is whole, f"{person} reads #{event.seq} whole: {not whole}"
+            if len(self.seats) > 1 and person != "player" and any(e.storyguide_only for e in read):
+                RAN["secret steps read by a former holder"] += not self.holds(person)
 
     def own_at(self, person: str) -> dict[int, set[str]]:
         """By the model's bookkeeping: for each step of the log, the combatants whose characters `person`
@@ -852,11 +892,12 @@ class TableModel(RuleBasedStateMachine):
         """What is checked once the example has played: the storyguide's frames shown a marked NPC roll where
         one was marked for them, each undone step shown as undone, the kept summaries equal to the fold, and
         the players' downloads keeping every number of an NPC's roll."""
-        bodies = {person: self.downloads(person) for person in ("lead", "player")}
+        bodies = {person: self.downloads(person) for person in ("holder", "player")}
         assert self.marks_sent[STORYGUIDE] or not self.marks_sent["rolls"], (
             f"{self.marks_sent['rolls']} NPC rolls marked for the frames, no storyguide's frame shows one"
         )
         self.undone_is_shown_as_undone(bodies)
+        self.downloads_follow_the_seat()
         self.summaries_equal_the_fold()
         self.downloads_keep_npc_numbers_from_players()  # last: it marks the stored log
 
@@ -864,11 +905,11 @@ class TableModel(RuleBasedStateMachine):
         """The storyguide's history.json marks undone exactly the steps an undo took back (by the model's
         own fold), and each recap strikes through as many lines as its reader's history.json marks."""
         undone = self.undone(self.events())
-        for person in ("lead", "player"):
+        for person in ("holder", "player"):
             history = json.loads(bodies[person]["saga_history_json"])
             entries = [e for encounter in history["encounters"] for e in encounter["events"]]
             marked = [entry for entry in entries if "undone" in entry]
-            if person == "lead":
+            if person == "holder":
                 seqs = {entry["seq"] for entry in marked}
                 assert seqs == undone, f"history.json marks {sorted(seqs)} undone, the log {sorted(undone)}"
             recap = bodies[person]["saga_recap"].decode()
@@ -880,7 +921,7 @@ class TableModel(RuleBasedStateMachine):
     def summaries_equal_the_fold(self) -> None:
         """The saga's charts read a finished encounter's kept summary: for the storyguide and the player it
         is the story a fold of the log tells now (its timeline marks aside, which the charts never read)."""
-        for person in ("lead", "player"):
+        for person in ("holder", "lead", "storyguide", "dora", "player"):
             reader = reader_for(self.who(person), self.saga.pk, sheets=False)
             saga_stories_kept(reader)  # writes the summaries the end did not
             unmarked = Story().marks
@@ -894,6 +935,27 @@ class TableModel(RuleBasedStateMachine):
                     if getattr(kept[pk], f.name) != getattr(folded.get(pk), f.name, None)
                 ]
             )
+
+    def downloads_follow_the_seat(self) -> None:
+        """Each member's history.json and archive.json number (`seq`, the storyguide's version's mark)
+        exactly the steps they read whole by the model's bookkeeping: all of them for the holder, those
+        written while they held the seat for one who handed it over, none for a player; each names the
+        encounter's seat holder and every hand-over (issue 38, items 3 and 7)."""
+        everything = self.events()
+        handed = [e.payload["to"] for e in everything if e.kind == "seat_handed_over"]
+        for person in ("storyguide", "dora", "player"):
+            bodies = self.downloads(person)
+            expected = {e.seq for e in everything if self.reads_whole(person, e.seq)}
+            for name in ("saga_history_json", "saga_archive_json"):
+                data = json.loads(bodies[name])
+                (encounter,) = data["encounters"]
+                numbered = {entry["seq"] for entry in encounter["events"] if "seq" in entry}
+                wrong = sorted(numbered ^ expected)
+                assert not wrong, f"{person}'s {name} numbers {wrong} wrongly"
+                assert encounter["seat_holder"] == self.who("holder").get_username(), (person, name)
+                assert [given["to"] for given in encounter["hand_overs"]] == handed, (person, name)
+            recap = bodies["saga_recap"].decode()
+            assert all(f"then {to} (" in recap for to in handed), f"{person}'s recap misses a hand-over"
 
     def downloads(self, person: str) -> dict[str, bytes]:
         """The person's exports of the saga (history.json, archive.json, recap.md), each answered 200."""
@@ -916,7 +978,7 @@ class TableModel(RuleBasedStateMachine):
         if self.system_key not in MARK:
             return
         parts, defenders = self.mark_the_log()
-        storyguide = self.downloads("lead")["saga_history_json"].decode()
+        storyguide = self.downloads("holder")["saga_history_json"].decode()
         missing = [part for part in parts if str(MARKED[part]) not in storyguide]
         assert not missing, f"the storyguide's history.json lacks an NPC's {missing}"
         assert not defenders or str(TO_MEET) in storyguide, "the storyguide's history.json lacks one to meet"
