@@ -10,7 +10,7 @@ from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign.access import get_membership, is_storyguide
+from campaign.access import get_membership, is_a_storyguide
 from campaign.models import Character
 from campaign.sent_once import fresh_key
 from combat import answers
@@ -36,9 +36,11 @@ STAMINA_CHOICES = (
 
 
 def _saga_for_storyguide(user, saga_id):
+    """The saga, for any of its storyguides (`is_a_storyguide`), when it plays Ars Magica; 403 for its
+    players, 404 for outsiders and another system's saga."""
     membership = get_membership(user, saga_id)
-    if not is_storyguide(user, membership.saga):
-        raise PermissionDenied("Only the storyguide can let time pass.")
+    if not is_a_storyguide(user, membership.saga):
+        raise PermissionDenied("Only the saga's storyguides can let time pass.")
     if membership.saga.rule_system != KEY:
         raise Http404("Fatigue recovery over time is an Ars Magica rule.")
     return membership.saga

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 from typing_extensions import override
 
-from campaign.access import is_storyguide
+from campaign.access import is_a_storyguide
 from campaign.secure_context import secure_context
 from combat import answers, systems
 from combat.access import encounter_for, holds_seat, require_seat
@@ -317,5 +317,5 @@ class Page(systems.Page):
 
     @override
     def saga_panels(self, request, saga) -> list[str]:
-        """The saga page's time panel, for its storyguide."""
-        return [recovery_views.saga_time_panel(request, saga)] if is_storyguide(request.user, saga) else []
+        """The saga page's time panel, for each of its storyguides."""
+        return [recovery_views.saga_time_panel(request, saga)] if is_a_storyguide(request.user, saga) else []

@@ -38,12 +38,6 @@ def is_a_storyguide(user, saga: Saga) -> bool:
     return mine.exists()
 
 
-def is_storyguide(user, saga: Saga) -> bool:
-    """The lead (`is_lead`), by its name from before troupe play: each call is being told apart into
-    `is_lead`, `is_a_storyguide` or `combat.access.holds_seat`; for a saga of one storyguide all agree."""
-    return is_lead(user, saga)
-
-
 def require_lead(user, saga_id) -> Saga:
     """The saga, when the user is its lead storyguide; 403 for its other members, 404 for outsiders."""
     saga = get_membership(user, saga_id).saga
@@ -52,24 +46,25 @@ def require_lead(user, saga_id) -> Saga:
     return saga
 
 
-def require_storyguide(user, saga_id) -> Saga:
-    """The saga, when the user is its lead (`is_storyguide`); 403 for its players, 404 for outsiders."""
+def require_a_storyguide(user, saga_id) -> Saga:
+    """The saga, when the user is one of its storyguides, the lead among them (no row read but the
+    membership); 403 for its players, 404 for outsiders."""
     membership = get_membership(user, saga_id)
     saga = membership.saga
-    if not is_storyguide(user, saga):
+    if not (membership.role == Membership.Role.STORYGUIDE or is_lead(user, saga)):
         raise PermissionDenied("Only the storyguide can do that.")
     return saga
 
 
 def can_edit_character(user, character: Character) -> bool:
-    """The character's owner or the saga's storyguide."""
+    """The character's owner or one of the saga's storyguides (`is_a_storyguide`)."""
     if not user.is_authenticated:
         return False
-    return character.owner_id == user.pk or character.saga.storyguide_id == user.pk
+    return character.owner_id == user.pk or is_a_storyguide(user, character.saga)
 
 
 def can_see_full_sheet(user, character: Character) -> bool:
-    """The full sheet (scores, weapons, notes) is for the owner and the storyguide only."""
+    """The full sheet (scores, weapons, notes) is for the owner and the saga's storyguides only."""
     return can_edit_character(user, character)
 
 
@@ -87,5 +82,5 @@ def get_editable_character(user, character_id) -> Character:
     """A character the user may edit; 404 for outsiders, 403 for other players' characters."""
     character = get_character(user, character_id)
     if not can_edit_character(user, character):
-        raise PermissionDenied("Only the character's player and the storyguide can change this sheet.")
+        raise PermissionDenied("Only the character's player and the storyguides can change this sheet.")
     return character

@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from . import resets
-from .access import require_storyguide
+from .access import require_a_storyguide
 from .invites import invited_saga, landing
 from .models import Membership
 from .sent_once import sent_once
@@ -54,8 +54,9 @@ def _member_of(saga, user_id) -> Membership:
 @require_http_methods(["GET", "POST"])
 @sent_once
 def reset_link(request, saga_id, user_id):
-    """The storyguide makes a one-time password link for a player of the saga; it is shown once, here."""
-    saga = require_storyguide(request.user, saga_id)
+    """One of the saga's storyguides makes a one-time password link for a player of the saga; it is shown
+    once, here."""
+    saga = require_a_storyguide(request.user, saga_id)
     player = _member_of(saga, user_id).user
     refusal = resets.refusal(saga, player)
     if request.method == "POST" and refusal is None:

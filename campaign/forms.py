@@ -7,6 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from campaign import systems
 from campaign.inputs import RefusesControlCharacters, WholeNumberField, refuse_control_characters
 
+from .access import is_lead
 from .models import Character, Membership, NpcRolls, Saga, npc_rolls_choices
 from .services import MAX_STAMPED_COPIES
 
@@ -163,8 +164,8 @@ class PlayedByForm(forms.Form):
         self.fields["player"].choices = [
             (WAITING, "Nobody yet: a player who will join"),
             *(
-                (str(m.user_id), f"{m.user.get_username()} (you, lead storyguide)"
-                 if m.user_id == saga.storyguide_id else f"{m.user.get_username()} (storyguide)"
+                (str(m.user_id), f"{m.user.get_username()} (lead storyguide)"
+                 if is_lead(m.user, saga) else f"{m.user.get_username()} (storyguide)"
                  if m.role == m.Role.STORYGUIDE else m.user.get_username())
                 for m in members
             ),

@@ -1,6 +1,7 @@
-"""The storyguide's housekeeping: rename, delete (with a confirmation) or archive and restore a saga, a
-character, an NPC or template (an encounter's is the table's, combat/manage.py, on the same page). Each
-form is sent once (campaign.sent_once); players get 403, outsiders 404 (campaign.access)."""
+"""The storyguides' housekeeping: rename, delete (with a confirmation) or archive and restore a saga (its
+lead's), a character, an NPC or template (any of its storyguides'); an encounter's is the table's,
+combat/manage.py, on the same page. Each form is sent once (campaign.sent_once); players get 403, outsiders
+404 (campaign.access)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from . import services
-from .access import get_character, require_storyguide
+from .access import get_character, require_a_storyguide, require_lead
 from .forms import DeleteForm, RenameForm
 from .models import Character, Saga
 from .sent_once import sent_once
@@ -87,8 +88,9 @@ def _rename_form(thing: Thing) -> RenameForm:
 
 
 def _storyguides_character(user, character_id) -> Character:
+    """The character, for any of its saga's storyguides; 403 for its players, 404 for outsiders."""
     character = get_character(user, character_id)
-    require_storyguide(user, character.saga_id)
+    require_a_storyguide(user, character.saga_id)
     return character
 
 
@@ -98,7 +100,7 @@ def _storyguides_character(user, character_id) -> Character:
 @login_required
 @require_http_methods(["GET"])
 def saga_manage(request, saga_id):
-    saga = require_storyguide(request.user, saga_id)
+    saga = require_lead(request.user, saga_id)
     return manage_page(request, saga, _saga_thing(saga))
 
 
@@ -106,7 +108,7 @@ def saga_manage(request, saga_id):
 @require_POST
 @sent_once
 def saga_rename(request, saga_id):
-    saga = require_storyguide(request.user, saga_id)
+    saga = require_lead(request.user, saga_id)
     form = RenameForm(request.POST, max_length=120)
     if not form.is_valid():
         return manage_page(request, saga, _saga_thing(saga), rename_form=form, status=400)
@@ -119,7 +121,7 @@ def saga_rename(request, saga_id):
 @require_POST
 @sent_once
 def saga_delete(request, saga_id):
-    saga = require_storyguide(request.user, saga_id)
+    saga = require_lead(request.user, saga_id)
     thing = _saga_thing(saga)
     form = DeleteForm(request.POST, name=saga.name, history=thing.history)
     if not form.is_valid():
@@ -136,7 +138,7 @@ def saga_delete(request, saga_id):
 @require_POST
 @sent_once
 def saga_restore(request, saga_id):
-    saga = require_storyguide(request.user, saga_id)
+    saga = require_lead(request.user, saga_id)
     services.set_saga_archived(saga, False)
     messages.success(request, f"“{saga.name}” is restored.")
     return redirect("saga_detail", saga_id=saga.pk)

@@ -1,6 +1,7 @@
 """Sagas, who plays in them, and their characters; a sheet's contents are its rule system's."""
 
 import secrets
+from collections.abc import Collection
 
 from django.conf import settings
 from django.db import models
@@ -160,23 +161,32 @@ class Character(models.Model):
         return self.name
 
 
-def player_words(character: Character, storyguide_id: int | None) -> str:
+def storyguide_ids(saga: Saga, members: list[Membership] | None = None) -> set[int]:
+    """The ids of the saga's storyguides, its lead among them: from `members` when given (no row read), else
+    one query."""
+    if members is None:
+        members = list(saga.memberships.filter(role=Membership.Role.STORYGUIDE).only("user_id", "role"))
+    return {m.user_id for m in members if m.role == Membership.Role.STORYGUIDE} | {saga.storyguide_id}
+
+
+def player_words(character: Character, storyguides: Collection[int]) -> str:
     """Who plays a player character, as the saga page and the add-to-fight lists say it: "alice", "sg
-    (storyguide)", or "waiting for a player" (made for a player who will join); "" for an NPC."""
+    (storyguide)" (any of the saga's storyguides, `storyguide_ids`), or "waiting for a player" (made for a
+    player who will join); "" for an NPC."""
     if character.is_npc:
         return ""
     if character.owner_id is None:
         return "waiting for a player"
     name = character.owner.get_username()
-    return f"{name} (storyguide)" if character.owner_id == storyguide_id else name
+    return f"{name} (storyguide)" if character.owner_id in storyguides else name
 
 
-def fighter_label(character: Character, storyguide_id: int | None) -> str:
+def fighter_label(character: Character, storyguides: Collection[int]) -> str:
     """A character in a list of those who may join a fight: "Ada, played by alice", "Cado, waiting for a
-    player", "Bandit 1 (NPC)"."""
+    player", "Bandit 1 (NPC)"; `storyguides` the saga's storyguides' ids (`storyguide_ids`)."""
     if character.is_npc:
         return f"{character.name} (NPC)"
-    words = player_words(character, storyguide_id)
+    words = player_words(character, storyguides)
     return f"{character.name}, {'' if character.owner_id is None else 'played by '}{words}"
 
 
@@ -184,9 +194,10 @@ def who_plays(saga: Saga, members: list[Membership], characters: list[Character]
     """The members, each with the names of the player characters they play (`plays`), and each player
     character with who plays it in words (`played_by`): the saga page's "who plays whom"."""
     plays: dict[int, list[str]] = {}
+    storyguides = storyguide_ids(saga, members)
     for character in characters:
         if not character.is_npc:
-            character.played_by = player_words(character, saga.storyguide_id)
+            character.played_by = player_words(character, storyguides)
             if character.owner_id is not None:
                 plays.setdefault(character.owner_id, []).append(character.name)
     for member in members:

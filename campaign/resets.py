@@ -21,7 +21,8 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from . import signals
-from .models import ResetLink, Saga
+from .access import is_a_storyguide
+from .models import Membership, ResetLink, Saga
 
 SALT = "campaign.resets"
 BAD = "This is not a working password link. Check it was copied whole, or ask your storyguide for a new one."
@@ -45,15 +46,21 @@ def _digest(nonce: str) -> str:
 
 
 def refusal(saga: Saga, player) -> str | None:
-    """Why the saga's storyguide may not make a link for this person, or None when they may."""
+    """Why the saga's storyguides may not make a link for this person, or None when they may: never for a
+    storyguide of any saga (a link would hand one storyguide another's place, here or in their own saga)."""
     name = player.get_username()
-    if player.pk == saga.storyguide_id:
-        return "Your own password is reset by whoever hosts this Covenant, on the server."
+    if is_a_storyguide(player, saga):
+        return "A storyguide's password is reset by whoever hosts this Covenant, on the server."
     if player.is_staff or player.is_superuser:
         return f"{name} looks after this Covenant: their password is reset on the server."
     if Saga.objects.filter(storyguide=player).exists():
         return (
             f"{name} runs a saga of their own, so only whoever hosts this Covenant can reset their password."
+        )
+    if Membership.objects.filter(user=player, role=Membership.Role.STORYGUIDE).exists():
+        return (
+            f"{name} is a storyguide of another saga, so only whoever hosts this Covenant can reset their"
+            " password."
         )
     return None
 

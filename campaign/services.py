@@ -7,6 +7,7 @@ from django.forms import BaseInlineFormSet
 from django.utils import timezone
 
 from . import signals, systems
+from .access import is_a_storyguide, is_lead
 from .models import Character, Membership, NpcRolls, Saga, new_invite_token
 
 MAX_STAMPED_COPIES = 50
@@ -92,13 +93,13 @@ class Refused(ValueError):
 
 
 def hand_over(character: Character, player, *, by) -> Character:
-    """The storyguide gives a player character to a member of the saga (a player, or the storyguide to take it
-    back), or leaves it for a player who will join (`player` None). The saga's records keep it, and each open
-    encounter the character fights in logs it (`campaign.signals.character_handed_over`): from then on its
-    entries are the new player's own, and no longer the one's before (combat.played)."""
+    """Any of the saga's storyguides gives a player character to a member of the saga (a player, or a
+    storyguide to take it back), or leaves it for a player who will join (`player` None). The saga's records
+    keep it, and each open encounter the character fights in logs it (`signals.character_handed_over`): from
+    then on its entries are the new player's own, and no longer the one's before (combat.played)."""
     with transaction.atomic():
         saga = Saga.objects.select_for_update().get(pk=character.saga_id)  # one hand-over or claim at a time
-        if by is None or saga.storyguide_id != by.pk:
+        if by is None or not is_a_storyguide(by, saga):
             raise Refused("Only the storyguide can give a character to a player.")
         character = Character.objects.select_related("owner").get(pk=character.pk)
         if character.is_npc:
@@ -153,7 +154,7 @@ def make_storyguide(saga: Saga, member, *, by) -> Membership:
     hold an encounter's seat when it is handed to them."""
     with transaction.atomic():
         saga = Saga.objects.select_for_update().get(pk=saga.pk)  # one change of the troupe at a time
-        if by is None or saga.storyguide_id != by.pk:
+        if by is None or not is_lead(by, saga):
             raise Refused("Only the saga's lead storyguide can choose its storyguides.")
         membership = saga.memberships.filter(user=member).first() if member is not None else None
         if membership is None:
@@ -172,9 +173,9 @@ def remove_storyguide(saga: Saga, member, *, by) -> Membership:
     ended encounter's seat stays with whoever ran it to the end. Recorded in the saga's history."""
     with transaction.atomic():
         saga = Saga.objects.select_for_update().get(pk=saga.pk)  # one change of the troupe at a time
-        if by is None or saga.storyguide_id != by.pk:
+        if by is None or not is_lead(by, saga):
             raise Refused("Only the saga's lead storyguide can choose its storyguides.")
-        if member is not None and member.pk == saga.storyguide_id:
+        if member is not None and is_lead(member, saga):
             raise Refused("The lead stays a storyguide: pass the lead to another storyguide first.")
         membership = saga.memberships.filter(user=member).first() if member is not None else None
         if membership is None or membership.role != Membership.Role.STORYGUIDE:
@@ -191,9 +192,9 @@ def pass_lead(saga: Saga, storyguide, *, by) -> Saga:
     storyguides, archives and deletes it; the one before stays one of its storyguides."""
     with transaction.atomic():
         saga = Saga.objects.select_for_update().get(pk=saga.pk)
-        if by is None or saga.storyguide_id != by.pk:
+        if by is None or not is_lead(by, saga):
             raise Refused("Only the saga's lead storyguide can pass the lead on.")
-        if storyguide is None or storyguide.pk == saga.storyguide_id:
+        if storyguide is None or is_lead(storyguide, saga):
             raise Refused("The lead is yours already: pass it to another of the saga's storyguides.")
         role = Membership.Role.STORYGUIDE
         if not saga.memberships.filter(user=storyguide, role=role).exists():

@@ -19,8 +19,10 @@ from .access import (
     get_character,
     get_editable_character,
     get_membership,
-    is_storyguide,
-    require_storyguide,
+    is_a_storyguide,
+    is_lead,
+    require_a_storyguide,
+    require_lead,
 )
 from .forms import (
     OWN,
@@ -36,7 +38,7 @@ from .forms import (
     stamp_form,
 )
 from .invites import invited_saga, joined_message, landing
-from .models import Character, Membership, Saga, fighter_label
+from .models import Character, Membership, Saga, fighter_label, storyguide_ids
 from .regions import saga_regions, shown
 from .sent_once import sent_once
 
@@ -70,7 +72,7 @@ def signup(request):
 @login_required
 @require_safe
 def saga_list(request):
-    """My sagas: those I run as storyguide and those I play in."""
+    """My sagas: those I am one of the storyguides of (the lead or not) and those I play in."""
     return saga_list_page(request)
 
 
@@ -81,13 +83,16 @@ def saga_list_page(request, import_form=None):
             "-saga__created_at"
         )
     )
-    current = [m.saga for m in memberships if m.saga.archived_at is None]
+    current = [m for m in memberships if m.saga.archived_at is None]
+    guides = [m for m in current if m.role == Membership.Role.STORYGUIDE or is_lead(request.user, m.saga)]
+    for m in guides:  # the card says which: "you lead it" or "one of its storyguides"
+        m.saga.place = "you lead it" if is_lead(request.user, m.saga) else "you are one of its storyguides"
     return render(
         request,
         "campaign/saga_list.html",
         {
-            "guided": [saga for saga in current if saga.storyguide_id == request.user.pk],
-            "played": [saga for saga in current if saga.storyguide_id != request.user.pk],
+            "guided": [m.saga for m in guides],
+            "played": [m.saga for m in current if m not in guides],
             "archived": [m.saga for m in memberships if m.saga.archived_at is not None],
             "import_form": import_form or ArchiveImportForm(),
         },
@@ -119,7 +124,8 @@ def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
     the page is the answer, not a failed load)."""
     membership = get_membership(request.user, saga_id)
     saga = membership.saga
-    guide = is_storyguide(request.user, saga)
+    lead = is_lead(request.user, saga)  # the saga's housekeeping, its settings and invites, its troupe
+    guide = lead or membership.role == Membership.Role.STORYGUIDE  # what every storyguide prepares
     regions = saga_regions(saga)
     system = regions["system"]
     context = {
@@ -128,20 +134,20 @@ def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
         "system_links": system.sheet.saga_links(saga) if guide else [],
         "system_panels": system.page.saga_panels(request, saga),
         "membership": membership,
-        "is_storyguide": guide,
+        "is_lead": lead,
+        "a_storyguide": guide,
         "npc_templates": regions["all_npc_templates"] if guide else [],
         "npcs": regions["all_npcs"] if guide else [],
         "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
-        "a_storyguide": membership.role == Membership.Role.STORYGUIDE or guide,  # makes encounters
-        "you_are": you_are(guide, membership, regions["storyguides"]),
-        "troupe_forms": troupe_forms or (troupe_change_forms(saga, regions["members"]) if guide else None),
+        "you_are": you_are(lead, membership, regions["storyguides"]),
+        "troupe_forms": troupe_forms or (troupe_change_forms(saga, regions["members"]) if lead else None),
     }
     if not guide:
         context["first_step"] = not any(c.owner_id == request.user.pk for c in context["player_characters"])
         waiting = [c for c in context["player_characters"] if c.owner_id is None]
         if context["first_step"] and (waiting or take_form is not None):
             context["take_form"] = take_form or TakeForm(waiting)
-    if guide:
+    if lead:
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
@@ -240,7 +246,8 @@ def saga_take(request, saga_id):
 @require_POST
 @sent_once
 def invite_regenerate(request, saga_id):
-    saga = require_storyguide(request.user, saga_id)
+    """The lead makes a new invite link; the old one stops working."""
+    saga = require_lead(request.user, saga_id)
     services.regenerate_invite(saga)
     messages.success(request, "A new invite link is ready; the old one no longer works.")
     return redirect("saga_detail", saga_id=saga.pk)
@@ -250,8 +257,8 @@ def invite_regenerate(request, saga_id):
 @require_POST
 @sent_once
 def saga_npc_rolls(request, saga_id):
-    """The storyguide sets how much of an NPC's rolls the players see."""
-    saga = require_storyguide(request.user, saga_id)
+    """The lead sets how much of an NPC's rolls the players see (the saga's setting)."""
+    saga = require_lead(request.user, saga_id)
     form = NpcRollsForm(request.POST, instance=saga)
     if form.is_valid():
         services.set_npc_rolls(saga, form.cleaned_data["npc_rolls"])
@@ -329,12 +336,12 @@ def _edit_sheet(request, saga, character, *, title, played_by=None):
 @require_http_methods(["GET", "POST"])
 @sent_once
 def character_create(request, saga_id):
-    """A member makes a player character of their own; the storyguide makes one for a player: one who will
-    join and take it up from the invite, a player of the saga's, or the storyguide."""
+    """A member makes a player character of their own; any of the saga's storyguides makes one for a player:
+    one who will join and take it up from the invite, a player of the saga's, or a storyguide."""
     saga = get_membership(request.user, saga_id).saga
     character = Character(saga=saga, owner=request.user, is_npc=False)
     played_by = None
-    if is_storyguide(request.user, saga):
+    if is_a_storyguide(request.user, saga):
         data = request.POST if request.method == "POST" else None
         played_by = PlayedByForm(saga, data, prefix="played", initial={"player": WAITING})
     return _edit_sheet(request, saga, character, title="New character", played_by=played_by)
@@ -344,7 +351,8 @@ def character_create(request, saga_id):
 @require_http_methods(["GET", "POST"])
 @sent_once
 def npc_create(request, saga_id):
-    saga = require_storyguide(request.user, saga_id)
+    """Any of the saga's storyguides makes an NPC."""
+    saga = require_a_storyguide(request.user, saga_id)
     character = Character(saga=saga, owner=None, is_npc=True)
     return _edit_sheet(request, saga, character, title="New NPC")
 
@@ -360,21 +368,22 @@ def character_edit(request, character_id):
 @login_required
 @require_safe
 def character_detail(request, character_id):
-    """The full sheet for its player and the storyguide; what the table sees for everyone else."""
+    """The full sheet for its player and the saga's storyguides; what the table sees for everyone else."""
     character = get_character(request.user, character_id)
-    full = can_see_full_sheet(request.user, character)
+    guide = is_a_storyguide(request.user, character.saga)
+    full = guide or can_see_full_sheet(request.user, character)
     context = {
         "character": character,
         "saga": character.saga,
         "system": systems.of(character.saga),
         "full": full,
-        "is_storyguide": is_storyguide(request.user, character.saga),
+        "a_storyguide": guide,
     }
     if full:
         context.update(systems.of(character.saga).sheet.sheet_context(character))
         if character.is_npc:
             context["stamp_form"] = stamp_form(services.stamp_base_name(character.name))
-    if context["is_storyguide"] and not character.is_npc:
+    if guide and not character.is_npc:
         context["hand_over_form"] = hand_over_form(character)
     return render(request, "campaign/character_detail.html", context)
 
@@ -389,10 +398,11 @@ def hand_over_form(character: Character, data=None) -> PlayedByForm:
 @require_POST
 @sent_once
 def character_hand_over(request, character_id):
-    """The storyguide gives a player character to a member, takes it back, or leaves it for a player who
-    will join; a refusal is shown beside the choice (the page answered 200, as a sheet's form is)."""
+    """One of the saga's storyguides gives a player character to a member, takes it back, or leaves it for a
+    player who will join; a refusal is shown beside the choice (the page answered 200, as a sheet's form
+    is)."""
     character = get_character(request.user, character_id)
-    require_storyguide(request.user, character.saga_id)
+    require_a_storyguide(request.user, character.saga_id)
     if character.is_npc:
         raise Http404("NPCs are the storyguide's.")
     form = hand_over_form(character, request.POST)
@@ -402,7 +412,7 @@ def character_hand_over(request, character_id):
         except services.Refused as refusal:
             form.add_error("player", str(refusal))
         else:
-            messages.success(request, f"{fighter_label(character, character.saga.storyguide_id)}.")
+            messages.success(request, f"{fighter_label(character, storyguide_ids(character.saga))}.")
             return redirect("character_detail", character_id=character.pk)
     return storyguides_sheet(request, character, hand_over_form=form)
 
@@ -411,9 +421,9 @@ def character_hand_over(request, character_id):
 @require_POST
 @sent_once
 def npc_stamp(request, character_id):
-    """The storyguide stamps numbered copies of an NPC ("4 bandits")."""
+    """One of the saga's storyguides stamps numbered copies of an NPC ("4 bandits")."""
     character = get_character(request.user, character_id)
-    require_storyguide(request.user, character.saga_id)
+    require_a_storyguide(request.user, character.saga_id)
     if not character.is_npc:
         raise Http404("Only NPCs can be stamped.")
     form = stamp_form(services.stamp_base_name(character.name), request.POST)
@@ -427,8 +437,8 @@ def npc_stamp(request, character_id):
 
 
 def storyguides_sheet(request, character: Character, status: int = 200, **forms):
-    """The character's page as its storyguide sees it, with a form that was refused and its errors."""
+    """The character's page as its saga's storyguides see it, with a form that was refused and its errors."""
     system = systems.of(character.saga)
     context = {"character": character, "saga": character.saga, "system": system, "full": True}
-    context.update(is_storyguide=True, **forms, **system.sheet.sheet_context(character))
+    context.update(a_storyguide=True, **forms, **system.sheet.sheet_context(character))
     return render(request, "campaign/character_detail.html", context, status=status)

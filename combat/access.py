@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from campaign.access import get_membership, is_a_storyguide, is_storyguide
+from campaign.access import get_membership, is_a_storyguide, is_lead
 from campaign.models import Saga
 
 from .errors import NotAllowed
@@ -21,9 +21,9 @@ def encounter_for(user, encounter_id, rule_system: str | None = None) -> Encount
 
 
 def may_see(user, saga: Saga, rule_system: str | None = None) -> None:
-    """404 unless the user is the saga's storyguide (no membership row read) or a member of it, and the
-    saga plays that rule system, when named."""
-    if not is_storyguide(user, saga):
+    """404 unless the user is a member of the saga (its lead without a membership row read, any other member
+    with one), and the saga plays that rule system, when named."""
+    if not is_lead(user, saga):
         get_membership(user, saga.pk)
     if rule_system is not None and saga.rule_system != rule_system:
         raise Http404("This encounter plays another rule system.")
@@ -43,4 +43,16 @@ def require_seat(user, encounter: Encounter) -> None:
     if is_a_storyguide(user, encounter.saga):
         holder = encounter.seat_holder.get_username()
         raise NotAllowed(f"{holder} holds this encounter's storyguide's seat: only they can do that.")
+    raise NotAllowed("Only the storyguide can do that.")
+
+
+def require_seat_or_lead(user, encounter: Encounter) -> None:
+    """NotAllowed unless the user holds the encounter's seat (`holds_seat`) or leads its saga (`is_lead`): an
+    encounter's own housekeeping (rename, archive, restore, delete), so a storyguide without its seat cannot
+    remove another's encounter, and the lead can tidy every one."""
+    if holds_seat(user, encounter) or is_lead(user, encounter.saga):
+        return
+    if is_a_storyguide(user, encounter.saga):
+        holder = encounter.seat_holder.get_username()
+        raise NotAllowed(f"{holder} holds this encounter's seat: only they or the saga's lead can do that.")
     raise NotAllowed("Only the storyguide can do that.")

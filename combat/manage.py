@@ -1,6 +1,7 @@
-"""The storyguide's housekeeping of an encounter: rename it, delete it (with a confirmation; one with
-history is archived) or restore it, on campaign's housekeeping page (campaign/manage.py). Each form is
-sent once (campaign.sent_once); players get 403, outsiders 404."""
+"""An encounter's housekeeping, by whoever holds its seat or the saga's lead: rename it, delete it (with a
+confirmation; one with history is archived) or restore it, on campaign's housekeeping page
+(campaign/manage.py). Each form is sent once (campaign.sent_once); players and the saga's other storyguides
+get 403 (the latter told who holds the seat), outsiders 404."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.access import require_storyguide
+from campaign.access import get_membership
 from campaign.forms import DeleteForm, RenameForm
 from campaign.manage import Thing, manage_page
 from campaign.sent_once import sent_once
 
 from . import services
-from .errors import CombatError
+from .access import require_seat_or_lead
+from .errors import CombatError, NotAllowed
 from .models import Encounter
 from .services.setup import encounter_has_history
 
@@ -37,8 +39,14 @@ def _encounter_thing(encounter: Encounter) -> Thing:
 
 
 def _storyguides_encounter(user, encounter_id) -> Encounter:
-    encounter = get_object_or_404(Encounter.objects.select_related("saga"), pk=encounter_id)
-    require_storyguide(user, encounter.saga_id)
+    """The encounter, for its seat's holder or its saga's lead (`require_seat_or_lead`); 403 for its saga's
+    other members, 404 for outsiders."""
+    encounter = get_object_or_404(Encounter.objects.select_related("saga", "seat_holder"), pk=encounter_id)
+    get_membership(user, encounter.saga_id)
+    try:
+        require_seat_or_lead(user, encounter)
+    except NotAllowed as refused:
+        raise PermissionDenied(str(refused)) from None
     return encounter
 
 

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.template.loader import render_to_string
 
+from campaign.access import is_lead
 from campaign.models import Character, Membership, Saga
 from campaign.regions import saga_regions, shown, troupe_key
 
@@ -37,7 +38,8 @@ def group_name(saga_id: int, audience: str) -> str:
 
 
 def audience_for(user, saga_id: int) -> str | None:
-    """STORYGUIDE for the saga's lead storyguide, PLAYERS for every other member, None for anyone else."""
+    """STORYGUIDE for each of the saga's storyguides (the lead among them), PLAYERS for every other member,
+    None for anyone else."""
     place = place_of(user, saga_id)
     return place[0] if place else None
 
@@ -51,20 +53,22 @@ def place_of(user, saga_id: int) -> tuple[str, str, str] | None:
     if membership is None:
         return None
     saga = membership.saga
-    audience = STORYGUIDE if saga.storyguide_id == user.pk else PLAYERS
+    guide = membership.role == Membership.Role.STORYGUIDE or is_lead(user, saga)
+    audience = STORYGUIDE if guide else PLAYERS
     return audience, membership.role, troupe_key(saga, list(saga.memberships.only("user_id", "role")))
 
 
 def render_frame(regions: dict, audience: str, digest: str | None = None) -> str:
-    """The regions as one htmx message of out-of-band swaps; NPCs only for the storyguide. It carries the
-    regions' digest (`shown`): saga_live.js swaps in nothing that the page shows already."""
-    is_storyguide = audience == STORYGUIDE
+    """The regions as one htmx message of out-of-band swaps; NPCs only for the saga's storyguides (its
+    STORYGUIDE audience, every one of them). It carries the regions' digest (`shown`): saga_live.js swaps in
+    nothing that the page shows already."""
+    a_storyguide = audience == STORYGUIDE
     context = {
         **regions,
         "shown": digest or shown(regions),
-        "npcs": regions["all_npcs"] if is_storyguide else [],
-        "npc_templates": regions["all_npc_templates"] if is_storyguide else [],
-        "is_storyguide": is_storyguide,
+        "npcs": regions["all_npcs"] if a_storyguide else [],
+        "npc_templates": regions["all_npc_templates"] if a_storyguide else [],
+        "a_storyguide": a_storyguide,
         "stamp": time.time_ns(),
         "oob": True,
     }

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_safe
 from typing_extensions import override
 
-from campaign.access import require_storyguide
+from campaign.access import require_a_storyguide
 from campaign.secure_context import secure_context
 from campaign.sent_once import sent_once
 from combat import systems
@@ -61,8 +61,8 @@ def to_meet(request, encounter_id):
 @require_http_methods(["GET", "POST"])
 @sent_once
 def saga_attributes(request, saga_id):
-    """The storyguide names the attributes of the saga's sheets."""
-    saga = require_storyguide(request.user, saga_id)
+    """Any of the saga's storyguides names the attributes of the saga's sheets."""
+    saga = require_a_storyguide(request.user, saga_id)
     if saga.rule_system != KEY:
         raise Http404("Only d6 sagas have named attributes.")
     form = D6AttributesForm(request.POST or None, initial={"names": "\n".join(attribute_names_of(saga))})

@@ -22,7 +22,7 @@ from arsmagica.rules import (
     stamina_roll,
 )
 from arsmagica.rules.table import can_pass_time
-from campaign.access import is_storyguide
+from campaign.access import is_a_storyguide
 from campaign.models import Character, Saga
 from combat.errors import InvalidCommand, NotAllowed
 from combat.models import Encounter, Event, SagaRecord
@@ -88,8 +88,8 @@ def _saga_scene(user, saga_id: int, character_ids, command_key: str | None) -> S
         saga = Saga.objects.select_for_update().get(pk=saga_id)
     except (Saga.DoesNotExist, ValueError, TypeError):
         raise NotAllowed("There is no such saga.") from None
-    if not is_storyguide(user, saga):
-        raise NotAllowed("Only the storyguide can let time pass.")
+    if not is_a_storyguide(user, saga):
+        raise NotAllowed("Only the saga's storyguides can let time pass.")
     claim_command(saga, command_key)
     if saga.rule_system != KEY:
         raise InvalidCommand("Fatigue recovery is an Ars Magica rule; this saga plays another system.")

@@ -27,13 +27,14 @@ def command_key():
 def seat_panel(context, encounter):
     """Who runs the encounter (its seat's holder) and, for the holder and the saga's lead while it is not
     over, the form handing the seat to another of the saga's storyguides with a reason."""
+    from campaign.access import is_lead
     from campaign.models import Membership
 
     user = context.get("user")
     saga = encounter.saga
-    may_hand = user is not None and user.is_authenticated and (
-        encounter.seat_holder_id == user.pk or saga.storyguide_id == user.pk
-    )
+    # The holder: `combat.access.holds_seat`'s question, asked here by the row (campaign is below combat).
+    holds = user is not None and user.is_authenticated and encounter.seat_holder_id == user.pk
+    may_hand = holds or (user is not None and is_lead(user, saga))
     others = []
     if may_hand and encounter.status != "ended":
         rows = saga.memberships.filter(role=Membership.Role.STORYGUIDE)

@@ -1,10 +1,10 @@
-"""The storyguide regroups the saga's evenings: an encounter moves to the evening before or after."""
+"""The saga's lead regroups its evenings: an encounter moves to the evening before or after."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from campaign.access import require_storyguide
+from campaign.access import require_lead
 
 from ..archive.evenings import evenings, regrouped
 from ..models import Encounter
@@ -16,9 +16,9 @@ CANNOT_MOVE = (
 
 
 def regroup(user, saga_id, encounter_id, direction: str) -> str | None:
-    """Move the encounter to the evening before or after (storyguide only: 403 for players, 404 for
-    outsiders); the refusal's words when it cannot go there, with nothing changed."""
-    saga = require_storyguide(user, saga_id)
+    """Move the encounter to the evening before or after (the saga's lead only: 403 for its other members,
+    404 for outsiders); the refusal's words when it cannot go there, with nothing changed."""
+    saga = require_lead(user, saga_id)
     with transaction.atomic():
         list(saga.encounters.select_for_update().values_list("pk", flat=True))  # one regrouping at a time
         try:

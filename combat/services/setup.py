@@ -15,6 +15,7 @@ from campaign.access import is_a_storyguide
 from campaign.models import Character, Saga
 
 from .. import systems
+from ..access import require_seat_or_lead
 from ..archive.summaries import summarize_ended
 from ..errors import InvalidCommand, NotAllowed, WrongPhase
 from ..events import CoreKind
@@ -204,13 +205,14 @@ def encounter_has_history(encounter: Encounter) -> bool:
 
 
 def rename_encounter(user, encounter_id: int, name: str) -> Encounter:
-    """A new name for the encounter; its log keeps the name it was created with."""
+    """A new name for the encounter, by its seat's holder or the saga's lead; its log keeps the name it was
+    created with."""
     name = (name or "").strip()
     if not name:
         raise InvalidCommand("Give the encounter a name.")
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, None, after_end=True)
-        require_storyguide_of(user, encounter)
+        require_seat_or_lead(user, encounter)
         encounter.name = name[:120]
         encounter.save(update_fields=["name"])
         transaction.on_commit(lambda: _push_name(encounter.pk))
@@ -228,12 +230,13 @@ def _push_name(encounter_id: int) -> None:
 
 
 def set_encounter_archived(user, encounter_id: int, archived: bool) -> Encounter:
-    """Archive an encounter (listed apart on the saga page, its log kept) or restore it."""
+    """Archive an encounter (listed apart on the saga page, its log kept) or restore it: its seat's holder or
+    the saga's lead."""
     from django.utils import timezone
 
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, None, after_end=True)
-        require_storyguide_of(user, encounter)
+        require_seat_or_lead(user, encounter)
         encounter.archived_at = timezone.now() if archived else None
         encounter.save(update_fields=["archived_at"])
     return encounter
@@ -241,10 +244,11 @@ def set_encounter_archived(user, encounter_id: int, archived: bool) -> Encounter
 
 def delete_encounter(user, encounter_id: int, typed_name: str = "") -> bool:
     """Delete an encounter: destroyed with its log when nothing happened in it past its set-up, or when
-    the storyguide typed its name; otherwise archived. True when it was destroyed."""
+    the storyguide typed its name; otherwise archived. Its seat's holder or the saga's lead. True when it was
+    destroyed."""
     with transaction.atomic():
         encounter = lock_encounter(encounter_id, None, after_end=True)
-        require_storyguide_of(user, encounter)
+        require_seat_or_lead(user, encounter)
         if encounter_has_history(encounter) and typed_name.strip() != encounter.name:
             set_encounter_archived(user, encounter_id, True)
             return False

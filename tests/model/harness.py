@@ -295,6 +295,11 @@ class TableModel(RuleBasedStateMachine):
         """Whether `person` is the saga's lead now, by the model's bookkeeping."""
         return self.who(person) == self.who("lead")
 
+    def guides(self, person: str) -> bool:
+        """Whether `person` is one of the saga's storyguides now (the lead among them), by the model's
+        bookkeeping: what every storyguide prepares at the saga's level (a character given to a player)."""
+        return self.who(person) in {self.who(name) for name in self.storyguides}
+
     # --- set-up: every system's --------------------------------------------------------------------------
 
     starting_sides: tuple[tuple[tuple[str, ...], str], ...] = ()  # who faces whom when an example starts so
@@ -369,7 +374,7 @@ class TableModel(RuleBasedStateMachine):
         self.command(
             "rename",
             lambda: core.rename_encounter(self.who(person), self.encounter.pk, name),
-            allowed=self.holds(person),
+            allowed=self.holds(person) or self.leads(person),
             archive=True,
         )
 
@@ -378,7 +383,7 @@ class TableModel(RuleBasedStateMachine):
         self.command(
             "archive" if archived else "restore",
             lambda: core.set_encounter_archived(self.who(person), self.encounter.pk, archived),
-            allowed=self.holds(person),
+            allowed=self.holds(person) or self.leads(person),
             archive=True,
         )
 
@@ -474,9 +479,9 @@ class TableModel(RuleBasedStateMachine):
         to=st.sampled_from(["other_player", "player", "storyguide", None]),
     )
     def hand_over(self, person, index, to):
-        """The storyguide gives a player character to a player, takes it back, or leaves it for a player who
-        will join: refused for an NPC, for the one who plays it already, and from anyone else. Each open
-        encounter it fights in logs it; its entries from then on are the new player's own."""
+        """Any of the saga's storyguides gives a player character to a player, takes it back, or leaves it for
+        a player who will join: refused for an NPC, for the one who plays it already, and from anyone else.
+        Each open encounter it fights in logs it; its entries from then on are the new player's own."""
         key, character = self.handed(index)
         refusal = "an NPC" if character.is_npc else "plays it already" if self.plays(key) == to else None
         since = self.row().last_seq + 1
@@ -488,7 +493,7 @@ class TableModel(RuleBasedStateMachine):
             except campaign_services.Refused as refused:
                 raise NotAllowed(str(refused)) from None
 
-        done = self.command("hand over", call, refusal=refusal, allowed=self.leads(person), archive=True)
+        done = self.command("hand over", call, refusal=refusal, allowed=self.guides(person), archive=True)
         if done is not REFUSED:
             self.played.append((since, key, to))
 
