@@ -45,17 +45,19 @@ def audience_for(user, saga_id: int) -> str | None:
 
 
 def place_of(user, saga_id: int) -> tuple[str, str, str] | None:
-    """This person's place on the saga page: their audience, their role (a storyguide's page offers more),
-    and the saga's troupe now (`troupe_key`); None for anyone not in the saga. Two queries."""
+    """This person's place on the saga page: their audience, their role ("lead", "storyguide" or "player":
+    each page offers more than the next), and the saga's troupe now (`troupe_key`); None for anyone not in the
+    saga. Two queries."""
     if not user.is_authenticated:
         return None
     membership = Membership.objects.filter(saga_id=saga_id, user=user).select_related("saga").first()
     if membership is None:
         return None
     saga = membership.saga
-    guide = membership.role == Membership.Role.STORYGUIDE or is_lead(user, saga)
-    audience = STORYGUIDE if guide else PLAYERS
-    return audience, membership.role, troupe_key(saga, list(saga.memberships.only("user_id", "role")))
+    lead = is_lead(user, saga)
+    audience = STORYGUIDE if lead or membership.role == Membership.Role.STORYGUIDE else PLAYERS
+    troupe = troupe_key(saga, list(saga.memberships.only("user_id", "role")))
+    return audience, "lead" if lead else membership.role, troupe
 
 
 def render_frame(regions: dict, audience: str, digest: str | None = None) -> str:

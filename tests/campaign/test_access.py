@@ -9,7 +9,8 @@ from campaign.access import (
     get_character,
     get_editable_character,
     get_membership,
-    require_storyguide,
+    require_a_storyguide,
+    require_lead,
 )
 from campaign.models import Character, Membership
 
@@ -28,14 +29,15 @@ def test_get_membership_is_404_for_outsiders_anonymous_and_missing_sagas(saga, s
         get_membership(stranger, saga.pk + 1000)
 
 
-def test_require_storyguide_gives_the_saga_to_alice_403_to_players_404_to_outsiders(
-    saga, storyguide, player, stranger
+@pytest.mark.parametrize("require", [require_lead, require_a_storyguide])
+def test_require_lead_and_a_storyguide_give_the_saga_to_alice_403_to_players_404_to_outsiders(
+    require, saga, storyguide, player, stranger
 ):
-    assert require_storyguide(storyguide, saga.pk) == saga
+    assert require(storyguide, saga.pk) == saga
     with pytest.raises(PermissionDenied):
-        require_storyguide(player, saga.pk)
+        require(player, saga.pk)
     with pytest.raises(Http404):
-        require_storyguide(stranger, saga.pk)
+        require(stranger, saga.pk)
 
 
 def test_owner_and_storyguide_edit_and_see_a_sheet_others_do_not(
