@@ -10,9 +10,13 @@ from django.urls import reverse
 
 from campaign import access, services
 from campaign.access import is_a_storyguide, is_lead, require_lead
-from campaign.models import Membership
+from campaign.models import Character, Membership, fighter_label, storyguide_ids
+from campaign.sent_once import fresh_key
+from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Encounter, Event, SagaRecord
+from combat.saga_live import current_frame, place_of
 from combat.services.setup import create_encounter
+from tests.campaign.conftest import character_form
 from tests.coinduel import KEY
 from tests.personas import client_for
 
@@ -218,3 +222,154 @@ def test_a_player_reads_each_change_of_the_troupe_in_the_sagas_history(
         "alice makes sg a player again.",
     ):
         assert line in said
+
+
+# --- what each storyguide prepares, what stays the lead's, and an encounter's housekeeping ------------------
+
+
+def test_a_storyguide_who_is_not_the_lead_makes_and_edits_an_npc_and_stamps_copies(saga, storyguide, player):
+    services.make_storyguide(saga, player, by=storyguide)
+    alice = client_for(player)
+    page = alice.get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert 'data-testid="saga-npcs"' in page and reverse("npc_create", args=[saga.pk]) in page
+    made = alice.post(reverse("npc_create", args=[saga.pk]), character_form("Wolf"))
+    assert made.status_code == 302
+    wolf = Character.objects.get(saga=saga, name="Wolf", is_npc=True)
+    edited = alice.post(reverse("character_edit", args=[wolf.pk]), character_form("Wolf", notes="Grey"))
+    assert edited.status_code == 302
+    renamed = alice.post(reverse("character_rename", args=[wolf.pk]), {"name": "Old wolf"})
+    assert renamed.status_code == 302
+    sheet = alice.get(reverse("character_detail", args=[wolf.pk])).content.decode()
+    assert "Grey" in sheet and 'data-testid="manage-character"' in sheet and 'id="stamp"' in sheet
+    stamped = alice.post(reverse("npc_stamp", args=[wolf.pk]), {"count": "2", "base_name": "Wolf"})
+    assert stamped.status_code == 302
+    assert Character.objects.filter(saga=saga, stamped_from=wolf).count() == 2
+    page = alice.get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert 'data-testid="npc-templates"' in page and "Old wolf" in page
+
+
+def test_a_storyguide_who_is_not_the_lead_makes_a_character_for_a_player_and_gives_one(
+    saga, storyguide, player, second_player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    alice = client_for(player)
+    data = {**character_form("Ada"), "played-player": str(second_player.pk)}
+    assert alice.post(reverse("character_create", args=[saga.pk]), data).status_code == 302
+    ada = Character.objects.get(saga=saga, name="Ada")
+    assert ada.owner == second_player and not ada.is_npc
+    cado = Character.objects.create(saga=saga, owner=player, name="Cado")
+    sheet = alice.get(reverse("character_detail", args=[cado.pk])).content.decode()
+    assert 'data-testid="hand-over"' in sheet
+    assert "alice (storyguide)" in sheet and "sg (lead storyguide)" in sheet
+    to_bob = {"played-player": str(second_player.pk)}
+    given = alice.post(reverse("character_hand_over", args=[cado.pk]), to_bob)
+    assert given.status_code == 302
+    cado.refresh_from_db()
+    assert cado.owner == second_player
+    # A player still gives no character, and reads no one else's full sheet.
+    bob = client_for(second_player)
+    waiting = {"played-player": "waiting"}
+    assert bob.post(reverse("character_hand_over", args=[ada.pk]), waiting).status_code == 403
+    assert bob.post(reverse("npc_create", args=[saga.pk]), character_form("Grog")).status_code == 403
+
+
+def test_a_storyguides_own_character_reads_played_by_a_storyguide_and_my_sagas_says_their_place(
+    saga, storyguide, player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    cado = Character.objects.create(saga=saga, owner=player, name="Cado")
+    assert fighter_label(cado, storyguide_ids(saga)) == "Cado, played by alice (storyguide)"
+    mine = client_for(player).get(reverse("saga_list")).content.decode()
+    guided = mine[mine.index("As storyguide"):mine.index("As player")]
+    assert saga.name in guided and "you are one of its storyguides" in guided
+    leads = client_for(storyguide).get(reverse("saga_list")).content.decode()
+    assert "you lead it" in leads[leads.index("As storyguide"):leads.index("As player")]
+
+
+def test_only_the_lead_renames_deletes_archives_and_restores_the_saga_and_keeps_its_settings(
+    saga, storyguide, player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    alice = client_for(player)
+    page = alice.get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    leads = ('data-testid="manage-saga"', 'id="invite"', 'id="npc-rolls"', 'data-testid="saga-duplicate"')
+    assert not [mark for mark in leads if mark in page]
+    assert alice.get(reverse("saga_manage", args=[saga.pk])).status_code == 403
+    refused = [
+        ("saga_rename", {"name": "Mine now"}),
+        ("saga_delete", {"typed_name": saga.name}),
+        ("saga_restore", {}),
+        ("invite_regenerate", {}),
+        ("saga_npc_rolls", {"npc_rolls": "results"}),
+    ]
+    for name, data in refused:
+        assert alice.post(reverse(name, args=[saga.pk]), data).status_code == 403, name
+    saga.refresh_from_db()
+    assert saga.name == "Troupe" and saga.archived_at is None
+    lead = client_for(storyguide)
+    assert lead.post(reverse("saga_rename", args=[saga.pk]), {"name": "The troupe"}).status_code == 302
+    saga.refresh_from_db()
+    assert saga.name == "The troupe"
+
+
+def test_a_storyguide_renames_and_deletes_an_encounter_whose_seat_they_hold_but_not_anothers(
+    saga, storyguide, player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    theirs = create_encounter(player, saga.pk, "Ambush", KEY)
+    leads = create_encounter(storyguide, saga.pk, "The ford", KEY)
+    alice = client_for(player)
+    assert alice.get(reverse("encounter_manage", args=[theirs.pk])).status_code == 200
+    assert alice.post(reverse("encounter_rename", args=[theirs.pk]), {"name": "At dusk"}).status_code == 302
+    assert Encounter.objects.get(pk=theirs.pk).name == "At dusk"
+    refused = alice.get(reverse("encounter_manage", args=[leads.pk]))
+    assert refused.status_code == 403
+    said = html_module.unescape(refused.content.decode())
+    assert "sg holds this encounter's seat: only they or the saga's lead can do that." in said
+    assert alice.post(reverse("encounter_rename", args=[leads.pk]), {"name": "Mine"}).status_code == 403
+    assert alice.post(reverse("encounter_delete", args=[leads.pk]), {"confirm": "on"}).status_code == 403
+    assert Encounter.objects.get(pk=leads.pk).name == "The ford"
+    assert alice.post(reverse("encounter_delete", args=[theirs.pk]), {"confirm": "on"}).status_code == 302
+    assert not Encounter.objects.filter(pk=theirs.pk).exists()
+    # The lead tidies any encounter of the saga, whoever holds its seat.
+    another = create_encounter(player, saga.pk, "Night watch", KEY)
+    lead = client_for(storyguide)
+    renamed = lead.post(reverse("encounter_rename", args=[another.pk]), {"name": "Dawn watch"})
+    assert renamed.status_code == 302
+    assert lead.post(reverse("encounter_delete", args=[another.pk]), {"confirm": "on"}).status_code == 302
+    assert not Encounter.objects.filter(pk=another.pk).exists()
+
+
+def test_a_storyguide_who_is_not_the_lead_lets_time_pass_in_ars_magica(storyguide, player, second_player):
+    from arsmagica.sheet import new_sheet
+
+    ars = services.create_saga(storyguide, name="Covenant", rule_system="arsmagica")
+    Membership.objects.create(saga=ars, user=player, role=Membership.Role.PLAYER)
+    Membership.objects.create(saga=ars, user=second_player, role=Membership.Role.PLAYER)
+    services.make_storyguide(ars, player, by=storyguide)
+    boris = Character.objects.create(
+        saga=ars, owner=second_player, name="Sir Boris", sheet=new_sheet(stamina=2, fatigue_level="winded")
+    )
+    alice = client_for(player)
+    page = alice.get(reverse("saga_detail", args=[ars.pk])).content.decode()
+    assert 'data-testid="saga-time"' in page  # the time panel, as the lead has it
+    data = {"characters": [str(boris.pk)], "minutes": "30", "stamina": "none", "command_key": fresh_key()}
+    passed = alice.post(reverse("arsmagica:saga_pass_time", args=[ars.pk]), data)
+    assert passed.status_code == 200 and 'data-testid="saga-time-done"' in passed.content.decode()
+    assert SagaRecord.objects.filter(saga=ars, kind="time_passed").count() == 1
+    bob = client_for(second_player)
+    data["command_key"] = fresh_key()
+    assert bob.post(reverse("arsmagica:saga_pass_time", args=[ars.pk]), data).status_code == 403
+    assert SagaRecord.objects.filter(saga=ars, kind="time_passed").count() == 1
+
+
+def test_every_storyguide_is_the_saga_pages_storyguides_audience_and_the_lead_has_a_place_of_their_own(
+    saga, storyguide, player, second_player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    places = {u.get_username(): place_of(u, saga.pk)[:2] for u in (storyguide, player, second_player)}
+    assert places == {
+        "sg": (STORYGUIDE, "lead"), "alice": (STORYGUIDE, "storyguide"), "bob": (PLAYERS, "player")
+    }
+    Character.objects.create(saga=saga, name="Wolf", is_npc=True)
+    assert "Wolf" in current_frame(saga.pk, STORYGUIDE) and "Wolf" not in current_frame(saga.pk, PLAYERS)
