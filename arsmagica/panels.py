@@ -13,7 +13,7 @@ from django.utils.functional import SimpleLazyObject
 
 from arsmagica.events import Kind, MovementKind
 from arsmagica.models import Declaration, Phase, Weapon
-from campaign.models import Character, storyguide_ids
+from campaign.models import Character, guiding_owners
 from combat import commands
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
@@ -411,7 +411,8 @@ def setup_context(encounter: Encounter, cards: list[Card]) -> dict:
         in_fight = [card.character.pk for card in cards]
         saga_fighters = Character.objects.filter(saga=encounter.saga_id).fighters()
         available = saga_fighters.exclude(pk__in=in_fight).select_related("owner").defer("sheet", "notes")
-        return AddCombatantsForm(available=list(available), storyguides=storyguide_ids(encounter.saga))
+        available = list(available.with_owner_guiding())
+        return AddCombatantsForm(available=available, storyguides=guiding_owners(encounter.saga, available))
 
     return {
         "add_form": SimpleLazyObject(add_form),

@@ -119,6 +119,16 @@ class CharacterQuerySet(models.QuerySet):
         """Everyone but NPC templates: a group of NPCs takes part through its stamped copies."""
         return self.exclude(stamped_copies__isnull=False)
 
+    def with_owner_guiding(self) -> "CharacterQuerySet":
+        """Each character marked `owner_guides`: its owner is one of its saga's storyguides (in the same
+        query: what `storyguide_ids` would read apart, for the add-to-fight lists' "(storyguide)")."""
+        guides = Membership.objects.filter(
+            saga_id=models.OuterRef("saga_id"),
+            user_id=models.OuterRef("owner_id"),
+            role=Membership.Role.STORYGUIDE,
+        )
+        return self.annotate(owner_guides=models.Exists(guides))
+
 
 class Character(models.Model):
     """A player character or an NPC; its sheet is its saga's rule system's (`system.sheet`)."""
@@ -167,6 +177,12 @@ def storyguide_ids(saga: Saga, members: list[Membership] | None = None) -> set[i
     if members is None:
         members = list(saga.memberships.filter(role=Membership.Role.STORYGUIDE).only("user_id", "role"))
     return {m.user_id for m in members if m.role == Membership.Role.STORYGUIDE} | {saga.storyguide_id}
+
+
+def guiding_owners(saga: Saga, characters: list[Character]) -> set[int]:
+    """The saga's storyguides among these characters' owners (`with_owner_guiding`), the lead always: no
+    row read."""
+    return {c.owner_id for c in characters if getattr(c, "owner_guides", False)} | {saga.storyguide_id}
 
 
 def player_words(character: Character, storyguides: Collection[int]) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
 
-from campaign.models import Character, fighter_label, storyguide_ids
+from campaign.models import Character, fighter_label, guiding_owners
 from combat.access import holds_seat
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
@@ -741,8 +741,8 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     if audience == STORYGUIDE and encounter.status == Encounter.Status.PREPARING:
         in_encounter = {c.character_id for c in combatants}
         fighters = Character.objects.filter(saga=encounter.saga_id).fighters().select_related("owner")
-        available = [c for c in fighters if c.pk not in in_encounter]
-        storyguides = storyguide_ids(encounter.saga)
+        available = [c for c in fighters.with_owner_guiding() if c.pk not in in_encounter]
+        storyguides = guiding_owners(encounter.saga, available)
         for character in available:
             character.label = fighter_label(character, storyguides)
     sides: dict[str, list[FighterCard]] = {}

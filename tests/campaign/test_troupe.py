@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from campaign import access, services
 from campaign.access import is_a_storyguide, is_lead, require_lead
-from campaign.models import Character, Membership, fighter_label, storyguide_ids
+from campaign.models import Character, Membership, ResetLink, fighter_label, storyguide_ids
 from campaign.sent_once import fresh_key
 from combat.audience import PLAYERS, STORYGUIDE
 from combat.models import Encounter, Event, SagaRecord
@@ -373,3 +373,22 @@ def test_every_storyguide_is_the_saga_pages_storyguides_audience_and_the_lead_ha
     }
     Character.objects.create(saga=saga, name="Wolf", is_npc=True)
     assert "Wolf" in current_frame(saga.pk, STORYGUIDE) and "Wolf" not in current_frame(saga.pk, PLAYERS)
+
+
+def test_a_storyguide_who_is_not_the_lead_makes_a_players_password_link_but_never_a_storyguides(
+    saga, storyguide, player, second_player, stranger
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    alice = client_for(player)
+    page = alice.get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert 'data-testid="reset-link-bob"' in page
+    made = alice.post(reverse("reset_link", args=[saga.pk, second_player.pk]), {"command_key": fresh_key()})
+    assert made.status_code == 302 and ResetLink.objects.filter(user=second_player, made_by=player).exists()
+    assert alice.get(reverse("reset_link", args=[saga.pk, storyguide.pk])).status_code == 404  # the lead
+    # Bob, a storyguide (not the lead) of another saga, is refused: a link would hand over that place too.
+    other = services.create_saga(stranger, name="Elsewhere", rule_system=KEY)
+    Membership.objects.create(saga=other, user=second_player, role=Membership.Role.PLAYER)
+    services.make_storyguide(other, second_player, by=stranger)
+    refused = alice.post(made.url, {"command_key": fresh_key()})
+    assert refused.status_code == 422 and "bob is a storyguide of another saga" in refused.content.decode()
+    assert ResetLink.objects.filter(user=second_player).count() == 1
