@@ -68,8 +68,9 @@ def _character_thing(character: Character) -> Thing:
     )
 
 
-def manage_page(request, saga, thing: Thing, rename_form=None, delete_form=None, status=200):
-    """The housekeeping page of one thing: its rename form and its delete form (with their errors, if any)."""
+def manage_page(request, saga, thing: Thing, rename_form=None, delete_form=None, status=200, refused=""):
+    """The housekeeping page of one thing: its rename form and its delete form (with their errors, if any);
+    `refused`: why this person may not tidy it (no forms, only the reason and the way back)."""
     return render(
         request,
         "campaign/manage.html",
@@ -78,6 +79,7 @@ def manage_page(request, saga, thing: Thing, rename_form=None, delete_form=None,
             "thing": thing,
             "rename_form": rename_form or _rename_form(thing),
             "delete_form": delete_form or DeleteForm(name=thing.name, history=thing.history),
+            "refused": refused,
         },
         status=status,
     )

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.access import get_membership
+from campaign.access import get_membership, is_a_storyguide
 from campaign.forms import DeleteForm, RenameForm
 from campaign.manage import Thing, manage_page
 from campaign.sent_once import sent_once
@@ -53,7 +53,16 @@ def _storyguides_encounter(user, encounter_id) -> Encounter:
 @login_required
 @require_http_methods(["GET"])
 def encounter_manage(request, encounter_id):
-    encounter = _storyguides_encounter(request.user, encounter_id)
+    """The encounter's housekeeping page; one of the saga's storyguides without its seat (the saga page's
+    link is in the frame every storyguide shares) is told who holds it instead, with no forms."""
+    encounter = get_object_or_404(Encounter.objects.select_related("saga", "seat_holder"), pk=encounter_id)
+    get_membership(request.user, encounter.saga_id)
+    try:
+        require_seat_or_lead(request.user, encounter)
+    except NotAllowed as refused:
+        if not is_a_storyguide(request.user, encounter.saga):
+            raise PermissionDenied(str(refused)) from None
+        return manage_page(request, encounter.saga, _encounter_thing(encounter), refused=str(refused))
     return manage_page(request, encounter.saga, _encounter_thing(encounter))
 
 

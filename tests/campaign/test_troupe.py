@@ -313,7 +313,7 @@ def test_only_the_lead_renames_deletes_archives_and_restores_the_saga_and_keeps_
 
 
 def test_a_storyguide_renames_and_deletes_an_encounter_whose_seat_they_hold_but_not_anothers(
-    saga, storyguide, player
+    saga, storyguide, player, second_player
 ):
     services.make_storyguide(saga, player, by=storyguide)
     theirs = create_encounter(player, saga.pk, "Ambush", KEY)
@@ -322,10 +322,12 @@ def test_a_storyguide_renames_and_deletes_an_encounter_whose_seat_they_hold_but_
     assert alice.get(reverse("encounter_manage", args=[theirs.pk])).status_code == 200
     assert alice.post(reverse("encounter_rename", args=[theirs.pk]), {"name": "At dusk"}).status_code == 302
     assert Encounter.objects.get(pk=theirs.pk).name == "At dusk"
-    refused = alice.get(reverse("encounter_manage", args=[leads.pk]))
-    assert refused.status_code == 403
-    said = html_module.unescape(refused.content.decode())
+    told = alice.get(reverse("encounter_manage", args=[leads.pk]))  # the link every storyguide's frame has
+    said = html_module.unescape(told.content.decode())
+    assert told.status_code == 200 and 'data-testid="manage-refused"' in said
     assert "sg holds this encounter's seat: only they or the saga's lead can do that." in said
+    assert 'data-testid="rename-form"' not in said and 'data-testid="delete-form"' not in said
+    assert client_for(second_player).get(reverse("encounter_manage", args=[leads.pk])).status_code == 403
     assert alice.post(reverse("encounter_rename", args=[leads.pk]), {"name": "Mine"}).status_code == 403
     assert alice.post(reverse("encounter_delete", args=[leads.pk]), {"confirm": "on"}).status_code == 403
     assert Encounter.objects.get(pk=leads.pk).name == "The ford"
