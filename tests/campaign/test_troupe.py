@@ -342,29 +342,6 @@ def test_a_storyguide_renames_and_deletes_an_encounter_whose_seat_they_hold_but_
     assert not Encounter.objects.filter(pk=another.pk).exists()
 
 
-def test_a_storyguide_who_is_not_the_lead_lets_time_pass_in_ars_magica(storyguide, player, second_player):
-    from arsmagica.sheet import new_sheet
-
-    ars = services.create_saga(storyguide, name="Covenant", rule_system="arsmagica")
-    Membership.objects.create(saga=ars, user=player, role=Membership.Role.PLAYER)
-    Membership.objects.create(saga=ars, user=second_player, role=Membership.Role.PLAYER)
-    services.make_storyguide(ars, player, by=storyguide)
-    boris = Character.objects.create(
-        saga=ars, owner=second_player, name="Sir Boris", sheet=new_sheet(stamina=2, fatigue_level="winded")
-    )
-    alice = client_for(player)
-    page = alice.get(reverse("saga_detail", args=[ars.pk])).content.decode()
-    assert 'data-testid="saga-time"' in page  # the time panel, as the lead has it
-    data = {"characters": [str(boris.pk)], "minutes": "30", "stamina": "none", "command_key": fresh_key()}
-    passed = alice.post(reverse("arsmagica:saga_pass_time", args=[ars.pk]), data)
-    assert passed.status_code == 200 and 'data-testid="saga-time-done"' in passed.content.decode()
-    assert SagaRecord.objects.filter(saga=ars, kind="time_passed").count() == 1
-    bob = client_for(second_player)
-    data["command_key"] = fresh_key()
-    assert bob.post(reverse("arsmagica:saga_pass_time", args=[ars.pk]), data).status_code == 403
-    assert SagaRecord.objects.filter(saga=ars, kind="time_passed").count() == 1
-
-
 def test_every_storyguide_is_the_saga_pages_storyguides_audience_and_the_lead_has_a_place_of_their_own(
     saga, storyguide, player, second_player
 ):
