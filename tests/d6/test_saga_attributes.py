@@ -66,3 +66,16 @@ def test_the_old_path_of_the_attributes_still_answers(d6_saga, as_storyguide):
     assert as_storyguide.post(old, {"names": "Might\nGrace"}).status_code == 302
     d6_saga.refresh_from_db()
     assert "grace" in saga_attributes(d6_saga)
+
+
+@pytest.mark.django_db
+def test_a_storyguide_who_is_not_the_lead_names_the_attributes_and_sees_the_link(
+    d6_saga, storyguide, player, as_player
+):
+    campaign_services.make_storyguide(d6_saga, player, by=storyguide)
+    page = as_player.get(reverse("saga_detail", args=[d6_saga.pk])).content.decode()
+    assert 'data-testid="system-links"' in page and reverse("d6:attributes", args=[d6_saga.pk]) in page
+    url = reverse("d6:attributes", args=[d6_saga.pk])
+    assert as_player.post(url, {"names": "Might\nWits", "command_key": fresh_key()}).status_code == 302
+    d6_saga.refresh_from_db()
+    assert saga_attributes(d6_saga)[-2:] == ["might", "wits"]
