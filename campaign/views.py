@@ -138,7 +138,7 @@ def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
         "a_storyguide": guide,
         "npc_templates": regions["all_npc_templates"] if guide else [],
         "npcs": regions["all_npcs"] if guide else [],
-        "archived_encounters": list(saga.encounters.filter(archived_at__isnull=False)) if guide else [],
+        "archived_encounters": archived_encounters(request.user, saga, lead) if guide else [],
         "you_are": you_are(lead, membership, regions["storyguides"]),
         "troupe_forms": troupe_forms or (troupe_change_forms(saga, regions["members"]) if lead else None),
     }
@@ -151,6 +151,16 @@ def saga_page(request, saga_id, *, take_form=None, troupe_forms=None):
         context["npc_rolls_form"] = NpcRollsForm(instance=saga)
         context["invite_url"] = request.build_absolute_uri(reverse("join", args=[saga.invite_token]))
     return render(request, "campaign/saga_detail.html", context)
+
+
+def archived_encounters(user, saga: Saga, lead: bool) -> list:
+    """The saga's archived encounters, each marked `tidy` when this person may restore, rename or delete it:
+    its seat's holder (`combat.access.holds_seat`'s question, asked by the row: campaign is below combat) or
+    the lead."""
+    encounters = list(saga.encounters.filter(archived_at__isnull=False).select_related("seat_holder"))
+    for encounter in encounters:
+        encounter.tidy = lead or encounter.seat_holder_id == user.pk
+    return encounters
 
 
 def you_are(lead: bool, membership: Membership, storyguides: list) -> str:

@@ -7,6 +7,7 @@ import re
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
 from campaign import access, services
 from campaign.access import is_a_storyguide, is_lead, require_lead
@@ -371,3 +372,21 @@ def test_a_storyguide_who_is_not_the_lead_makes_a_players_password_link_but_neve
     refused = alice.post(made.url, {"command_key": fresh_key()})
     assert refused.status_code == 422 and "bob is a storyguide of another saga" in refused.content.decode()
     assert ResetLink.objects.filter(user=second_player).count() == 1
+
+
+def test_every_storyguide_lists_the_archived_encounters_and_tidies_only_those_whose_seat_they_hold(
+    saga, storyguide, player
+):
+    services.make_storyguide(saga, player, by=storyguide)
+    theirs = create_encounter(player, saga.pk, "Ambush", KEY)
+    leads = create_encounter(storyguide, saga.pk, "The ford", KEY)
+    Encounter.objects.filter(pk__in=[theirs.pk, leads.pk]).update(archived_at=timezone.now())
+    page = client_for(player).get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert f'data-testid="archived-encounter-{leads.pk}"' in page
+    assert f'data-testid="restore-encounter-{theirs.pk}"' in page
+    assert f'data-testid="restore-encounter-{leads.pk}"' not in page
+    assert client_for(player).post(reverse("encounter_restore", args=[leads.pk])).status_code == 403
+    assert client_for(player).post(reverse("encounter_restore", args=[theirs.pk])).status_code == 302
+    page = client_for(storyguide).get(reverse("saga_detail", args=[saga.pk])).content.decode()
+    assert f'data-testid="restore-encounter-{leads.pk}"' in page
+    assert Encounter.objects.get(pk=leads.pk).archived_at is not None
