@@ -40,9 +40,9 @@ def lock_encounter(encounter_id: int, expected_version: int | None, *, after_end
     """
     try:
         pk = int(encounter_id)  # as the key's field takes it; beyond 64 bits, no encounter of ours
-        rows = list(LOCKED(pk=pk)) if 0 < pk <= MAX_ID else []
-    except (ValueError, TypeError):
-        rows = []
+    except (ValueError, TypeError, OverflowError):  # not a number, or an infinite one
+        pk = 0
+    rows = list(LOCKED(pk=pk)) if 0 < pk <= MAX_ID else []
     if not rows:
         raise NotAllowed(NOT_OPEN)
     encounter = rows[0]

@@ -89,7 +89,7 @@ def test_a_locking_read_needs_its_transaction():
         assert (encounter.pk, encounter.saga.name) == (table.encounter.pk, "Test saga")
 
 
-@pytest.mark.parametrize("wrong", ["x", None, -1, 0, 2**63, 10**30, "1.5", []])
+@pytest.mark.parametrize("wrong", ["x", None, -1, 0, 2**63, 10**30, "1.5", [], float("inf")])
 def test_a_command_on_no_encounter_of_ours_is_refused_as_before(table, wrong):
     """An id that is no encounter's (not a number, out of a key's range) is the same refusal as a missing
     one, with nothing read wrongly."""
