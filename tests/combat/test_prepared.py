@@ -106,7 +106,8 @@ def test_a_command_takes_an_id_as_the_key_field_takes_it(table):
 
 def test_a_prepared_values_list_gives_djangos_tuples(table):
     """A `values_list` read (a command's check, `combat.views.CHECKED`) gives the tuples Django's gives."""
-    fields = ("saga_id", "saga__rule_system", "saga__storyguide_id")
+    fields = ("saga_id", "seat_holder_id", "saga__rule_system", "saga__storyguide_id")
     expected = list(Encounter.objects.filter(pk=table.encounter.pk).values_list(*fields))
-    assert list(CHECKED(pk=table.encounter.pk)) == expected == [(table.saga.pk, KEY, table.storyguide.pk)]
+    guide = table.storyguide.pk
+    assert list(CHECKED(pk=table.encounter.pk)) == expected == [(table.saga.pk, guide, KEY, guide)]
     assert list(CHECKED(pk=table.encounter.pk + 1000)) == []
