@@ -501,13 +501,18 @@ def run_scaleout(args, stack: Stack, prefix: str) -> list[dict]:
 
 
 def scaleout_report(args, runs: list[dict]) -> str:
-    """Each run's figures, then one line a run, then two Daphnes with a core each against one in the runs
-    next to them (before and after): the busiest of the two sets the pace."""
+    """Each run's figures, then `scaleout_lines`."""
     blocks = []
     for number, result in enumerate(runs, 1):
         shown = argparse.Namespace(**{**vars(args), "daphnes": result["daphnes"]})
         blocks.append(f"[run {number}: {result['daphnes']} Daphne(s)]\n" + report(shown, result, None))
-    blocks.append("scale-out, one Daphne and two in turn (each Daphne's CPU over the commands done by all):")
+    return "\n".join(blocks + scaleout_lines(runs))
+
+
+def scaleout_lines(runs: list[dict]) -> list[str]:
+    """One line a run; each run of two Daphnes against the runs of one next to it (before and after): with a
+    core each, the busier of the two sets the pace, and their CPU together against one's is the crossing's."""
+    blocks = ["scale-out, one Daphne and two in turn (each Daphne's CPU over the commands done by all):"]
     ratios, extra = [], []
     for number, result in enumerate(runs):
         each = result["daphne_ms_per_command"]
@@ -517,7 +522,7 @@ def scaleout_report(args, runs: list[dict]) -> str:
             f"  run {number + 1}, {result['daphnes']} Daphne(s): {result['asked_per_s']:.1f} asked ->"
             f" {result['done_per_s']:.1f} done a second, lost {result['lost_commands']} commands and"
             f" {result['lost']} frames; CPU a command: "
-            + " + ".join(f"{d['cpu']:.2f}" for d in each)
+            + " + ".join(f"{d['cpu']:.2f} (its event loop {d['loop']:.2f})" for d in each)
             + (f" = {together:.2f} ms" if len(each) > 1 else " ms")
             + f", Redis {per.get('redis', 0):.2f} ms, PostgreSQL {per.get('postgres', 0):.2f} ms;"
             f" with a core each {own_cores(result):.0f}/s; reference median"
@@ -531,8 +536,8 @@ def scaleout_report(args, runs: list[dict]) -> str:
             extra.append(together / one_ms - 1)
             measured = result["done_per_s"] / one_done
             line += (
-                f"; against the one beside it ({one_ms:.2f} ms): with a core each {ratios[-1]:.2f}x, the two"
-                f" together {extra[-1]:+.0%} CPU a command, measured here {measured:.2f}x"
+                f"; against one Daphne beside it ({one_ms:.2f} ms): with a core each {ratios[-1]:.2f}x,"
+                f" the two together {extra[-1]:+.0%} CPU a command, measured here {measured:.2f}x"
             )
         blocks.append(line)
     if ratios:
@@ -540,7 +545,7 @@ def scaleout_report(args, runs: list[dict]) -> str:
             f"two Daphnes with a core each against one: {min(ratios):.2f}x to {max(ratios):.2f}x;"
             f" the two together against one: {min(extra):+.0%} to {max(extra):+.0%} CPU a command"
         )
-    return "\n".join(blocks)
+    return blocks
 
 
 KEEPS_UP = 0.95  # a window keeps up when it does this share of what it asked, losing none
