@@ -513,7 +513,7 @@ def scaleout_lines(runs: list[dict]) -> list[str]:
     """One line a run; each run of two Daphnes against the runs of one next to it (before and after): with a
     core each, the busier of the two sets the pace, and their CPU together against one's is the crossing's."""
     blocks = ["scale-out, one Daphne and two in turn (each Daphne's CPU over the commands done by all):"]
-    ratios, extra = [], []
+    ratios, extra, steady = [], [], []
     for number, result in enumerate(runs):
         each = result["daphne_ms_per_command"]
         together = sum(d["cpu"] for d in each)
@@ -539,11 +539,18 @@ def scaleout_lines(runs: list[dict]) -> list[str]:
                 f"; against one Daphne beside it ({one_ms:.2f} ms): with a core each {ratios[-1]:.2f}x,"
                 f" the two together {extra[-1]:+.0%} CPU a command, measured here {measured:.2f}x"
             )
+            if all(r["reference_ms"] for r in (result, *ones)):
+                one_steady = statistics.fmean(
+                    r["daphne_ms_per_command"][0]["cpu"] / statistics.median(r["reference_ms"]) for r in ones
+                )
+                steady.append(together / statistics.median(result["reference_ms"]) / one_steady - 1)
+                line += f" ({steady[-1]:+.0%} against the reference probe)"
         blocks.append(line)
     if ratios:
         blocks.append(
             f"two Daphnes with a core each against one: {min(ratios):.2f}x to {max(ratios):.2f}x;"
             f" the two together against one: {min(extra):+.0%} to {max(extra):+.0%} CPU a command"
+            + (f", {min(steady):+.0%} to {max(steady):+.0%} against the reference probe" if steady else "")
         )
     return blocks
 
