@@ -42,8 +42,14 @@ whose reference medians (the last line, bench/reference.py) are about the same. 
 (step `--rate`) are the steadier figures. The "2 cores carry at most" line is the ceiling that the run's
 own CPU figures allow: with D the Daphnes' CPU a command and R the rest's (PostgreSQL, Redis, the bench
 client), one Daphne carries at most 1000 / D a second and two at most 2000 / (D + R), whatever the minute.
+Each Daphne's own CPU is printed too, over every command done (its own posts, and the frames of every
+command to its sockets), with its event loop's part: with a core each, several Daphnes go at the pace of
+the busiest. `--scaleout TURNS` (issue 37, item 5) runs one Daphne, then two, TURNS times in turn on the
+same PostgreSQL and Redis, each run on tables of its own, and sets each run of two against the runs of one
+beside it: what two would carry with a core each against one, and what the two cost together against one
+(the frames crossing Redis to a second process), also against the reference probe.
 `make test` runs it at one table of two players for 2 s, embedded with its floor, and on the suite's
-PostgreSQL and Redis with two Daphnes (tests/test_benches.py).
+PostgreSQL and Redis with one Daphne and two in turn (tests/test_fanout_benches.py).
 """
 
 from __future__ import annotations
