@@ -84,9 +84,7 @@ MAX_CONNECTIONS = "MaxConnectionsError"
 EVENT_LOOP = "daphne event loop"
 # Each Daphne's own CPU ("daphne #0") and its event loop's ("daphne #0 loop"): parts too, never added.
 ONE_DAPHNE = "daphne #"
-
-
-DATA_SERVERS = ("postgres", "redis")
+DATA_SERVERS = ("postgres", "redis")  # what needs cores of its own beside Daphnes with a core each
 
 
 def is_part(name: str) -> bool:
@@ -280,6 +278,7 @@ class Stack:
             daphne.start()
 
     def stop_daphnes(self) -> None:
+        """Stop the Daphnes, keeping the database and the layer for the next run."""
         for daphne in reversed(self.daphnes):
             daphne.stop()
         self.daphnes.clear()
