@@ -162,6 +162,13 @@ def parse_args(argv=None) -> argparse.Namespace:
         " run on tables of its own; then each Daphne's CPU a command and what two would carry with a core"
         " each, against one (needs --redis)",
     )
+    parser.add_argument(
+        "--seating",
+        choices=("spread", "table"),
+        default="spread",
+        help="with several Daphnes, each table's players take the Daphnes in turn (spread: a table's frames"
+        " cross Redis to every process), or sit at their storyguide's Daphne (table: none crosses to two)",
+    )
     parser.add_argument("--command-slots", type=int, default=None, help="COMMAND_SLOTS for each Daphne")
     parser.add_argument("--command-wait-ms", type=int, default=None, help="COMMAND_WAIT_MS for each Daphne")
     args = parser.parse_args(argv)
@@ -187,6 +194,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("--scaleout takes a number of turns, with --redis, and neither --overload nor --profile")
     if args.scaleout:
         args.no_floor = True
+    if args.seating == "table" and args.factors:
+        parser.error("--seating table is for a run or --scaleout, not --overload")
     if args.daphnes > 1 and not args.redis:
         parser.error("several Daphne processes need a shared channel layer: --redis URL (or --redis start)")
     if args.pool_max is not None and args.database != "postgres":
@@ -477,7 +486,7 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
         profiler.daphnes = stack.daphnes
         window.hooks.append((profiler.start, profiler.stop))
     bases = [daphne.url for daphne in stack.daphnes]
-    tables = asyncio.run(load.run_app(layout, PASSWORD, bases, window, stats))
+    tables = asyncio.run(load.run_app(layout, PASSWORD, bases, window, stats, args.seating == "table"))
     result = figures(tables, stats, window)
     errors = stack.log_errors()
     result["log_errors"] = dict(errors.most_common(8))
@@ -679,7 +688,8 @@ def report(args, app: dict, floor: dict | None) -> str:
     lines = [
         f"fanout: {args.mode}, daphnes={args.daphnes} tables={args.tables} players={args.players} "
         f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s"
-        + (f" rounds={args.rounds} (played first)" if args.rounds else ""),
+        + (f" rounds={args.rounds} (played first)" if args.rounds else "")
+        + (" seated by table" if getattr(args, "seating", "spread") == "table" else ""),
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
         f"  refused (503): {app['refused']} ({app['refused_per_s']:.1f} /s),"

@@ -145,6 +145,8 @@ def test_the_tables_take_the_daphnes_in_turn():
     seats = load.seating(layout, ["a", "b"])
     assert [table[0][2] for table in seats] == ["a", "b", "a"]  # the storyguides, who post
     assert [base for table in seats for _, _, base in table[1:]] == ["a", "b"] * 4 + ["a"]
+    seated = load.seating(layout, ["a", "b"], together=True)  # --seating table: no frame crosses to two
+    assert [[base for _, _, base in table] for table in seated] == [["a"] * 4, ["b"] * 4, ["a"] * 4]
 
 
 def test_the_embedded_default_needs_no_option():
@@ -184,6 +186,7 @@ def test_redis_means_postgresql_and_takes_several_daphnes():
         ["--scaleout", "2"],  # one Daphne and two need the Redis layer
         ["--redis", "start", "--scaleout", "2", "--overload", "2"],
         ["--redis", "start", "--scaleout", "-1"],
+        ["--redis", "start", "--seating", "table", "--overload", "2"],
     ],
 )
 def test_a_setup_the_bench_cannot_run_is_refused(argv, capsys):
