@@ -21,7 +21,14 @@ from .kinds import EXCHANGE, ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 from .sheet import sheet_of
-from .state import D6Read, newest_chase, read_combatants, table_state, target_row, with_combatants
+from .state import (
+    D6Read,
+    fight_with_fighters,
+    newest_chase,
+    read_combatants,
+    table_state,
+    target_row,
+)
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
@@ -620,8 +627,7 @@ def table_facts(encounter: Encounter, read: D6Read | None = None) -> D6Facts:
     combatants as the command left them where it hands them over (`read`), else read here."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
     combatants = read.combatants if read is not None else read_combatants(encounter)
-    fight = Fight.objects.filter(encounter=encounter).first()
-    fighters = with_combatants(fight.fighters.all(), combatants) if fight is not None else []
+    fight, fighters = fight_with_fighters(encounter, combatants)  # one query, as the chase below
     chase, runners = newest_chase(encounter, combatants)  # one query: never a chase without its runners
     entries = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq")
     last_entry = entries.first() if fight is not None else None

@@ -46,6 +46,22 @@ def with_combatants(rows: Iterable, combatants: list[Combatant]) -> list:
     return rows
 
 
+def fight_with_fighters(
+    encounter: Encounter, combatants: list[Combatant]
+) -> tuple[Fight | None, list[Fighter]]:
+    """The encounter's fight and its fighters (each given its combatant from `combatants`), read in one
+    query, as `newest_chase` reads a chase: a fight is written with its fighters in one transaction."""
+    fighters = with_combatants(
+        Fighter.objects.filter(fight__encounter=encounter).select_related("fight"), combatants
+    )
+    if not fighters:
+        return None, []
+    fight = fighters[0].fight
+    for fighter in fighters:
+        fighter.fight = fight
+    return fight, fighters
+
+
 def newest_chase(encounter: Encounter, combatants: list[Combatant]) -> tuple[Chase | None, list[Runner]]:
     """The encounter's newest chase and its runners (each given its combatant from `combatants`), read in
     one query: a reader outside a transaction (a page, a push after its commit, a websocket's replay) sees

@@ -1,7 +1,7 @@
-"""A frame reads a chase with its runners whole: a delete committed between two reads (a saga or encounter
-deleted, or a test's flush, while a page's websocket replays) cannot show it a chase without its target.
-Such a read once ended in `next()` running out in the consumer's thread, which asgiref reports as
-"StopIteration interacts badly with generators and cannot be raised into a Future"."""
+"""A frame reads a chase with its runners, a fight with its fighters, whole: a delete committed between two
+reads (a saga or encounter deleted, or a test's flush, while a page's websocket replays) cannot show it a
+chase without its target. Such a read once ended in `next()` running out in the consumer's thread, which
+asgiref reports as "StopIteration interacts badly with generators and cannot be raised into a Future"."""
 
 from contextlib import contextmanager
 
@@ -33,14 +33,14 @@ def start(table):
 
 
 @contextmanager
-def deleted_after_the_chase_is_read(encounter_id: int):
+def deleted_after_the_chase_is_read(encounter_id: int, table: str = "d6table_chase"):
     """Delete the encounter (its chase and runners go with it) the moment a query that reads the chase
-    table has run: what a delete committing between two of a reader's statements looks like to it."""
+    (or `table`) has run: what a delete committing between two of a reader's statements looks like to it."""
     done = []
 
     def wrapper(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
-        if not done and 'FROM "d6table_chase"' in sql:
+        if not done and f'"{table}"' in sql and sql.startswith("SELECT"):
             done.append(sql)
             Encounter.objects.filter(pk=encounter_id).delete()
         return result
@@ -68,6 +68,17 @@ def test_a_replay_racing_the_encounters_deletion_draws_the_chase_it_read(table):
     with deleted_after_the_chase_is_read(encounter.pk):
         html, _ = live.replay_frame(encounter.pk, PLAYERS, 0)
     assert 'data-testid="chase-grid"' in html
+
+
+def test_a_replay_racing_the_encounters_deletion_draws_the_fight_it_read(table, dice):
+    """The same race in a fight: its fighters read apart from it were none, and the panels' turn fell off
+    the end of them (an IndexError in the consumer's thread)."""
+    dice(*([5, 5] * 10))
+    services.start_fight(table.storyguide, table.encounter.pk, table.v)
+    encounter = table.refresh()
+    with deleted_after_the_chase_is_read(encounter.pk, "d6table_fight"):
+        html, _ = live.replay_frame(encounter.pk, STORYGUIDE, 0)
+    assert 'data-testid="turn-marker"' in html
 
 
 def test_the_newest_chase_is_the_one_read(table, dice):
