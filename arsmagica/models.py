@@ -8,6 +8,7 @@ from django.db import models
 
 from campaign.models import Character
 from combat.models import Combatant, Encounter
+from combat.prepared import Prepared
 
 
 class Range(models.TextChoices):
@@ -73,9 +74,15 @@ class Weapon(models.Model):
         (unordered, then sorted: see `arsmagica.services.table.combatants_of`)."""
         rows = getattr(character, cls.READ_AS, None)
         if rows is None:
-            rows = sorted(character.weapons.order_by(), key=attrgetter(*cls._meta.ordering))
+            rows = sorted(_WEAPONS(character=character.pk), key=attrgetter(*cls._meta.ordering))
+            for weapon in rows:
+                weapon.character = character  # as `character.weapons` gives them
             setattr(character, cls.READ_AS, rows)
         return rows
+
+
+# A character's weapons, compiled once a process (`combat.prepared`): a command's card reads them.
+_WEAPONS = Prepared(lambda character: Weapon.objects.filter(character=character).order_by(), "character")
 
 
 class Phase(models.TextChoices):

@@ -18,6 +18,7 @@ from combat import commands
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
 from combat.models import Combatant, Encounter, Event
+from combat.prepared import Prepared
 
 from . import presenters
 from .commands import COMMANDS
@@ -226,8 +227,17 @@ class PanelFacts:
         encounter = self.encounter
         if not encounter.round_number:
             return None
-        this_round = Event.objects.filter(encounter=encounter, round_number=encounter.round_number)
-        return this_round.filter(kind=Kind.MOVEMENT).order_by("-seq").first()
+        return next(iter(_MOVEMENT(encounter=encounter.pk, round=encounter.round_number)), None)
+
+
+# A round's Movement, the newest, compiled once a process (`combat.prepared`): a frame of the order reads it.
+_MOVEMENT = Prepared(
+    lambda encounter, round: Event.objects.filter(
+        encounter=encounter, round_number=round, kind=Kind.MOVEMENT
+    ).order_by("-seq")[:1],
+    "encounter",
+    "round",
+)
 
 
 def table_facts(encounter: Encounter, read: CommandRead | None = None) -> PanelFacts:

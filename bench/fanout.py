@@ -42,8 +42,14 @@ whose reference medians (the last line, bench/reference.py) are about the same. 
 (step `--rate`) are the steadier figures. The "2 cores carry at most" line is the ceiling that the run's
 own CPU figures allow: with D the Daphnes' CPU a command and R the rest's (PostgreSQL, Redis, the bench
 client), one Daphne carries at most 1000 / D a second and two at most 2000 / (D + R), whatever the minute.
+Each Daphne's own CPU is printed too, over every command done (its own posts, and the frames of every
+command to its sockets), with its event loop's part: with a core each, several Daphnes go at the pace of
+the busiest. `--scaleout TURNS` (issue 37, item 5) runs one Daphne, then two, TURNS times in turn on the
+same PostgreSQL and Redis, each run on tables of its own, and sets each run of two against the runs of one
+beside it: what two would carry with a core each against one, and what the two cost together against one
+(the frames crossing Redis to a second process), also against the reference probe.
 `make test` runs it at one table of two players for 2 s, embedded with its floor, and on the suite's
-PostgreSQL and Redis with two Daphnes (tests/test_benches.py).
+PostgreSQL and Redis with one Daphne and two in turn (tests/test_fanout_benches.py).
 """
 
 from __future__ import annotations
@@ -76,6 +82,14 @@ TOO_MANY_CLIENTS = "too many clients"
 MAX_CONNECTIONS = "MaxConnectionsError"
 # A part of the Daphnes' CPU, shown beside it and not added to the total.
 EVENT_LOOP = "daphne event loop"
+# Each Daphne's own CPU ("daphne #0") and its event loop's ("daphne #0 loop"): parts too, never added.
+ONE_DAPHNE = "daphne #"
+DATA_SERVERS = ("postgres", "redis")  # what needs cores of its own beside Daphnes with a core each
+
+
+def is_part(name: str) -> bool:
+    """A figure inside another (a Daphne's event loop, one Daphne of several), not added to the total."""
+    return name == EVENT_LOOP or name.startswith(ONE_DAPHNE)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -139,6 +153,22 @@ def parse_args(argv=None) -> argparse.Namespace:
         default=0.0,
         help="each command spends this much more CPU in the server (bench/settings.py): a capacity set low",
     )
+    parser.add_argument(
+        "--scaleout",
+        type=int,
+        default=0,
+        metavar="TURNS",
+        help="one Daphne, then two, TURNS times in turn (1 2 1 2 ...) on the same PostgreSQL and Redis, each"
+        " run on tables of its own; then each Daphne's CPU a command and what two would carry with a core"
+        " each, against one (needs --redis)",
+    )
+    parser.add_argument(
+        "--seating",
+        choices=("spread", "table"),
+        default="spread",
+        help="with several Daphnes, each table's players take the Daphnes in turn (spread: a table's frames"
+        " cross Redis to every process), or sit at their storyguide's Daphne (table: none crosses to two)",
+    )
     parser.add_argument("--command-slots", type=int, default=None, help="COMMAND_SLOTS for each Daphne")
     parser.add_argument("--command-wait-ms", type=int, default=None, help="COMMAND_WAIT_MS for each Daphne")
     args = parser.parse_args(argv)
@@ -160,6 +190,12 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("the Redis path runs on PostgreSQL: --database postgres (or leave --database out)")
     if args.daphnes < 1:
         parser.error("--daphnes must be at least 1")
+    if args.scaleout < 0 or (args.scaleout and (not args.redis or args.factors or args.profile)):
+        parser.error("--scaleout takes a number of turns, with --redis, and neither --overload nor --profile")
+    if args.scaleout:
+        args.no_floor = True
+    if args.seating == "table" and args.factors:
+        parser.error("--seating table is for a run or --scaleout, not --overload")
     if args.daphnes > 1 and not args.redis:
         parser.error("several Daphne processes need a shared channel layer: --redis URL (or --redis start)")
     if args.pool_max is not None and args.database != "postgres":
@@ -195,6 +231,7 @@ class Stack:
         self.postgres: servers.Postgres | None = None
         self.redis: servers.Redis | None = None
         self.daphnes: list[servers.Daphne] = []
+        self.started = 0  # Daphnes started so far, each with a log of its own
         self.database_url = ""
         self.redis_url = ""
 
@@ -243,9 +280,17 @@ class Stack:
 
     def start_daphnes(self) -> None:
         for index in range(self.args.daphnes):
-            daphne = servers.Daphne(self.args.port + index, self.env(), self.workdir / f"daphne-{index}.log")
+            log = self.workdir / f"daphne-{self.started}.log"
+            daphne = servers.Daphne(self.args.port + index, self.env(), log)
+            self.started += 1
             self.daphnes.append(daphne)
             daphne.start()
+
+    def stop_daphnes(self) -> None:
+        """Stop the Daphnes, keeping the database and the layer for the next run."""
+        for daphne in reversed(self.daphnes):
+            daphne.stop()
+        self.daphnes.clear()
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far of each kind of server."""
@@ -256,6 +301,10 @@ class Stack:
             groups["redis"] = self.redis.pids()
         seconds = {name: sum(servers.cpu_seconds(pid) for pid in pids) for name, pids in groups.items()}
         seconds[EVENT_LOOP] = sum(servers.main_thread_cpu_seconds(pid) for pid in groups["daphne"])
+        for index, daphne in enumerate(self.daphnes):
+            name = f"{ONE_DAPHNE}{index}"
+            seconds[name] = sum(map(servers.cpu_seconds, daphne.pids()))
+            seconds[f"{name} loop"] = sum(map(servers.main_thread_cpu_seconds, daphne.pids()))
         return seconds
 
     def log_errors(self) -> Counter:
@@ -266,8 +315,7 @@ class Stack:
         return found
 
     def stop(self) -> None:
-        for daphne in reversed(self.daphnes):
-            daphne.stop()
+        self.stop_daphnes()
         if self.redis:
             self.redis.stop()
         if self.postgres:
@@ -376,7 +424,7 @@ def figures(tables, stats: load.Stats, window: load.Window) -> dict:
     """Everything one run measured, as plain numbers."""
     latencies, expected, lost = deliveries(tables)
     cpu = {name: window.cpu_end[name] - window.cpu_start[name] for name in window.cpu_start}
-    total = sum(seconds for name, seconds in cpu.items() if name != EVENT_LOOP)
+    total = sum(seconds for name, seconds in cpu.items() if not is_part(name))
     frames = sum(stats.frame_count.values())
     done = max(1, stats.done)
     return {
@@ -415,9 +463,14 @@ def figures(tables, stats: load.Stats, window: load.Window) -> dict:
         "server_cpu_ms_per_command": 1000 * total / max(1, stats.done),
         "server_cpu_us_per_delivery": 1e6 * total / max(1, expected - lost),
         "cpu_ms_per_command": {
-            **{name: 1000 * seconds / done for name, seconds in cpu.items() if name != EVENT_LOOP},
+            **{name: 1000 * seconds / done for name, seconds in cpu.items() if not is_part(name)},
             "bench client": 1000 * window.client_cpu / done,
         },
+        "daphne_ms_per_command": [
+            {"cpu": 1000 * cpu[name] / done, "loop": 1000 * cpu[f"{name} loop"] / done}
+            for name in cpu
+            if name.startswith(ONE_DAPHNE) and not name.endswith(" loop")
+        ],
     }
 
 
@@ -433,7 +486,7 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
         profiler.daphnes = stack.daphnes
         window.hooks.append((profiler.start, profiler.stop))
     bases = [daphne.url for daphne in stack.daphnes]
-    tables = asyncio.run(load.run_app(layout, PASSWORD, bases, window, stats))
+    tables = asyncio.run(load.run_app(layout, PASSWORD, bases, window, stats, args.seating == "table"))
     result = figures(tables, stats, window)
     errors = stack.log_errors()
     result["log_errors"] = dict(errors.most_common(8))
@@ -443,6 +496,77 @@ def run_app(args, stack: Stack, prefix: str, profiler: Profiler | None) -> dict:
     result["idle_closes"] = {str(code): n for code, n in stats.idle_closes.items()}
     result["reference_ms"] = speed.samples
     return result
+
+
+def run_scaleout(args, stack: Stack, prefix: str) -> list[dict]:
+    """One Daphne, then two, `--scaleout` times in turn, each on tables of its own, on the same servers."""
+    runs = []
+    for _ in range(args.scaleout):
+        for daphnes in (1, 2):
+            stack.args = argparse.Namespace(**{**vars(args), "daphnes": daphnes})
+            try:
+                result = run_app(stack.args, stack, f"{prefix}r{len(runs)}", None)
+            finally:
+                stack.stop_daphnes()
+            result["daphnes"] = daphnes
+            runs.append(result)
+    stack.args = args
+    return runs
+
+
+def scaleout_report(args, runs: list[dict]) -> str:
+    """Each run's figures, then `scaleout_lines`."""
+    blocks = []
+    for number, result in enumerate(runs, 1):
+        shown = argparse.Namespace(**{**vars(args), "daphnes": result["daphnes"]})
+        blocks.append(f"[run {number}: {result['daphnes']} Daphne(s)]\n" + report(shown, result, None))
+    return "\n".join(blocks + scaleout_lines(runs))
+
+
+def scaleout_lines(runs: list[dict]) -> list[str]:
+    """One line a run; each run of two Daphnes against the runs of one next to it (before and after): with a
+    core each, the busier of the two sets the pace, and their CPU together against one's is the crossing's."""
+    blocks = ["scale-out, one Daphne and two in turn (each Daphne's CPU over the commands done by all):"]
+    ratios, extra, steady = [], [], []
+    for number, result in enumerate(runs):
+        each = result["daphne_ms_per_command"]
+        together = sum(d["cpu"] for d in each)
+        per = result["cpu_ms_per_command"]
+        line = (
+            f"  run {number + 1}, {result['daphnes']} Daphne(s): {result['asked_per_s']:.1f} asked ->"
+            f" {result['done_per_s']:.1f} done a second, lost {result['lost_commands']} commands and"
+            f" {result['lost']} frames; CPU a command: "
+            + " + ".join(f"{d['cpu']:.2f} (its event loop {d['loop']:.2f})" for d in each)
+            + (f" = {together:.2f} ms" if len(each) > 1 else " ms")
+            + f", Redis {per.get('redis', 0):.2f} ms, PostgreSQL {per.get('postgres', 0):.2f} ms;"
+            f" with a core each {own_cores(result):.0f}/s; reference median"
+            f" {statistics.median(result['reference_ms']) if result['reference_ms'] else float('nan'):.1f} ms"
+        )
+        ones = [runs[n] for n in (number - 1, number + 1) if 0 <= n < len(runs) and runs[n]["daphnes"] == 1]
+        if result["daphnes"] == 2 and ones:
+            one_ms = statistics.fmean(r["daphne_ms_per_command"][0]["cpu"] for r in ones)
+            one_done = statistics.fmean(r["done_per_s"] for r in ones)
+            ratios.append(own_cores(result) * one_ms / 1000)
+            extra.append(together / one_ms - 1)
+            measured = result["done_per_s"] / one_done
+            line += (
+                f"; against one Daphne beside it ({one_ms:.2f} ms): with a core each {ratios[-1]:.2f}x,"
+                f" the two together {extra[-1]:+.0%} CPU a command, measured here {measured:.2f}x"
+            )
+            if all(r["reference_ms"] for r in (result, *ones)):
+                one_steady = statistics.fmean(
+                    r["daphne_ms_per_command"][0]["cpu"] / statistics.median(r["reference_ms"]) for r in ones
+                )
+                steady.append(together / statistics.median(result["reference_ms"]) / one_steady - 1)
+                line += f" ({steady[-1]:+.0%} against the reference probe)"
+        blocks.append(line)
+    if ratios:
+        blocks.append(
+            f"two Daphnes with a core each against one: {min(ratios):.2f}x to {max(ratios):.2f}x;"
+            f" the two together against one: {min(extra):+.0%} to {max(extra):+.0%} CPU a command"
+            + (f", {min(steady):+.0%} to {max(steady):+.0%} against the reference probe" if steady else "")
+        )
+    return blocks
 
 
 KEEPS_UP = 0.95  # a window keeps up when it does this share of what it asked, losing none
@@ -558,13 +682,14 @@ def ratio(a: float, b: float) -> str:
 
 def report(args, app: dict, floor: dict | None) -> str:
     """The figures as a few lines of text."""
-    cpu = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in app["cpu_s"].items() if name != EVENT_LOOP)
+    cpu = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in app["cpu_s"].items() if not is_part(name))
     if EVENT_LOOP in app["cpu_s"]:
         cpu += f" (its event loop {app['cpu_s'][EVENT_LOOP]:.1f} s)"
     lines = [
         f"fanout: {args.mode}, daphnes={args.daphnes} tables={args.tables} players={args.players} "
         f"sockets={app['sockets']} seconds={args.seconds:g} rate={args.rate:g}/table/s"
-        + (f" rounds={args.rounds} (played first)" if args.rounds else ""),
+        + (f" rounds={args.rounds} (played first)" if args.rounds else "")
+        + (" seated by table" if getattr(args, "seating", "spread") == "table" else ""),
         f"  commands asked -> done: {app['asked']} -> {app['done']}"
         f" ({app['asked_per_s']:.1f} -> {app['done_per_s']:.1f} /s)",
         f"  refused (503): {app['refused']} ({app['refused_per_s']:.1f} /s),"
@@ -593,6 +718,7 @@ def report(args, app: dict, floor: dict | None) -> str:
     for error, count in app.get("log_errors", {}).items():
         lines.append(f"  server log: {count} x {error}")
     lines += ceiling_lines(app)
+    lines += own_core_lines(app)
     lines += machine_lines(app)
     if floor:
         lines += floor_lines(app, floor)
@@ -619,6 +745,27 @@ def ceiling_lines(app: dict) -> list[str]:
         f" at these costs {cores} cores carry at most: 1 Daphne {most(1):.0f}/s, 2 Daphnes {most(2):.0f}/s"
         f" ({most(2) / most(1):.2f}x)"
     ]
+
+
+def own_core_lines(app: dict) -> list[str]:
+    """Each Daphne's CPU a command done (of all the run's commands: its own posts, and the frames of every
+    command to its sockets), and what they would carry with a core each: the busiest one is the limit."""
+    each = app.get("daphne_ms_per_command") or []
+    if not each or not app["done"] or not all(d["cpu"] for d in each):
+        return []
+    parts = ", ".join(f"#{n} {d['cpu']:.2f} ms (its event loop {d['loop']:.2f})" for n, d in enumerate(each))
+    others = [f"{name} {ms:.2f} ms" for name, ms in app["cpu_ms_per_command"].items() if name in DATA_SERVERS]
+    beside = f" (and {', '.join(others)} a command on cores of their own)" if others else ""
+    return [
+        f"  each Daphne's CPU a command done: {parts}; together {sum(d['cpu'] for d in each):.2f} ms;"
+        f" with a core each{beside}, {'they' if len(each) > 1 else 'it'} would carry at most"
+        f" {own_cores(app):.0f}/s"
+    ]
+
+
+def own_cores(app: dict) -> float:
+    """Commands a second the run's Daphnes would carry with a core each: 1000 over the busiest one's ms."""
+    return 1000 / max(d["cpu"] for d in app["daphne_ms_per_command"])
 
 
 def machine_lines(app: dict) -> list[str]:
@@ -679,6 +826,23 @@ def main(argv=None) -> int:
     profiler = Profiler(args.profile, []) if args.profile else None
     started = time.monotonic()
     prefix = f"bench{int(time.time() * 1000) % 10**9}"
+    if args.scaleout:
+        try:
+            stack.start_data()
+            runs = run_scaleout(args, stack, prefix)
+        finally:
+            stack.stop()
+            shutil.rmtree(workdir, ignore_errors=True)
+        print(scaleout_report(args, runs))
+        print(f"(whole run {time.monotonic() - started:.0f} s)")
+        if args.json:
+            args.json.write_text(
+                json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "runs": runs})
+            )
+        problems = [p for r in runs for p in broken(r)] if args.check else []
+        for problem in problems:
+            print(f"check: {problem}", file=sys.stderr)
+        return 1 if problems else 0
     if args.factors:
         try:
             stack.start_data()

@@ -341,25 +341,31 @@ async def join_person(table: Table, username: str, password: str, audience: str,
     return Listener(table, audience, url, socket_headers(base, browser), seen, stats)
 
 
-def seating(layout: list[dict], bases: list[str]) -> list[list[tuple[str, str, str]]]:
+def seating(layout: list[dict], bases: list[str], together: bool = False) -> list[list[tuple[str, str, str]]]:
     """Who sits at which Daphne, table by table: (username, audience, base), storyguide first.
 
     The storyguides (and so the tables' posts) take the Daphnes in turn, and so do the players' sockets:
-    with several Daphnes, every Daphne runs commands and most frames cross the channel layer.
+    with several Daphnes, every Daphne runs commands and most frames cross the channel layer. `together`
+    seats each table's players at its storyguide's Daphne: no table's frame goes to two processes.
     """
     sockets = itertools.cycle(bases)
     return [
         [(entry["storyguide"], "storyguide", bases[index % len(bases)])]
-        + [(name, "players", next(sockets)) for name in entry["players"]]
+        + [
+            (name, "players", bases[index % len(bases)] if together else next(sockets))
+            for name in entry["players"]
+        ]
         for index, entry in enumerate(layout)
     ]
 
 
-async def app_tables(layout: list[dict], password: str, bases: list[str], stats: Stats) -> list[Table]:
-    """Everyone logged in, each page read, a socket ready for each page (storyguide's first)."""
+async def app_tables(
+    layout: list[dict], password: str, bases: list[str], stats: Stats, together: bool = False
+) -> list[Table]:
+    """Everyone logged in, each page read, a socket ready for each page (storyguide's first; `seating`)."""
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
     tables = [Table(entry["encounter"], entry["combatants"]) for entry in layout]
-    for table, people in zip(tables, seating(layout, bases), strict=True):
+    for table, people in zip(tables, seating(layout, bases, together), strict=True):
         table.listeners = list(
             await asyncio.gather(
                 *(
@@ -517,9 +523,11 @@ async def measure(tables: list[Table], window: Window, action_for) -> None:
     window.asked = asked(window.rate, offsets, start, until)
 
 
-async def run_app(layout, password, bases, window: Window, stats: Stats) -> list[Table]:
-    """The app's run: log everyone in, connect, command, drain, close."""
-    tables = await app_tables(layout, password, bases, stats)
+async def run_app(
+    layout, password, bases, window: Window, stats: Stats, together: bool = False
+) -> list[Table]:
+    """The app's run: log everyone in (`seating`), connect, command, drain, close."""
+    tables = await app_tables(layout, password, bases, stats, together)
     try:
         await connect_all(tables, timeout=120)
         await warm_up(tables)

@@ -30,6 +30,7 @@ from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
 from .inputs import MAX_ID, plain_text, record_ids, whole_number
 from .live import log_lines, shown_to
 from .models import Encounter
+from .prepared import Prepared
 from .sides import chosen_side
 
 MAX_NAME = 120  # an encounter's name, as long as its column
@@ -60,20 +61,26 @@ def known(model, **values):
     return model.from_db(DEFAULT_DB_ALIAS, names, [values[name] for name in names])
 
 
+# What a command's check reads (`checked_encounter`), compiled once a process (`combat.prepared`).
+CHECKED = Prepared(
+    lambda pk: Encounter.objects.filter(pk=pk).values_list(
+        "saga_id", "seat_holder_id", "saga__rule_system", "saga__storyguide_id"
+    ),
+    "pk",
+)
+
+
 def checked_encounter(request, encounter_id, rule_system: str | None, storyguide_only: bool) -> Encounter:
     """`command_encounter`'s check from one indexed read of what it needs: the encounter's saga and seat
     holder, that saga's rule system and lead (not the encounter's round state, which the command's service
     reads under its lock); for anyone but the lead their membership. The encounter comes with those fields
     alone (the rest deferred); an encounter not there is refused as `command_encounter` refuses it. A
     storyguide's command is for whoever holds the encounter's seat (`combat.access.require_seat`)."""
-    rows = Encounter.objects.values_list(
-        "saga_id", "seat_holder_id", "saga__rule_system", "saga__storyguide_id"
-    )
     with refused_beside_the_button(request):
-        try:
-            saga_id, holder_id, system, storyguide_id = rows.get(pk=encounter_id)
-        except Encounter.DoesNotExist:
-            raise Http404("No such encounter.") from None
+        rows = list(CHECKED(pk=encounter_id))
+        if not rows:
+            raise Http404("No such encounter.")
+        ((saga_id, holder_id, system, storyguide_id),) = rows
         encounter = known(Encounter, id=encounter_id, saga_id=saga_id, seat_holder_id=holder_id)
         encounter.saga = known(Saga, id=saga_id, rule_system=system, storyguide_id=storyguide_id)
         may_see(request.user, encounter.saga, rule_system)

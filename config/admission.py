@@ -28,11 +28,13 @@ late or lost (docs/performance.md, "Overload").
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import statistics
 import time
 from collections import deque
 
+from csp.utils import build_policy
 from django.conf import settings
 from django.template.loader import render_to_string
 
@@ -129,14 +131,13 @@ def refusal(scope, seconds: int) -> tuple[int, list[tuple[bytes, bytes]], bytes]
         (b"retry-after", str(seconds).encode()),
         (b"cache-control", b"no-store"),
         (b"x-content-type-options", b"nosniff"),
-        (b"content-security-policy", CSP),
+        (b"content-security-policy", policy()),
     ]
     return 503, headers, body
 
 
-# The site's policy (config.settings' CONTENT_SECURITY_POLICY), for an answer that never reaches Django's
-# middleware.
-CSP = (
-    b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self';"
-    b" object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
+@functools.cache
+def policy() -> bytes:
+    """The site's Content-Security-Policy (config.settings' CONTENT_SECURITY_POLICY) as django-csp's
+    middleware writes it, for an answer that never reaches Django's middleware; built at the first refusal."""
+    return build_policy().encode()

@@ -22,7 +22,14 @@ from .kinds import EXCHANGE, ROLL, TURN_ENDED
 from .models import Chase, Fight, Runner
 from .services.sheet import SheetScore, rollable_names, scores_of, stamina_base
 from .sheet import sheet_of
-from .state import D6Read, read_combatants, table_state, with_combatants
+from .state import (
+    D6Read,
+    fight_with_fighters,
+    newest_chase,
+    read_combatants,
+    table_state,
+    target_row,
+)
 
 TERRAIN_ROWS = 3  # terrain stretches named when a chase starts
 ALWAYS_RISES = 6  # d6 seed: above six, every physical roll raises fatigue
@@ -229,7 +236,7 @@ PAD = 6
 def chase_grid(chase: Chase, runners: list[Runner]) -> dict:
     """The SVG geometry: a lane per chaser, the target's square at the right end of each lane,
     the chaser `distance` squares behind it; the terrain stretches as a strip on top."""
-    target = next(r for r in runners if r.role == Runner.Role.TARGET)
+    target = target_row(runners)
     chasers = [r for r in runners if r.role == Runner.Role.CHASER]
     furthest = max([r.start_distance or 1 for r in chasers] + [r.distance or 0 for r in chasers])
     columns = chase.escape_distance or furthest + 2
@@ -635,10 +642,8 @@ def table_facts(encounter: Encounter, read: D6Read | None = None) -> D6Facts:
     combatants as the command left them where it hands them over (`read`), else read here."""
     # Each sheet reads its saga's attribute names: the saga comes along, not once per character.
     combatants = read.combatants if read is not None else read_combatants(encounter)
-    fight = Fight.objects.filter(encounter=encounter).first()
-    fighters = with_combatants(fight.fighters.all(), combatants) if fight is not None else []
-    chase = encounter.d6_chases.order_by("-number").first()
-    runners = with_combatants(chase.runners.all(), combatants) if chase is not None else []
+    fight, fighters = fight_with_fighters(encounter, combatants)  # one query, as the chase below
+    chase, runners = newest_chase(encounter, combatants)  # one query: never a chase without its runners
     entries = encounter.events.filter(kind__in=(ROLL, TURN_ENDED)).order_by("-seq")
     last_entry = entries.first() if fight is not None else None
     return D6Facts(combatants, fight, fighters, chase, runners, last_entry)
@@ -686,7 +691,7 @@ def state_context(encounter: Encounter, audience: str, facts: D6Facts | None = N
     chase_context = None
     chase_runs = chase is not None and chase.ongoing and not over
     if chase is not None:
-        target = next(r for r in runners if r.role == Runner.Role.TARGET)
+        target = target_row(runners)
         owner = target.combatant.character.owner
         chooser_id = owner.pk if owner is not None and not target.combatant.character.is_npc else None
         chase_context = {

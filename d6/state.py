@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from django.db.models import Subquery
+
 from campaign.models import Character
 from combat.access import holds_seat
 from combat.models import Combatant, Encounter
@@ -42,6 +44,50 @@ def with_combatants(rows: Iterable, combatants: list[Combatant]) -> list:
     for row in rows:
         row.combatant = by_id[row.combatant_id]
     return rows
+
+
+def fight_with_fighters(
+    encounter: Encounter, combatants: list[Combatant]
+) -> tuple[Fight | None, list[Fighter]]:
+    """The encounter's fight and its fighters (each given its combatant from `combatants`), read in one
+    query, as `newest_chase` reads a chase: a fight is written with its fighters in one transaction."""
+    fighters = with_combatants(
+        Fighter.objects.filter(fight__encounter=encounter).select_related("fight"), combatants
+    )
+    if not fighters:
+        return None, []
+    fight = fighters[0].fight
+    for fighter in fighters:
+        fighter.fight = fight
+    return fight, fighters
+
+
+def newest_chase(encounter: Encounter, combatants: list[Combatant]) -> tuple[Chase | None, list[Runner]]:
+    """The encounter's newest chase and its runners (each given its combatant from `combatants`), read in
+    one query: a reader outside a transaction (a page, a push after its commit, a websocket's replay) sees
+    them as one commit left them, never the chase from before a delete and its runners from after it."""
+    newest = encounter.d6_chases.order_by("-number").values("pk")[:1]
+    rows = Runner.objects.filter(chase=Subquery(newest)).select_related("chase")
+    runners = with_combatants(rows, combatants)
+    if not runners:  # a chase is written with its target and chasers in one transaction: no chase
+        return None, []
+    chase = runners[0].chase
+    for runner in runners:
+        runner.chase = chase
+    return chase, runners
+
+
+def target_row(runners: Iterable[Runner]) -> Runner:
+    """The chase's target among its runners. A chase is written with its target in one transaction and read
+    with its runners in one query: a missing target is a broken invariant, raised as a LookupError naming
+    the chase rather than as the StopIteration of a bare `next()`, which a Future garbles into a TypeError
+    and a generator swallows."""
+    runners = list(runners)
+    for runner in runners:
+        if runner.role == Runner.Role.TARGET:
+            return runner
+    which = f"chase {runners[0].chase.number}" if runners else "a chase"
+    raise LookupError(f"{which} has no target among the runners read with it")
 
 
 def _sheet_fatigue(character: Character) -> int:
@@ -83,7 +129,7 @@ def _engine_runner(row: Runner, fatigue: Fatigue) -> rules.Runner:
 
 def chase_state(chase: Chase, rows: list[Runner], fatigue: Fatigue = current_fatigue) -> rules.ChaseState:
     """The engine's chase from its rows."""
-    target = next(row for row in rows if row.role == Runner.Role.TARGET)
+    target = target_row(rows)
     return rules.ChaseState(
         target=_engine_runner(target, fatigue),
         chasers=tuple(_engine_runner(row, fatigue) for row in rows if row.role == Runner.Role.CHASER),

@@ -4,9 +4,10 @@ pages, sockets, static files and other posts are never refused."""
 import asyncio
 
 import pytest
+from django.urls import reverse
 
 from combat.answers import busy_message
-from config.admission import Admission
+from config.admission import Admission, policy, refusal
 
 
 class SlowApp:
@@ -23,6 +24,17 @@ class SlowApp:
             return
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def one_held(wait_ms: int, held: float | None = None) -> tuple[SlowApp, Admission, asyncio.Task]:
+    """A slow app behind one place, and a first command holding that place (the caller sends the second)."""
+    inner = SlowApp()
+    app = Admission(inner, slots=1, wait_ms=wait_ms)
+    if held is not None:
+        app.held = held  # seconds each command holds its place
+    first = asyncio.create_task(call(app, scope()))
+    await asyncio.sleep(0)  # the first is in
+    return inner, app, first
 
 
 def scope(method="POST", path="/encounters/7/correct/", htmx=True, kind="http"):
@@ -50,11 +62,7 @@ async def call(app, request_scope) -> dict:
 
 def test_a_command_beyond_the_wait_is_refused_at_once_with_retry_after():
     async def run():
-        inner = SlowApp()
-        app = Admission(inner, slots=1, wait_ms=100)
-        app.held = 0.08  # each command holds its place 80 ms: one waiting is 80 ms, a second 160 ms
-        first = asyncio.create_task(call(app, scope()))
-        await asyncio.sleep(0)
+        inner, app, first = await one_held(wait_ms=100, held=0.08)  # one waiting is 80 ms, a second 160 ms
         second = asyncio.create_task(call(app, scope()))  # waits: 80 ms ahead of it
         await asyncio.sleep(0)
         refused = await asyncio.wait_for(call(app, scope()), 0.05)  # 160 ms ahead: at once
@@ -74,10 +82,7 @@ def test_a_command_beyond_the_wait_is_refused_at_once_with_retry_after():
 
 def test_a_plain_form_refused_gets_a_page_saying_so():
     async def run():
-        inner = SlowApp()
-        app = Admission(inner, slots=1, wait_ms=0)
-        first = asyncio.create_task(call(app, scope()))
-        await asyncio.sleep(0)
+        inner, app, first = await one_held(wait_ms=0)
         refused = await call(app, scope(htmx=False))
         inner.release.set()
         await first
@@ -87,7 +92,16 @@ def test_a_plain_form_refused_gets_a_page_saying_so():
     assert refused["status"] == 503
     assert b"<h1>The table is busy</h1>" in refused["body"]
     assert b"Nothing was changed" in refused["body"]
-    assert b"content-security-policy" in refused["headers"]
+    assert refused["headers"][b"content-security-policy"] == policy()
+
+
+def test_a_refusal_sends_the_policy_the_middleware_sends_on_a_page(client):
+    """The 503 never reaches django-csp's middleware: its header is built from the same settings, alike."""
+    page = client.get(reverse("login"))
+    _, headers, _ = refusal(scope(), 1)
+    assert page.status_code == 200
+    assert dict(headers)[b"content-security-policy"].decode() == page["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in page["Content-Security-Policy"]  # the site's policy, not an empty one
 
 
 @pytest.mark.parametrize(
@@ -142,10 +156,7 @@ def test_commands_take_their_turns_first_come_first_served():
 
 def test_a_waiting_command_whose_client_goes_gives_its_place_back():
     async def run():
-        inner = SlowApp()
-        app = Admission(inner, slots=1, wait_ms=5000)
-        first = asyncio.create_task(call(app, scope()))
-        await asyncio.sleep(0)
+        inner, app, first = await one_held(wait_ms=5000)
         gone = asyncio.create_task(call(app, scope(path="/encounters/8/correct/")))
         await asyncio.sleep(0)
         gone.cancel()
@@ -164,11 +175,7 @@ def test_a_command_that_waited_too_long_is_refused():
     """The process slowed down under a queue it had admitted: past twice the wait, a refusal, not a hang."""
 
     async def run():
-        inner = SlowApp()
-        app = Admission(inner, slots=1, wait_ms=50)
-        app.held = 0.01
-        first = asyncio.create_task(call(app, scope()))
-        await asyncio.sleep(0)
+        inner, app, first = await one_held(wait_ms=50, held=0.01)
         late = await asyncio.wait_for(call(app, scope()), 1)
         inner.release.set()
         await first

@@ -1,6 +1,7 @@
-"""The Django and asgiref internals that config.threads overrides or builds on, asserted as they are today
-(Django 5.2, asgiref 3.13), so that an upgrade which changes them fails here, by name, instead of the site
-quietly going back to a thread a request or running its middleware in the event loop."""
+"""The Django and asgiref internals that config.threads and combat.prepared override or build on, asserted
+as they are today (Django 5.2, asgiref 3.13), so that an upgrade which changes them fails here, by name,
+instead of the site quietly going back to a thread a request, running its middleware in the event loop, or
+reading a prepared read's rows wrongly."""
 
 import asyncio
 import inspect
@@ -70,3 +71,26 @@ def test_a_thread_sensitive_context_takes_an_executor_and_sync_code_runs_in_it()
     assert seen[0] == seen[1] != threading.main_thread().ident
     assert lent.submit(threading.get_ident).result() == seen[0]  # not shut down by the context
     lent.shutdown()
+
+
+def test_a_compilers_rows_are_read_from_the_state_its_as_sql_leaves():
+    """What combat.prepared builds on: Django's rows are read with the SQL from the compiler's `as_sql` (a
+    prepared read's gives the SQL compiled once) and with the state `as_sql` leaves on the compiler
+    (`COMPILED_STATE`, which a prepared read puts back), through the query's `get_compiler`."""
+    from django.db.models.query import ModelIterable
+    from django.db.models.sql.compiler import SQLCompiler
+
+    from combat.prepared import COMPILED_STATE
+
+    iterable = inspect.getsource(ModelIterable.__iter__)
+    assert "compiler = queryset.query.get_compiler(using=db)" in iterable
+    for name in ("select", "klass_info", "annotation_col_map"):
+        assert f"compiler.{name}" in iterable
+    execute = inspect.getsource(SQLCompiler.execute_sql)
+    assert "sql, params = self.as_sql()" in execute
+    assert {"col_count", "has_extra_select"} <= {n for n in COMPILED_STATE if f"self.{n}" in execute}
+    assert "self.select[0 : self.col_count]" in inspect.getsource(SQLCompiler.results_iter)
+    setup = inspect.getsource(SQLCompiler.setup_query) + inspect.getsource(SQLCompiler.pre_sql_setup)
+    assert "self.select, self.klass_info, self.annotation_col_map = self.get_select(" in setup
+    assert "self.col_count = len(self.select)" in setup
+    assert "self.has_extra_select = bool(extra_select)" in setup

@@ -100,11 +100,53 @@ def test_the_ceiling_is_one_core_a_daphne_and_every_core_shared_with_the_rest(mo
     assert fanout.ceiling_lines({"done": 100, "cpu_ms_per_command": {"floor": 1.0}}) == []
 
 
+def test_two_daphnes_with_a_core_each_go_at_the_busier_ones_pace_against_one_beside_them():
+    """Issue 37, item 5: one Daphne at 10 ms a command; two at 5.5 and 5.0 ms each of every command done.
+    With a core each the two carry 1000 / 5.5 = 182 a second, 1.82x one's 100; together they cost 5 % more."""
+
+    def run(daphnes, each, done=40.0, reference_ms=22.0):
+        per = {"daphne": sum(each), "postgres": 2.0, "redis": 0.5, "bench client": 1.0}
+        return {
+            "daphnes": daphnes,
+            "daphne_ms_per_command": [{"cpu": ms, "loop": ms / 4} for ms in each],
+            "cpu_ms_per_command": per,
+            "asked_per_s": 40.0,
+            "done_per_s": done,
+            "done": int(done * 20),
+            "lost_commands": 0,
+            "lost": 0,
+            "reference_ms": [reference_ms - 2, reference_ms, reference_ms + 2],
+        }
+
+    one, two = run(1, [10.0]), run(2, [5.5, 5.0])
+    (line,) = fanout.own_core_lines(two)
+    assert "#0 5.50 ms (its event loop 1.38), #1 5.00 ms (its event loop 1.25); together 10.50 ms" in line
+    assert "(and postgres 2.00 ms, redis 0.50 ms a command on cores of their own)" in line
+    assert line.endswith("they would carry at most 182/s")
+    assert fanout.own_core_lines(one)[0].endswith("it would carry at most 100/s")
+    # the last pair in slower minutes: the reference probe 10 % slower, the two 10 % dearer than in the first
+    lines = fanout.scaleout_lines([one, two, run(1, [10.0]), run(2, [5.0, 6.0], reference_ms=24.2)])
+    assert "run 1, 1 Daphne(s): 40.0 asked -> 40.0 done a second, lost 0 commands and 0 frames" in lines[1]
+    assert "Redis 0.50 ms, PostgreSQL 2.00 ms; with a core each 100/s; reference median 22.0 ms" in lines[1]
+    assert "CPU a command: 5.50 (its event loop 1.38) + 5.00 (its event loop 1.25) = 10.50 ms" in lines[2]
+    assert "with a core each 1.82x, the two together +5% CPU a command, measured here 1.00x" in lines[2]
+    assert "(+5% against the reference probe)" in lines[2]
+    assert "with a core each 1.67x, the two together +10% CPU a command" in lines[4]  # the busier at 6 ms
+    assert "(+0% against the reference probe)" in lines[4]
+    assert lines[-1] == (
+        "two Daphnes with a core each against one: 1.67x to 1.82x; the two together against one:"
+        " +5% to +10% CPU a command, +0% to +5% against the reference probe"
+    )
+    assert "against" not in lines[1] + lines[3]  # a run of one is the baseline
+
+
 def test_the_tables_take_the_daphnes_in_turn():
     layout = [{"storyguide": f"sg{t}", "players": [f"p{t}{n}" for n in range(3)]} for t in range(3)]
     seats = load.seating(layout, ["a", "b"])
     assert [table[0][2] for table in seats] == ["a", "b", "a"]  # the storyguides, who post
     assert [base for table in seats for _, _, base in table[1:]] == ["a", "b"] * 4 + ["a"]
+    seated = load.seating(layout, ["a", "b"], together=True)  # --seating table: no frame crosses to two
+    assert [[base for _, _, base in table] for table in seated] == [["a"] * 4, ["b"] * 4, ["a"] * 4]
 
 
 def test_the_embedded_default_needs_no_option():
@@ -141,6 +183,10 @@ def test_redis_means_postgresql_and_takes_several_daphnes():
         ["--daphnes", "0"],
         ["--pool-max", "10"],
         ["--idle", "-1"],
+        ["--scaleout", "2"],  # one Daphne and two need the Redis layer
+        ["--redis", "start", "--scaleout", "2", "--overload", "2"],
+        ["--redis", "start", "--scaleout", "-1"],
+        ["--redis", "start", "--seating", "table", "--overload", "2"],
     ],
 )
 def test_a_setup_the_bench_cannot_run_is_refused(argv, capsys):

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from arsmagica.models import Declaration, Weapon
 from arsmagica.rules.table import RESOLVABLE, Table
 from combat.models import Combatant, Encounter
+from combat.prepared import Prepared
 
 
 def last_confirmed(round_log: dict) -> tuple[str, list[str]]:
@@ -68,16 +69,10 @@ def combatants_of(encounter: Encounter, *, weapons: bool = True) -> list[Combata
     matches the ordering against every selected column, which cost a table read about a sixth of its
     time (docs/performance.md). `weapons=False`: one query, and a character's weapons are read when first
     asked for (`Weapon.of`), for a command that draws one card at most."""
-    rows = (
-        encounter.combatants.order_by()
-        .select_related("character", "character__owner")
-        .defer(*_player_unshown())
-    )
-    if weapons:
-        rows = rows.prefetch_related(
-            Prefetch("character__weapons", Weapon.objects.order_by(), to_attr=Weapon.READ_AS)
-        )
+    rows = (_COMBATANTS_WITH_WEAPONS if weapons else _COMBATANTS)(encounter=encounter.pk)
     combatants = sorted(rows, key=attrgetter(*Combatant._meta.ordering))
+    for combatant in combatants:
+        combatant.encounter = encounter  # as `encounter.combatants` gives them
     if weapons:
         for combatant in combatants:
             getattr(combatant.character, Weapon.READ_AS).sort(key=attrgetter(*Weapon._meta.ordering))
@@ -91,10 +86,39 @@ def declarations_in(
     the combatants, which a lookup by combatant does not need: `CommandRead.declared` puts them in order).
     `weapons`: each with its weapon's row, for a page that names it (last round's, "same as last round");
     the rules, the forms and this round's panels go by `weapon_id`."""
-    rows = Declaration.objects.filter(encounter=encounter, round_number=round_number)
+    rows = (_DECLARATIONS_WITH_WEAPONS if weapons else _DECLARATIONS)(
+        encounter=encounter.pk, round=round_number
+    )
+    return {declaration.combatant_id: declaration for declaration in rows}
+
+
+def _combatants(encounter: int, *, weapons: bool) -> QuerySet:
+    """`combatants_of`'s read, built once (`combat.prepared`)."""
+    rows = (
+        Combatant.objects.filter(encounter=encounter)
+        .order_by()
+        .select_related("character", "character__owner")
+        .defer(*_player_unshown())
+    )
     if weapons:
-        rows = rows.select_related("weapon")
-    return {declaration.combatant_id: declaration for declaration in rows.order_by()}
+        rows = rows.prefetch_related(
+            Prefetch("character__weapons", Weapon.objects.order_by(), to_attr=Weapon.READ_AS)
+        )
+    return rows
+
+
+def _declarations(encounter: int, round: int, *, weapons: bool) -> QuerySet:
+    """`declarations_in`'s read, built once (`combat.prepared`)."""
+    rows = Declaration.objects.filter(encounter=encounter, round_number=round).order_by()
+    return rows.select_related("weapon") if weapons else rows
+
+
+# The command's reads of the table, compiled once a process: building and compiling their SQL was most of
+# their CPU (docs/performance.md, "A command's CPU").
+_COMBATANTS = Prepared(functools.partial(_combatants, weapons=False), "encounter")
+_COMBATANTS_WITH_WEAPONS = Prepared(functools.partial(_combatants, weapons=True), "encounter")
+_DECLARATIONS = Prepared(functools.partial(_declarations, weapons=False), "encounter", "round")
+_DECLARATIONS_WITH_WEAPONS = Prepared(functools.partial(_declarations, weapons=True), "encounter", "round")
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,7 @@ def regrouped(grouped: list[Evening], encounter_id: int, direction: str) -> dict
     (the first of an evening to the one before, the last to the one after); empty when it cannot go there."""
     if direction not in moves(grouped).get(encounter_id, ()):
         return {}
+    # `moves` names only the first or last encounter of an evening: `encounter_id` is in one of them.
     index = next(i for i, evening in enumerate(grouped) if encounter_id in {e.pk for e in evening.encounters})
     encounters = grouped[index].encounters
     if direction == EARLIER:

@@ -15,12 +15,19 @@ from .. import layers, saga_live, systems
 from ..access import require_seat
 from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPhase
 from ..events import PayloadMismatch, check_payload
+from ..inputs import MAX_ID
 from ..models import Encounter, Event, SagaRecord
+from ..prepared import Prepared
 from ..rules.refusals import BAD_INPUT, NOT_YOURS, OVER, STALE, WRONG_TIME, Refusal
 
 logger = logging.getLogger(__name__)
 # The error each kind of refusal is answered with (its status: combat.errors).
 REFUSED = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
+# The encounter's row, locked, with its saga (every command asks whose it is and which rule system; only the
+# encounter's row is locked): every command's first read, compiled once (`combat.prepared`).
+LOCKED = Prepared(
+    lambda pk: Encounter.objects.select_related("saga").select_for_update(of=("self",)).filter(pk=pk), "pk"
+)
 
 
 def lock_encounter(encounter_id: int, expected_version: int | None, *, after_end: bool = False) -> Encounter:
@@ -32,12 +39,13 @@ def lock_encounter(encounter_id: int, expected_version: int | None, *, after_end
     once and that check the round and phase instead (a player's declaration).
     """
     try:
-        # The saga comes along (every command asks whose it is and which rule system); only the
-        # encounter's row is locked.
-        rows = Encounter.objects.select_related("saga").select_for_update(of=("self",))
-        encounter = rows.get(pk=encounter_id)
-    except (Encounter.DoesNotExist, ValueError, TypeError):
-        raise NotAllowed(NOT_OPEN) from None
+        pk = int(encounter_id)  # as the key's field takes it; beyond 64 bits, no encounter of ours
+    except (ValueError, TypeError, OverflowError):  # not a number, or an infinite one
+        pk = 0
+    rows = list(LOCKED(pk=pk)) if 0 < pk <= MAX_ID else []
+    if not rows:
+        raise NotAllowed(NOT_OPEN)
+    encounter = rows[0]
     if encounter.status == Encounter.Status.ENDED and not after_end:
         raise WrongPhase(OVER)
     if expected_version is not None and encounter.version != expected_version:

@@ -377,6 +377,7 @@ def change_terrain(state: ChaseState, name: str) -> tuple[ChaseState, TerrainCha
     reason = terrain_refusal(state, name)
     if reason:
         raise RulesError(reason)
+    # `terrain_refusal` refused a name not offered: this finds it.
     terrain = next(terrain for terrain in state.offered if terrain.name == name)
     change = TerrainChange(exchange=state.exchanges, before=state.terrain, after=terrain)
     stretch = Stretch(terrain=terrain, starts_at=state.exchanges + 1)

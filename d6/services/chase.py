@@ -26,7 +26,7 @@ from ..kinds import (
     TERRAIN_OFFERED,
 )
 from ..models import Chase, Runner
-from ..state import D6Read, actor, read_combatants, table_state, with_combatants
+from ..state import D6Read, actor, read_combatants, table_state, target_row, with_combatants
 from .common import require_d6
 from .dice import dice_for, parse_faces
 from .sheet import chase_scores, current_fatigue, save_fatigue, stamina_base
@@ -353,7 +353,7 @@ def offer_terrain(user, encounter_id: int, expected_version: int, terrains: list
         chase.offered = offered
         chase.route = chase.route + [t for t in offered if t["name"] not in {r["name"] for r in chase.route}]
         chase.save(update_fields=["offered", "route"])
-        target = next(row for row in rows if row.role == Runner.Role.TARGET)
+        target = target_row(rows)
         owner = target.combatant.character.owner
         payload = {
             "chase": chase.number,
@@ -376,7 +376,7 @@ def choose_terrain(user, encounter_id: int, expected_version: int, name: str) ->
         chase, rows, state, read = _chase(encounter)
         name = (name or "").strip()
         obey(table.can_choose_terrain(state, actor(user, encounter, [r.combatant for r in rows]), name))
-        target = next(row for row in rows if row.role == Runner.Role.TARGET)
+        target = target_row(rows)
         state, change = rules.change_terrain(state.chase, name)
         after = {"name": change.after.name, "rolled": change.after.rolled}
         chase.stretches = chase.stretches + [{**after, "starts_at": state.exchanges + 1}]
@@ -408,6 +408,7 @@ def runner_breather(user, encounter_id: int, expected_version: int, combatant_id
         require_d6(encounter)
         chase, rows, state, read = _chase(encounter)
         obey(table.can_take_runner_breather(state, str(combatant_id)))
+        # The check refused a combatant not among the runners (`_runner_refusal`): this finds it.
         row = next(r for r in rows if str(r.combatant_id) == str(combatant_id))
         _, record = chase_rules.take_breather(state.chase, str(row.combatant_id))
         character = row.combatant.character
@@ -435,6 +436,7 @@ def _runner_command(user, encounter_id: int, expected_exchange: int, combatant_i
     chase, rows, state, read = _chase(encounter)
     by = actor(user, encounter, [r.combatant for r in rows])
     obey(check(state, by, str(combatant_id), expected_exchange))
+    # Both checks refuse a combatant not among the runners (`_runner_may_act`): this finds it.
     row = next(r for r in rows if str(r.combatant_id) == str(combatant_id))
     return encounter, chase, rows, row, read
 
@@ -474,7 +476,7 @@ def choose_at_target(user, encounter_id: int, expected_exchange: int, combatant_
         )
         row.moves_ahead = bool(move_ahead)
         row.save(update_fields=["moves_ahead"])
-        target = next(r for r in rows if r.role == Runner.Role.TARGET)
+        target = target_row(rows)
         payload = {
             "chase": chase.number,
             "combatant": str(row.combatant_id),
