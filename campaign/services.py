@@ -149,13 +149,20 @@ def _played_by(character: Character, player, by) -> Character:
 # --- the saga's troupe: its storyguides and its lead (the lead's; docs/architecture.md "Troupe play") -------
 
 
+def _troupe_locked(saga: Saga, by, refusal: str) -> Saga:
+    """The saga's row, locked for one change of its troupe at a time, when `by` is its lead; else Refused
+    with `refusal`. Inside the caller's transaction."""
+    saga = Saga.objects.select_for_update().get(pk=saga.pk)
+    if by is None or not is_lead(by, saga):
+        raise Refused(refusal)
+    return saga
+
+
 def make_storyguide(saga: Saga, member, *, by) -> Membership:
     """A member of the saga made one of its storyguides, by its lead: they may make its encounters, and
     hold an encounter's seat when it is handed to them."""
     with transaction.atomic():
-        saga = Saga.objects.select_for_update().get(pk=saga.pk)  # one change of the troupe at a time
-        if by is None or not is_lead(by, saga):
-            raise Refused("Only the saga's lead storyguide can choose its storyguides.")
+        saga = _troupe_locked(saga, by, "Only the saga's lead storyguide can choose its storyguides.")
         membership = saga.memberships.filter(user=member).first() if member is not None else None
         if membership is None:
             raise Refused("Only a member of the saga can be one of its storyguides: invite them first.")
@@ -172,9 +179,7 @@ def remove_storyguide(saga: Saga, member, *, by) -> Membership:
     first). The seats they hold of encounters not over pass to the lead, each handed over in its log; an
     ended encounter's seat stays with whoever ran it to the end. Recorded in the saga's history."""
     with transaction.atomic():
-        saga = Saga.objects.select_for_update().get(pk=saga.pk)  # one change of the troupe at a time
-        if by is None or not is_lead(by, saga):
-            raise Refused("Only the saga's lead storyguide can choose its storyguides.")
+        saga = _troupe_locked(saga, by, "Only the saga's lead storyguide can choose its storyguides.")
         if member is not None and is_lead(member, saga):
             raise Refused("The lead stays a storyguide: pass the lead to another storyguide first.")
         membership = saga.memberships.filter(user=member).first() if member is not None else None
@@ -191,9 +196,7 @@ def pass_lead(saga: Saga, storyguide, *, by) -> Saga:
     """The saga's lead passed by its lead to another of its storyguides, who from then on chooses its
     storyguides, archives and deletes it; the one before stays one of its storyguides."""
     with transaction.atomic():
-        saga = Saga.objects.select_for_update().get(pk=saga.pk)
-        if by is None or not is_lead(by, saga):
-            raise Refused("Only the saga's lead storyguide can pass the lead on.")
+        saga = _troupe_locked(saga, by, "Only the saga's lead storyguide can pass the lead on.")
         if storyguide is None or is_lead(storyguide, saga):
             raise Refused("The lead is yours already: pass it to another of the saga's storyguides.")
         role = Membership.Role.STORYGUIDE
