@@ -176,8 +176,8 @@ def make_storyguide(saga: Saga, member, *, by) -> Membership:
 
 def remove_storyguide(saga: Saga, member, *, by) -> Membership:
     """One of the saga's storyguides made a player again, by its lead (not the lead themselves: pass the lead
-    first). The seats they hold of encounters not over pass to the lead, each handed over in its log; an
-    ended encounter's seat stays with whoever ran it to the end. Recorded in the saga's history."""
+    first). The seats they hold pass to the lead, ended encounters' too, each handed over in its log.
+    Recorded in the saga's history."""
     with transaction.atomic():
         saga = _troupe_locked(saga, by, "Only the saga's lead storyguide can choose its storyguides.")
         if member is not None and is_lead(member, saga):

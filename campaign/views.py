@@ -189,7 +189,7 @@ TROUPE_CHANGES = {
         services.remove_storyguide,
         "Make a player again",
         lambda m, lead: m.role == Membership.Role.STORYGUIDE and m.user_id != lead,
-        "{name} is a player again; the seats they held of encounters not over are yours now.",
+        "{name} is a player again; the seats they held are yours now.",
     ),
 }
 

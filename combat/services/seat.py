@@ -36,14 +36,15 @@ def hand_over_seat(user, encounter_id: int, expected_version: int, to: str, reas
 
 
 def pass_seats(saga, was, to, by, reason: str) -> list[str]:
-    """Inside the caller's transaction: the seat of each encounter of the saga not over that `was` holds,
-    handed to `to` by `by`, each logged as a hand-over is; the names of those encounters. An ended encounter's
-    seat stays with whoever ran it to the end."""
-    held = Encounter.objects.filter(saga=saga, seat_holder=was).exclude(status=Encounter.Status.ENDED)
+    """Inside the caller's transaction: the seat of each encounter of the saga that `was` holds, handed to
+    `to` by `by`, each logged as a hand-over is; the names of those encounters. An ended encounter's too: a
+    seat held by someone who is no storyguide would give a player its controls and its storyguide's version,
+    and an archive no import takes; the steps they ran stay theirs to read whole (combat.seated)."""
+    held = Encounter.objects.filter(saga=saga, seat_holder=was)
     names = []
     for encounter_id in held.order_by("pk").values_list("pk", flat=True):
         encounter = lock_encounter(encounter_id, None, after_end=True)
-        if encounter.seat_holder_id == was.pk and encounter.status != Encounter.Status.ENDED:
+        if encounter.seat_holder_id == was.pk:
             _seat(encounter, by, to, reason)
             names.append(encounter.name)
     return names

@@ -211,6 +211,23 @@ def test_a_troupe_saga_moves_with_its_seats(handed):
     assert [e.seq for e in lead] == list(range(1, handed.handed_at)), "the steps the lead ran stay theirs"
 
 
+def test_a_storyguide_made_a_player_after_the_end_hands_the_lead_its_seat_and_the_saga_still_moves(handed):
+    """Dora ran the encounter to its end, then the lead makes her a player again: the ended encounter's seat
+    passes to the lead too (a seat left with a player gave her its controls, and the holder's archive was
+    no import's; the soak's seed 2911202719), she keeps the steps she ran, and the lead's archive imports."""
+    encounter = Encounter.objects.get(pk=handed.encounter.pk)
+    services.end_encounter(handed.dora, encounter.pk, encounter.version)
+    campaign_services.remove_storyguide(handed.saga, handed.dora, by=handed.saga.storyguide)
+    encounter.refresh_from_db()
+    assert encounter.seat_holder == handed.saga.storyguide
+    dora = [e.seq for e in reader_events(encounter, handed.dora)[1] if e.whole]
+    assert dora and dora[0] == handed.handed_at, "the steps she ran are hers to read whole"
+    data = archive_data(handed.saga, handed.saga.storyguide)
+    assert data["audience"] == "storyguide"
+    saga = import_saga(data, storyguide=get_user_model().objects.create_user("zed"))
+    assert saga.encounters.get().seat_holder.get_username() == "zed"
+
+
 def test_a_file_that_seats_someone_outside_the_troupe_is_refused(handed):
     data = archive_data(handed.saga, handed.dora)
     data["encounters"][0]["seat_holder"] = "alice"
