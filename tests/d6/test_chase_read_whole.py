@@ -16,20 +16,9 @@ from d6.models import Chase, Runner
 from d6.panels import state_context, table_facts
 from d6.state import target_row
 
-from .test_chase import STREETS
+from .test_chase import start
 
 pytestmark = pytest.mark.django_db
-
-
-def start(table):
-    services.start_chase(
-        table.storyguide,
-        table.encounter.pk,
-        table.v,
-        table.marta.pk,
-        [(table.bandits[0].pk, 2)],
-        STREETS,
-    )
 
 
 @contextmanager
@@ -51,7 +40,7 @@ def deleted_after_the_chase_is_read(encounter_id: int, table: str = "d6table_cha
 
 
 def test_the_chase_and_its_runners_are_read_in_one_query(table):
-    start(table)
+    start(table, [(table.bandits[0].pk, 2)])  # one chaser
     encounter = table.refresh()
     with deleted_after_the_chase_is_read(encounter.pk):
         facts = table_facts(encounter)
@@ -63,7 +52,7 @@ def test_the_chase_and_its_runners_are_read_in_one_query(table):
 def test_a_replay_racing_the_encounters_deletion_draws_the_chase_it_read(table):
     """The consumer's replay (`live.replay_frame`, outside any transaction) of a chase whose encounter is
     deleted as it reads: the chase as it stood, not a StopIteration into the websocket's Future."""
-    start(table)
+    start(table, [(table.bandits[0].pk, 2)])  # one chaser
     encounter = table.refresh()
     with deleted_after_the_chase_is_read(encounter.pk):
         html, _ = live.replay_frame(encounter.pk, PLAYERS, 0)
@@ -83,13 +72,11 @@ def test_a_replay_racing_the_encounters_deletion_draws_the_fight_it_read(table, 
 
 def test_the_newest_chase_is_the_one_read(table, dice):
     """Two chases: the frame reads the second one's runners, with the second chase."""
-    start(table)
+    start(table, [(table.bandits[0].pk, 2)])  # one chaser
     dice(5, 5, 1, 2)  # Bandit 1: die result 2 below fatigue 4: drops out, Marta escapes (test_chase.py)
     services.exchange(table.storyguide, table.encounter.pk, table.v)
     assert Chase.objects.get().outcome != Chase.Outcome.ONGOING
-    services.start_chase(
-        table.storyguide, table.encounter.pk, table.v, table.marta.pk, [(table.bandits[1].pk, 3)], STREETS
-    )
+    start(table, [(table.bandits[1].pk, 3)])
     facts = table_facts(table.refresh())
     assert facts.chase.number == 2
     assert [r.combatant_id for r in facts.runners] == [table.marta.pk, table.bandits[1].pk]
@@ -100,7 +87,7 @@ def test_the_newest_chase_is_the_one_read(table, dice):
 def test_a_chase_without_its_target_is_named_not_a_stop_iteration(table):
     """A broken invariant (a chase read without its target) raises a LookupError naming the chase, which
     a Future or a generator carries as it is, rather than a StopIteration they garble or swallow."""
-    start(table)
+    start(table, [(table.bandits[0].pk, 2)])  # one chaser
     runners = [r for r in Chase.objects.get().runners.all() if r.role == Runner.Role.CHASER]
     with pytest.raises(LookupError, match="chase 1 has no target"):
         target_row(runners)
