@@ -158,6 +158,15 @@ def _troupe_locked(saga: Saga, by, refusal: str) -> Saga:
     return saga
 
 
+def _given_role(saga: Saga, membership: Membership, member, role: str, change: str, by) -> Membership:
+    """The member's new place in the troupe saved, and the change told (`campaign.signals.troupe_changed`:
+    the saga's record, the seats, the pages), inside the caller's transaction."""
+    membership.role = role
+    membership.save(update_fields=["role"])
+    signals.troupe_changed.send(Saga, saga=saga, change=change, member=member, was=None, by=by)
+    return membership
+
+
 def make_storyguide(saga: Saga, member, *, by) -> Membership:
     """A member of the saga made one of its storyguides, by its lead: they may make its encounters, and
     hold an encounter's seat when it is handed to them."""
@@ -168,10 +177,7 @@ def make_storyguide(saga: Saga, member, *, by) -> Membership:
             raise Refused("Only a member of the saga can be one of its storyguides: invite them first.")
         if membership.role == Membership.Role.STORYGUIDE:
             raise Refused(f"{member.get_username()} is one of the saga's storyguides already.")
-        membership.role = Membership.Role.STORYGUIDE
-        membership.save(update_fields=["role"])
-        signals.troupe_changed.send(Saga, saga=saga, change=signals.MADE, member=member, was=None, by=by)
-        return membership
+        return _given_role(saga, membership, member, Membership.Role.STORYGUIDE, signals.MADE, by)
 
 
 def remove_storyguide(saga: Saga, member, *, by) -> Membership:
@@ -186,10 +192,7 @@ def remove_storyguide(saga: Saga, member, *, by) -> Membership:
         if membership is None or membership.role != Membership.Role.STORYGUIDE:
             who = member.get_username() if member is not None else "They"
             raise Refused(f"{who} is not one of the saga's storyguides.")
-        membership.role = Membership.Role.PLAYER
-        membership.save(update_fields=["role"])
-        signals.troupe_changed.send(Saga, saga=saga, change=signals.REMOVED, member=member, was=None, by=by)
-        return membership
+        return _given_role(saga, membership, member, Membership.Role.PLAYER, signals.REMOVED, by)
 
 
 def pass_lead(saga: Saga, storyguide, *, by) -> Saga:
