@@ -86,7 +86,7 @@ def reset_password(request, token):
         form = SetPasswordForm(link.user, request.POST or None)
         if request.method == "POST" and form.is_valid():
             link = resets.use(token, form)
-            login(request, form.user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, form.user, backend="campaign.backends.PreparedModelBackend")
             messages.success(request, f"Your new password is set. Welcome back, {link.user.get_username()}.")
             if Membership.objects.filter(saga_id=link.saga_id, user_id=link.user_id).exists():
                 return redirect("saga_detail", saga_id=link.saga_id)

@@ -62,7 +62,7 @@ def signup(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="campaign.backends.PreparedModelBackend")
         messages.success(request, f"Welcome, {user.username}.")
         return redirect(landing(request, next_url) if next_url else "saga_list")
     context = {"form": form, "next": next_url, "invited": invited_saga(next_url)}

@@ -276,8 +276,11 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- Failed logins (django-axes): a username is locked from one address after too many failures ---
+# The user is read each request with SQL compiled once a process (campaign.backends); Django's own backend
+# stays listed, last, so that a session signed in before it still reads its user.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "campaign.backends.PreparedModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, 1, 1000)
