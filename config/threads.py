@@ -9,18 +9,25 @@ own way to run a context in a thread its caller keeps. As under WSGI, a thread s
 after another; Django's database connections belong to the thread and are closed at the end of each
 request as before (`CONN_MAX_AGE` 0).
 
-It overrides two of Django's handler methods and relies on asgiref's executor-taking context: what it
-relies on is asserted in tests/test_django_internals.py, which fails by name when an upgrade changes it.
+It overrides two of Django's handler methods (`load_middleware`, `handle`), calls the parts of Django's
+`handle` it keeps, and relies on asgiref's executor-taking context: what it relies on is asserted in
+tests/test_django_internals.py, which fails by name when an upgrade changes it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 IDLE_THREADS = 32  # at most this many wait for the next request; a busier moment's extra threads end
 
@@ -83,11 +90,12 @@ class RequestThreads:
 
 
 class RequestThreadsHandler(ASGIHandler):
-    """Django's ASGI handler, each HTTP request in a thread lent by `RequestThreads`, where its middleware
-    and view run as one sync chain, as under WSGI: the request crosses from the event loop to its thread
-    once, and back once. Django's own ASGI chain is async at its ends (SecurityMiddleware's halves, and
-    the view called from `_get_response_async`), so around sync middleware a request made five round
-    trips between the two (docs/performance.md)."""
+    """Django's ASGI handler, each HTTP request in a thread lent by `RequestThreads`, where its first signal,
+    its middleware and view, and its answer's closing run as one sync call, as under WSGI: the request
+    crosses from the event loop to its thread once, and back once. Django's own ASGI chain is async at its
+    ends (SecurityMiddleware's halves, and the view called from `_get_response_async`), so around sync
+    middleware a request made five round trips between the two, and its `handle` makes three more: the
+    request_started signal, the chain, the answer's `close` (docs/performance.md)."""
 
     def __init__(self, threads: RequestThreads | None = None) -> None:
         super().__init__()
@@ -95,9 +103,6 @@ class RequestThreadsHandler(ASGIHandler):
 
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
-
-    async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -109,3 +114,51 @@ class RequestThreadsHandler(ASGIHandler):
                 await self.handle(scope, receive, send)
         finally:
             self.threads.give_back(thread)
+
+    async def handle(self, scope, receive, send) -> None:
+        """Django's `handle`, its request's sync part in one crossing to the request's thread (`answer`).
+        Django listens for the client going away while the view runs, which a sync view cannot heed (it
+        runs to its end in its thread either way, and Daphne drops an answer to a client that has gone);
+        a streamed answer is still stopped when its client goes (`stream`)."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        try:
+            response = await sync_to_async(self.answer, thread_sensitive=True)(scope, body_file)
+            if response.streaming:
+                await self.stream(response, receive, send)
+            else:
+                await self.send_response(response, send)
+        finally:
+            body_file.close()
+
+    def answer(self, scope, body_file):
+        """In the request's thread: the request_started signal, the request made and answered, as Django's
+        `handle` and `run_get_response` do, and the answer closed (request_finished) unless it is streamed."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()
+        return response
+
+    async def stream(self, response, receive, send) -> None:
+        """A streamed answer sent as Django's `handle` sends it, stopped if the client goes away first;
+        closed after, in the request's thread (request_finished)."""
+        sending = asyncio.create_task(self.send_response(response, send))
+        listening = asyncio.create_task(self.listen_for_disconnect(receive))
+        try:
+            await asyncio.wait([listening, sending], return_when=asyncio.FIRST_COMPLETED)
+            for task in (listening, sending):
+                task.cancel()  # the one still running: done ones ignore it
+            for task in (listening, sending):
+                with contextlib.suppress(asyncio.CancelledError, RequestAborted):
+                    await task
+        finally:
+            await sync_to_async(response.close, thread_sensitive=True)()

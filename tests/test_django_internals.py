@@ -23,26 +23,49 @@ def parameters(function) -> list[tuple[str, object, object]]:
 
 
 def test_the_handler_methods_it_overrides_keep_their_signatures():
-    """RequestThreadsHandler overrides load_middleware and get_response_async and calls handle, each as
-    Django defines it."""
+    """RequestThreadsHandler overrides load_middleware and handle, and calls the parts of Django's handle it
+    keeps (read_body, create_request, get_response, send_response, listen_for_disconnect), each as Django
+    defines it."""
     assert parameters(BaseHandler.load_middleware) == [
         ("self", P.POSITIONAL_OR_KEYWORD, P.empty),
         ("is_async", P.POSITIONAL_OR_KEYWORD, False),
-    ]
-    assert parameters(BaseHandler.get_response_async) == [
-        ("self", P.POSITIONAL_OR_KEYWORD, P.empty),
-        ("request", P.POSITIONAL_OR_KEYWORD, P.empty),
     ]
     scope = [(name, P.POSITIONAL_OR_KEYWORD, P.empty) for name in ("self", "scope", "receive", "send")]
     assert parameters(ASGIHandler.handle) == scope
     assert parameters(ASGIHandler.__call__) == scope
     assert inspect.iscoroutinefunction(ASGIHandler.handle)
-    assert inspect.iscoroutinefunction(ASGIHandler.get_response_async)
+    named = {"read_body": ["receive"], "create_request": ["scope", "body_file"], "get_response": ["request"]}
+    named |= {"send_response": ["response", "send"], "listen_for_disconnect": ["receive"]}
+    for method, names in named.items():
+        expected = [(name, P.POSITIONAL_OR_KEYWORD, P.empty) for name in ("self", *names)]
+        assert parameters(getattr(ASGIHandler, method)) == expected, method
+    assert inspect.iscoroutinefunction(ASGIHandler.read_body)
+    assert inspect.iscoroutinefunction(ASGIHandler.send_response)
+    assert not inspect.iscoroutinefunction(ASGIHandler.create_request)
+
+
+def test_djangos_handle_still_does_what_ours_does_in_one_crossing():
+    """What RequestThreadsHandler.handle and answer do, in Django's handle and run_get_response: the
+    request_started signal, the request made (None and an answer when it is bad), the answer's handler
+    class and a file's block size, the answer closed after it is sent."""
+    handle = inspect.getsource(ASGIHandler.handle)
+    for step in (
+        "body_file = await self.read_body(receive)",
+        "set_script_prefix(get_script_prefix(scope))",
+        "await signals.request_started.asend(sender=self.__class__, scope=scope)",
+        "request, error_response = self.create_request(scope, body_file)",
+        "asyncio.create_task(self.listen_for_disconnect(receive))",
+        "await sync_to_async(response.close)()",
+    ):
+        assert step in handle, step
+    run = inspect.getsource(ASGIHandler.run_get_response)
+    assert "response._handler_class = self.__class__" in run
+    assert "response.block_size = self.chunk_size" in run
 
 
 def test_djangos_handler_still_loads_an_async_chain_which_ours_makes_sync():
     """Django's ASGI handler asks load_middleware for an async chain; ours asks for a sync one, run in the
-    request's thread by get_response_async."""
+    request's thread by get_response (RequestThreadsHandler.answer)."""
     assert not asyncio.iscoroutinefunction(RequestThreadsHandler()._middleware_chain)
     assert asyncio.iscoroutinefunction(ASGIHandler()._middleware_chain)
     assert "self.load_middleware(is_async=True)" in inspect.getsource(ASGIHandler.__init__)

@@ -5,9 +5,11 @@ import asyncio
 import threading
 
 import pytest
-from asgiref.sync import AsyncToSync
+from asgiref.sync import AsyncToSync, SyncToAsync
 from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
+from django.http import StreamingHttpResponse
+from django.urls import path
 
 from config.threads import RequestThreads, RequestThreadsHandler
 from tests.deploy.profile import manage, profile_env
@@ -144,6 +146,84 @@ async def test_middleware_and_view_run_in_the_lent_thread_without_crossing_to_th
     assert await get(handler) == 200
     assert len(crossings.threads) == 1 and threading.main_thread().ident not in crossings.threads
     assert crossings.to_the_loop == 0
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_crosses_to_its_thread_once_from_its_first_signal_to_its_last(seen, monkeypatch):
+    """Django's handle crossed three times (the request_started signal, the chain, the answer's close)."""
+    threads = seen()
+    crossings = []
+    original = SyncToAsync.__call__
+
+    def counted(self, *args, **kwargs):
+        crossings.append(self.func)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted)
+    handler = RequestThreadsHandler(RequestThreads())
+    assert await get(handler) == 200
+    assert len(crossings) == 1
+    assert len(threads.started) == len(threads.finished) == 1
+    assert threads.started == threads.finished
+
+
+STREAM = {"closed": False, "chunks": 0}
+
+
+def endless(request):
+    """A streamed answer that goes on until its client goes away (a long export, say)."""
+
+    async def chunks():
+        try:
+            while True:
+                STREAM["chunks"] += 1
+                yield b"line\n"
+                await asyncio.sleep(0.01)
+        finally:
+            STREAM["closed"] = True
+
+    return StreamingHttpResponse(chunks())
+
+
+def three(request):
+    """A streamed answer of three parts."""
+
+    async def parts():
+        for part in (b"a", b"b", b"c"):
+            yield part
+
+    return StreamingHttpResponse(parts())
+
+
+urlpatterns = [path("endless/", endless), path("three/", three)]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_streamed_answer_is_sent_whole_then_closed_in_the_requests_thread(seen, settings):
+    settings.ROOT_URLCONF = "tests.test_request_threads"
+    threads = seen()
+    handler = RequestThreadsHandler(RequestThreads())
+    assert await streamed(handler, "/three/") == (200, b"abc")
+    assert len(threads.finished) == 1 and threads.started == threads.finished
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_streamed_answer_stops_and_is_closed_when_its_client_goes_away(seen, settings):
+    settings.ROOT_URLCONF = "tests.test_request_threads"
+    STREAM.update(closed=False, chunks=0)
+    threads = seen()
+    handler = RequestThreadsHandler(RequestThreads())
+    communicator = HttpCommunicator(handler, "GET", "/endless/", headers=[(b"host", b"testserver")])
+    await communicator.send_input({"type": "http.request", "body": b""})
+    assert (await communicator.receive_output(timeout=10))["status"] == 200
+    assert (await communicator.receive_output(timeout=10))["body"] == b"line\n"
+    await communicator.send_input({"type": "http.disconnect"})
+    await communicator.wait(timeout=10)
+    assert STREAM["closed"]
+    sent = STREAM["chunks"]
+    await asyncio.sleep(0.05)
+    assert STREAM["chunks"] == sent  # no more made for nobody
+    assert len(threads.finished) == 1 and threads.started == threads.finished
 
 
 @pytest.mark.django_db(transaction=True)
