@@ -92,9 +92,11 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     the engagements or the other cards); "Declare for NPCs" whole after a death corrected in or out (added
     to `pushed`, the panels the frame's kinds name: `events.PANELS`, `CORE_KIND_PANELS`); whether who has
     declared, or who can act, may have changed (`declared_changed`: the "Declarations" panel is pushed only
-    then); and for the storyguide the entries of "Declare for NPCs" that the frame's declarations, the
-    declarations its command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when
-    the panel shows its entries (declarations open) and is not pushed whole."""
+    then, and so is the storyguide's "Control", whose step, refusals and close button follow from them; its
+    forms take each frame's version, `data-live-version`); and for the storyguide the entries of "Declare for
+    NPCs" that the frame's declarations, the declarations its command withdrew, or its corrections of levels
+    (who can act, ArM3 p177) changed, when the panel shows its entries (declarations open) and is not pushed
+    whole."""
     flags: dict = {}
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
