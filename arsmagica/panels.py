@@ -5,6 +5,7 @@ The same context renders the full page and the fragments pushed after every comm
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -93,7 +94,8 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     to `pushed`, the panels the frame's kinds name: `events.PANELS`, `CORE_KIND_PANELS`); whether who has
     declared, or who can act, may have changed (`declared_changed`: the "Declarations" panel is pushed only
     then, and so is the storyguide's "Control", whose step, refusals and close button follow from them; its
-    forms take each frame's version, `data-live-version`); and for the storyguide the entries of "Declare for
+    forms take each frame's version, `data-live-version`, as the preview's do, which a frame of cards alone
+    leaves: `preview_context`); and for the storyguide the entries of "Declare for
     NPCs" that the frame's declarations, the declarations its command withdrew, or its corrections of levels
     (who can act, ArM3 p177) changed, when the panel shows its entries (declarations open) and is not pushed
     whole."""
@@ -291,13 +293,26 @@ def state_context(encounter: Encounter, audience: str, facts: PanelFacts | None 
         "rolling": None if storyguide else rolling_notice(encounter, combatants),
         **(setup_context(encounter, cards) if storyguide else {}),
         **(npc_declarations(encounter, combatants, declarations, can["declare"]) if storyguide else {}),
-        **(odds_context(encounter.pending) if storyguide and encounter.pending else {}),
         **(
-            preview_options(encounter, cards, facts.movement.payload if facts.movement else None)
+            preview_context(encounter, facts)
             if storyguide and encounter.pending
             else {"option_rows": [], "options_open": False, "options_held": False}
         ),
     }
+
+
+def preview_context(encounter: Encounter, facts: PanelFacts) -> dict:
+    """The storyguide's preview of a rolled phase: its rows with their chances (`odds_context`) and its
+    options (`preview_options`), worked out only when a page or frame draws the panel (a frame of cards
+    alone does not: a correction or declaration changes nothing it shows)."""
+
+    @functools.cache
+    def built() -> dict:
+        movement = facts.movement.payload if facts.movement else None
+        return {**odds_context(encounter.pending), **preview_options(encounter, facts.cards, movement)}
+
+    keys = ("preview", "option_rows", "options_open", "options_held")
+    return {key: SimpleLazyObject(lambda key=key: built().get(key)) for key in keys}
 
 
 def shared_context(facts: PanelFacts) -> dict:
