@@ -1,0 +1,53 @@
+"""The live consumers' dispatch loop (combat.consumers.in_turn): each source's messages dispatched one at a
+time in the order they came, a source's error raised after what came before it, and nothing left running."""
+
+import asyncio
+
+import pytest
+
+from combat.consumers import in_turn
+
+
+async def test_messages_are_dispatched_one_at_a_time_in_their_order():
+    socket, layer = asyncio.Queue(), asyncio.Queue()
+    dispatched, busy = [], []
+
+    async def dispatch(message):
+        busy.append(1)
+        assert len(busy) == 1  # never two at once
+        await asyncio.sleep(0)
+        dispatched.append(message)
+        busy.pop()
+        if message == "stop":
+            raise LookupError("done")
+
+    for n in range(3):
+        layer.put_nowait(f"frame {n}")
+    loop = asyncio.ensure_future(in_turn([socket.get, layer.get], dispatch))
+    await asyncio.sleep(0.01)
+    socket.put_nowait("stop")
+    with pytest.raises(LookupError):
+        await asyncio.wait_for(loop, 1)
+    assert dispatched == ["frame 0", "frame 1", "frame 2", "stop"]
+
+
+async def test_a_sources_error_is_raised_after_its_messages_before_and_the_readers_end():
+    tasks_before = asyncio.all_tasks()
+    given = iter(["one", "two"])
+
+    async def failing():
+        try:
+            return next(given)
+        except StopIteration:
+            raise ConnectionError("the layer is gone") from None
+
+    never = asyncio.Event()
+    dispatched = []
+
+    async def dispatch(message):
+        dispatched.append(message)
+
+    with pytest.raises(ConnectionError, match="the layer is gone"):
+        await asyncio.wait_for(in_turn([never.wait, failing], dispatch), 1)
+    assert dispatched == ["one", "two"]
+    assert asyncio.all_tasks() == tasks_before  # the other source's reader was cancelled and awaited
