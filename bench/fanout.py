@@ -18,7 +18,8 @@ Modes: the embedded default (SQLite, in-memory layer, 1 Daphne: `make run`'s); `
 Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every socket sits silent.
 `--profile DIR` records each Daphne with py-spy (if installed) during the measured window: only the thread
 holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work;
-with `--profile-loop`, every thread while it runs, with its id (`bench/profile.py --loop`: the event loop's).
+with `--profile-loop`, every running thread with its id, the process paused for each sample (the event
+loop's thread is MainThread; py-spy's nonblocking read loses most samples taken in Python).
 `--rounds N` has each table play N whole rounds through the services before the bench (bench/seed.py,
 about 50 events a round at 8 players), so a command's cost at round N + 1 compares with `--rounds 0`'s
 (round 1) in the same minutes.
@@ -141,8 +142,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--profile-loop",
         action="store_true",
-        help="with --profile: every busy thread at 250 Hz, with its id, not only the lock's holder "
-        "(bench/profile.py --loop then keeps the event loop's thread)",
+        help="with --profile: every running thread with its id, 250 a second, the process paused for each "
+        "sample (the event loop's thread is MainThread); that run's CPU figures are not comparable",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--check", action="store_true", help="exit 1 on any lost frame, 5xx or close")
@@ -370,8 +371,9 @@ class Profiler:
                         "250" if self.loop else "100",
                         "--output",
                         str(out),
-                        "--nonblocking",
-                        *(["--threads"] if self.loop else ["--gil"]),
+                        # --profile-loop: paused at each sample (a nonblocking read loses most of those taken
+                        # in Python, so over-counts system calls); that run's CPU figures do not compare.
+                        *(["--threads"] if self.loop else ["--nonblocking", "--gil"]),
                     ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
