@@ -158,8 +158,9 @@ async def in_turn(sources, dispatch) -> None:
     time as it comes: a task for each source reads it in a loop into one inbox. Channels' own
     (`channels.utils.await_many_dispatch`) makes a task for each message and waits on all of them with
     `asyncio.wait`: 0.17 against 0.11 ms of CPU a command's two frames to nine sockets (docs/performance.md).
-    A source's error is raised here, after the messages before it; at most one message of each source is
-    read ahead of its dispatch."""
+    A source's error is raised here, after the messages before it. While one message is dispatched, at most
+    two more are read ahead (one waiting in the inbox, one in its reader), so a channel holds its capacity and
+    up to two more of a slow socket's frames before it is full."""
     inbox: asyncio.Queue = asyncio.Queue(maxsize=1)
 
     async def read(source) -> None:

@@ -51,3 +51,21 @@ async def test_a_sources_error_is_raised_after_its_messages_before_and_the_reade
         await asyncio.wait_for(in_turn([never.wait, failing], dispatch), 1)
     assert dispatched == ["one", "two"]
     assert asyncio.all_tasks() == tasks_before  # the other source's reader was cancelled and awaited
+
+
+async def test_while_a_message_is_dispatched_at_most_two_more_are_read_ahead():
+    channel, release = asyncio.Queue(), asyncio.Event()
+    for n in range(10):
+        channel.put_nowait(n)
+    never = asyncio.Event()
+
+    async def dispatch(message):
+        await release.wait()
+
+    loop = asyncio.ensure_future(in_turn([never.wait, channel.get], dispatch))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert channel.qsize() == 7  # one dispatched, one in the inbox, one waiting in its reader
+    loop.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await loop
