@@ -5,6 +5,7 @@ The same context renders the full page and the fragments pushed after every comm
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -92,9 +93,12 @@ def frame_context(events, *, replay: bool, context: dict) -> dict:
     the engagements or the other cards); "Declare for NPCs" whole after a death corrected in or out (added
     to `pushed`, the panels the frame's kinds name: `events.PANELS`, `CORE_KIND_PANELS`); whether who has
     declared, or who can act, may have changed (`declared_changed`: the "Declarations" panel is pushed only
-    then); and for the storyguide the entries of "Declare for NPCs" that the frame's declarations, the
-    declarations its command withdrew, or its corrections of levels (who can act, ArM3 p177) changed, when
-    the panel shows its entries (declarations open) and is not pushed whole."""
+    then, and so is the storyguide's "Control", whose step, refusals and close button follow from them; its
+    forms take each frame's version, `data-live-version`, as the preview's do, which a frame of cards alone
+    leaves: `preview_context`); and for the storyguide the entries of "Declare for
+    NPCs" that the frame's declarations, the declarations its command withdrew, or its corrections of levels
+    (who can act, ArM3 p177) changed, when the panel shows its entries (declarations open) and is not pushed
+    whole."""
     flags: dict = {}
     changed = changed_cards(events, replay=replay)
     flags["cards_alone"] = changed is not None
@@ -129,7 +133,9 @@ def died(event) -> bool:
 
 @dataclass
 class Card:
-    """One combatant as a card: levels with their penalties, advantage, declared or not."""
+    """One combatant as a card: levels with their penalties, advantage, declared or not. What it shows is
+    worked out once and kept (a push draws the same card for both audiences: the cards live as long as
+    the one page or push that built them, `table_facts`)."""
 
     combatant: Combatant
     fatigue_penalty: int
@@ -145,20 +151,20 @@ class Card:
     def character(self):
         return self.combatant.character
 
-    @property
+    @cached_property
     def sheet(self):
         return sheet_of(self.character)
 
-    @property
+    @cached_property
     def weapons(self) -> list[Weapon]:
         return Weapon.of(self.character)
 
-    @property
+    @cached_property
     def fatigue_label(self) -> str:
         """ "Weary: −1 to rolls": the level and what it does."""
         return presenters.fatigue_words(self.sheet.fatigue_level)
 
-    @property
+    @cached_property
     def body_label(self) -> str:
         """ "Light Wounds: −1 to rolls": the level and what it does."""
         return presenters.body_words(self.sheet.body_level)
@@ -167,17 +173,22 @@ class Card:
     def penalty(self) -> int:
         return self.fatigue_penalty + self.wound_penalty
 
-    @property
+    @cached_property
     def penalty_words(self) -> str:
         return presenters.penalty_words(self.penalty)
 
-    @property
+    @cached_property
     def css(self) -> str:
         return presenters.card_classes(self.character)
 
-    @property
+    @cached_property
+    def carries(self):
+        """What the combatant carries into the next round (`arsmagica.sheet.carried`)."""
+        return carried(self.combatant)
+
+    @cached_property
     def advantage(self) -> str:
-        carries = carried(self.combatant)
+        carries = self.carries
         return presenters.advantage_words(carries.advantage_attack, carries.advantage_defense)
 
     def advantage_shown(self, storyguide: bool, npc_rolls: str) -> str:
@@ -185,10 +196,10 @@ class Card:
         saga keeps NPC totals there (issue 35, item 10)."""
         if storyguide or not self.character.is_npc or not presenters.screened_advantage(npc_rolls):
             return self.advantage
-        carries = carried(self.combatant)
+        carries = self.carries
         return presenters.advantage_sides(carries.advantage_attack, carries.advantage_defense)
 
-    @property
+    @cached_property
     def sheet_line(self) -> str:
         return presenters.sheet_line(self.character)
 
@@ -201,7 +212,7 @@ class Card:
     def can_act(self) -> bool:
         return not self.unable
 
-    @property
+    @cached_property
     def long_term(self) -> int:
         """Fatigue levels lost to long-term exertion: back only with food and sleep (ArM3 p177)."""
         return sum(1 for exertion in fatigue_state_of(self.character).lost if exertion.value == "long_term")
@@ -228,6 +239,11 @@ class PanelFacts:
         if not encounter.round_number:
             return None
         return next(iter(_MOVEMENT(encounter=encounter.pk, round=encounter.round_number)), None)
+
+    @cached_property
+    def shared(self) -> dict:
+        """The panels' context every audience shares (`shared_context`): a push works it out once."""
+        return shared_context(self)
 
 
 # A round's Movement, the newest, compiled once a process (`combat.prepared`): a frame of the order reads it.
@@ -262,33 +278,63 @@ def table_facts(encounter: Encounter, read: CommandRead | None = None) -> PanelF
 
 def state_context(encounter: Encounter, audience: str, facts: PanelFacts | None = None) -> dict:
     """Everything the panels show; `audience` decides what is hidden from players. A push builds `facts`
-    once for both audiences; the storyguide's forms are built only when a page or frame shows them."""
+    once for both audiences, with what every audience's panels show alike (`shared_context`); the
+    storyguide's forms are built only when a page or frame shows them."""
     facts = facts or table_facts(encounter)
     combatants, declarations, cards, can = facts.combatants, facts.declarations, facts.cards, facts.can
     saga = encounter.saga
+    storyguide = audience == STORYGUIDE
+    return {
+        **facts.shared,
+        "audience": audience,
+        "is_storyguide": storyguide,
+        "advantages": {card.id: card.advantage_shown(storyguide, saga.npc_rolls) for card in cards},
+        "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
+        "rolling": None if storyguide else rolling_notice(encounter, combatants),
+        **(setup_context(encounter, cards) if storyguide else {}),
+        **(npc_declarations(encounter, combatants, declarations, can["declare"]) if storyguide else {}),
+        **(
+            preview_context(encounter, facts)
+            if storyguide and encounter.pending
+            else {"option_rows": [], "options_open": False, "options_held": False}
+        ),
+    }
+
+
+def preview_context(encounter: Encounter, facts: PanelFacts) -> dict:
+    """The storyguide's preview of a rolled phase: its rows with their chances (`odds_context`) and its
+    options (`preview_options`), worked out only when a page or frame draws the panel (a frame of cards
+    alone does not: a correction or declaration changes nothing it shows)."""
+
+    @functools.cache
+    def built() -> dict:
+        movement = facts.movement.payload if facts.movement else None
+        return {**odds_context(encounter.pending), **preview_options(encounter, facts.cards, movement)}
+
+    keys = ("preview", "option_rows", "options_open", "options_held")
+    return {key: SimpleLazyObject(lambda key=key: built().get(key)) for key in keys}
+
+
+def shared_context(facts: PanelFacts) -> dict:
+    """What the panels show every audience alike, worked out once for a page or push (`PanelFacts.shared`)."""
+    encounter, cards, can = facts.encounter, facts.cards, facts.can
     sides: dict[str, list[Card]] = {}
     for card in cards:
         sides.setdefault(card.combatant.side, []).append(card)
-    storyguide = audience == STORYGUIDE
     over = encounter.status == Encounter.Status.ENDED  # the one decision: an ended table names no next step
     return {
         "encounter": encounter,
-        "audience": audience,
         "over": over,
         "order_note": order_note(over),
-        "is_storyguide": storyguide,
         "cards": cards,
-        "advantages": {card.id: card.advantage_shown(storyguide, saga.npc_rolls) for card in cards},
         "sides": sides,
-        "names": {str(combatant.pk): combatant.character.name for combatant in combatants},
-        "movement": SimpleLazyObject(lambda: acting_order(facts.movement, audience, saga, combatants)),
+        "names": {str(combatant.pk): combatant.character.name for combatant in facts.combatants},
         "declaring": can["declare"] is None,  # open, in a round of an encounter not over
         **declaration_counts(cards),
         "people": people_digest(cards),
         "withdrawn": facts.withdrawn,
         "pending": encounter.pending or None,
-        "rolling": None if storyguide else rolling_notice(encounter, combatants),
-        "phase_track": phase_track(),
+        "phase_track": PHASE_TRACK,
         "phase_label": step_label(encounter.phase),
         "pending_label": step_label(encounter.pending["phase"]) if encounter.pending else "",
         "can": can,
@@ -297,14 +343,6 @@ def state_context(encounter: Encounter, audience: str, facts: PanelFacts | None 
         "on_success_choices": Declaration.OnSuccess.choices,
         "phase_purposes": [(p, PURPOSE_LABELS[p]) for p in PHASE_PURPOSES.get(encounter.phase, ())],
         "time_people": [card.character for card in cards],
-        **(setup_context(encounter, cards) if storyguide else {}),
-        **(npc_declarations(encounter, combatants, declarations, can["declare"]) if storyguide else {}),
-        **(odds_context(encounter.pending) if storyguide and encounter.pending else {}),
-        **(
-            preview_options(encounter, cards, facts.movement.payload if facts.movement else None)
-            if storyguide and encounter.pending
-            else {"option_rows": [], "options_open": False, "options_held": False}
-        ),
     }
 
 
@@ -541,6 +579,5 @@ def npc_declarations(encounter: Encounter, combatants, declarations: dict, refus
     }
 
 
-def phase_track() -> list[tuple[str, str]]:
-    """The steps of a round, for the status bar."""
-    return [(value, label) for value, label in Phase.choices if value]
+# The steps of a round, for the status bar: the same for every table.
+PHASE_TRACK = tuple((value, label) for value, label in Phase.choices if value)

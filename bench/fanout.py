@@ -17,7 +17,9 @@ Modes: the embedded default (SQLite, in-memory layer, 1 Daphne: `make run`'s); `
 `--redis start` starts a throwaway Redis). It counts "too many clients" and MaxConnectionsError in the
 Daphne logs, and with `--idle S` the closes (1011: an idle drop) while every socket sits silent.
 `--profile DIR` records each Daphne with py-spy (if installed) during the measured window: only the thread
-holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work.
+holding the interpreter lock, so a thread waiting in C (SQLite's busy handler, a socket) is not work;
+with `--profile-loop`, every running thread with its id, the process paused for each sample (the event
+loop's thread is MainThread; py-spy's nonblocking read loses most samples taken in Python).
 `--rounds N` has each table play N whole rounds through the services before the bench (bench/seed.py,
 about 50 events a round at 8 players), so a command's cost at round N + 1 compares with `--rounds 0`'s
 (round 1) in the same minutes.
@@ -137,6 +139,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     )
     parser.add_argument("--no-floor", action="store_true", help="skip the bare-websockets floor")
     parser.add_argument("--profile", type=Path, help="py-spy each Daphne into this folder (collapsed stacks)")
+    parser.add_argument(
+        "--profile-loop",
+        action="store_true",
+        help="with --profile: every running thread with its id, 250 a second, the process paused for each "
+        "sample (the event loop's thread is MainThread); that run's CPU figures are not comparable",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--check", action="store_true", help="exit 1 on any lost frame, 5xx or close")
     parser.add_argument(
@@ -190,6 +198,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         parser.error("the Redis path runs on PostgreSQL: --database postgres (or leave --database out)")
     if args.daphnes < 1:
         parser.error("--daphnes must be at least 1")
+    if args.profile_loop and not args.profile:
+        parser.error("--profile-loop goes with --profile DIR")
     if args.scaleout < 0 or (args.scaleout and (not args.redis or args.factors or args.profile)):
         parser.error("--scaleout takes a number of turns, with --redis, and neither --overload nor --profile")
     if args.scaleout:
@@ -337,8 +347,9 @@ class Profiler:
     """py-spy recording each Daphne during the measured window (collapsed stacks, one file each; `--gil`:
     the thread holding the interpreter lock, where a process's Python work is)."""
 
-    def __init__(self, folder: Path, daphnes: list[servers.Daphne]):
+    def __init__(self, folder: Path, daphnes: list[servers.Daphne], loop: bool = False):
         self.folder = folder
+        self.loop = loop
         self.daphnes = daphnes
         self.processes: list[subprocess.Popen] = []
         self.executable = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
@@ -357,11 +368,12 @@ class Profiler:
                         "--format",
                         "raw",
                         "--rate",
-                        "100",
+                        "250" if self.loop else "100",
                         "--output",
                         str(out),
-                        "--nonblocking",
-                        "--gil",
+                        # --profile-loop: paused at each sample (a nonblocking read loses most of those taken
+                        # in Python, so over-counts system calls); that run's CPU figures do not compare.
+                        *(["--threads"] if self.loop else ["--nonblocking", "--gil"]),
                     ],
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
@@ -823,7 +835,7 @@ def main(argv=None) -> int:
     raise_file_limit()
     workdir = Path(tempfile.mkdtemp(prefix="covenant-fanout-"))
     stack = Stack(args, workdir)
-    profiler = Profiler(args.profile, []) if args.profile else None
+    profiler = Profiler(args.profile, [], args.profile_loop) if args.profile else None
     started = time.monotonic()
     prefix = f"bench{int(time.time() * 1000) % 10**9}"
     if args.scaleout:

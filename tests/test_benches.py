@@ -69,6 +69,12 @@ def test_handler_bench_runs():
         assert re.search(rf"{kind}\s+config\.threads \(lent\)\s+[\d.]+", out), out
 
 
+def test_delivery_bench_runs():
+    out = run_bench("delivery.py", "--commands", "3", "--rounds", "1", "--players", "2")
+    assert "to 3 sockets" in out, out
+    assert len(re.findall(r": \d+\.\d{3} ms \(", out)) == 3, out
+
+
 def test_archive_bench_runs(tmp_path):
     """A saga of one encounter of one round, built with the live push left out, then every figure."""
     db = str(tmp_path / "a.sqlite3")

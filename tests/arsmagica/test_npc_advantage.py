@@ -15,7 +15,7 @@ from arsmagica.presenters import advantage_carried
 from arsmagica.sheet import carry
 from campaign.models import NpcRolls
 from combat import systems
-from combat.audience import PLAYERS, STORYGUIDE
+from combat.audience import AUDIENCES, PLAYERS, STORYGUIDE
 from combat.models import Event
 from combat.services.log import EventLog, lock_encounter
 from tests.audience_places import encounter_page, exported, line_of, pushed
@@ -127,3 +127,36 @@ def test_a_players_archive_carries_an_npcs_advantage_as_its_card_does(table, npc
     hidden = npc_rolls == NpcRolls.RESULTS
     assert ("advantage_attack" in states[table.alice]) == (not hidden)
     assert (states[table.alice].get("advantage_screened") == ["attack"]) == hidden
+
+
+@pytest.mark.parametrize("first", AUDIENCES)
+def test_one_pushs_facts_give_each_audience_its_own_frame(table, first):
+    """A push works out what both audiences' panels share once (`PanelFacts.shared`, each card's derived
+    values, kept): whichever audience's frame is drawn first, each frame is the one drawn from facts of its
+    own, and under "results only" the players still read an NPC's advantage as the rolls it helps."""
+    from arsmagica.panels import table_facts
+    from arsmagica.services.corrections import correct
+    from combat.live import render_frame
+
+    table.saga.npc_rolls = NpcRolls.RESULTS
+    table.saga.save()
+    bandit = table.bandits[0]
+    correct(
+        table.storyguide, table.encounter.pk, table.v, bandit.pk, {"advantage_attack": 3}, "Knocked aside"
+    )
+    encounter = table.refresh()
+    event = encounter.events.order_by("-seq").first()
+    facts = table_facts(encounter)
+    order = sorted(AUDIENCES, key=lambda audience: audience != first)
+    shared = {
+        audience: render_frame(encounter, [event], audience, event.seq, event.seq, facts=facts)
+        for audience in order
+    }
+    for audience in AUDIENCES:
+        alone = render_frame(encounter, [event], audience, event.seq, event.seq, facts=table_facts(encounter))
+        assert shared[audience] == alone
+    card = f'data-testid="combatant-{bandit.pk}"'
+    players_card = shared[PLAYERS][shared[PLAYERS].index(card) :].split("</article>")[0]
+    storyguides_card = shared[STORYGUIDE][shared[STORYGUIDE].index(card) :].split("</article>")[0]
+    assert SCREEN in players_card and "Attack +3" not in players_card
+    assert "Attack +3" in storyguides_card

@@ -216,3 +216,36 @@ def test_a_player_cannot_call_for_fatigue_rolls(client, table, scripted_dice):
     )
     assert response.status_code == 422
     assert table.refresh().pending == {}
+
+
+def test_a_correction_during_a_preview_leaves_it_and_its_form_takes_the_new_version(
+    client, table, scripted_dice
+):
+    """A correction changes nothing the storyguide's preview of a rolled phase shows (its rolls, chances and
+    options are the pending preview's): its frame leaves the panel, which is not worked out for it, and the
+    panel's form takes each frame's version (`data-live-version`); a reload draws the same preview."""
+    from unittest.mock import patch
+
+    from arsmagica import odds, services
+    from combat.audience import STORYGUIDE
+    from combat.live import render_frame
+
+    at_melee(table, scripted_dice)
+    login(client, table.storyguide)
+    post(client, "arsmagica:preview_phase", table, {"expected_version": table.v, "phase": "melee"})
+    before = control_panel(client, table)
+    changes = {"body_level": "light_wounds"}
+    services.correct(table.storyguide, table.encounter.pk, table.v, table.bandits[0].pk, changes, "A graze")
+    encounter = table.refresh()
+    corrected = encounter.events.order_by("-seq").first()
+    with patch.object(odds, "chance", side_effect=AssertionError("the preview worked out")):
+        frame = render_frame(encounter, [corrected], STORYGUIDE, corrected.seq, corrected.seq)
+    assert 'id="phase-preview"' not in frame and f'id="combatant-{table.bandits[0].pk}"' in frame
+    after = control_panel(client, table)
+    assert 'data-live-version\n    data-testid="preview-form"' in after
+
+    def preview(page):
+        panel = page[page.index('<section id="phase-preview"') :].split("</section>")[0]
+        return re.sub(r'name="(expected_version|csrfmiddlewaretoken)" value="\w+"', "", panel)
+
+    assert preview(after) == preview(before)

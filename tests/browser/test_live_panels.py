@@ -300,3 +300,35 @@ def test_a_pushed_region_comes_in_at_once_though_its_own_command_is_not_yet_answ
     rolling[0].continue_()
     expect(preview).to_contain_text("check before confirming")  # the next phase's roll
     expect(preview).not_to_contain_text("Melee")
+
+
+def test_a_correction_of_an_advantage_leaves_the_controls_which_post_its_version(table):
+    """A correction of an advantage alone changes nothing the storyguide's "Control" shows (its step, its
+    refusals, the close button's count): its frame leaves the panel in place, and the panel's forms take the
+    frame's version (`data-live-version`), so closing declarations after it is done, not refused as stale."""
+    saga, encounter, combatants = outside_the_event_loop(load_demo_table)
+    guide, page, panel = storyguide_opens_declarations(table, saga, encounter)
+    boris, bandit = combatants["Sir Boris"], combatants["Bandit 1"]
+    declare(page, bandit, action="Fight hand to hand", weapon="Sword", engage=boris)
+    expect(panel.get_by_test_id(f"declared-mark-{bandit.pk}")).to_be_visible()
+    controls = page.get_by_test_id("sg-controls")
+    expect(controls.get_by_test_id("close-declarations")).to_be_enabled()
+    guide.mark_page()
+    page.evaluate("document.getElementById('sg-controls').dataset.drawn = 'before'")
+    status = page.get_by_test_id("encounter-status")
+    version = int(status.get_attribute("data-version"))
+    form = page.get_by_test_id("correction-form")
+    form.get_by_label("Combatant").select_option(str(bandit.pk))
+    form.get_by_label("Advantage attack").fill("2")
+    form.get_by_label("Reason").fill("Knocked aside")
+    form.get_by_test_id("correct-submit").click()
+    expect(page.get_by_test_id(f"combatant-{bandit.pk}")).to_contain_text("Attack +2")
+    expect(status).to_have_attribute("data-version", str(version + 1))
+    expect(controls).to_have_attribute("data-drawn", "before")  # not swapped by the frame
+    close = controls.locator("form", has=page.get_by_test_id("close-declarations"))
+    expect(close.locator("input[name=expected_version]")).to_have_value(str(version + 1))
+    page.once("dialog", lambda dialog: dialog.accept())  # "… have not declared … anyway?"
+    controls.get_by_test_id("close-declarations").click()
+    expect(status).not_to_have_attribute("data-phase", "declaring")
+    expect(page.locator("#control-error")).to_be_empty()
+    guide.assert_not_reloaded()

@@ -46,7 +46,7 @@ async def test_a_frame_reaches_every_socket_as_one_plain_string_not_a_copy_each(
     await layer.group_send("table", layers.layer_message(live.FRAME_TYPE, rendered, first_seq=4, last_seq=5))
     received = [await layer.receive(channel) for channel in channels]
     assert {type(message["html"]) for message in received} == {str}
-    assert len({id(message["html"]) for message in received}) == 1  # deepcopy passed it as it is
+    assert len({id(message["html"]) for message in received}) == 1  # the copy passed it as it is
     assert received[0] == {"type": "encounter.frame", "html": rendered, "first_seq": 4, "last_seq": 5}
 
 
@@ -64,3 +64,19 @@ async def test_a_group_send_reaches_each_member_in_turn_and_a_full_channel_misse
     assert (await layer.receive(full))["html"] == "unread"
     await layer.send(full, {"type": "frame", "html": "later"})
     assert (await layer.receive(full))["html"] == "later"  # "new" never went on the full channel
+
+
+async def test_a_plain_message_is_copied_for_each_channel_and_any_other_deep_copied():
+    layer = InMemoryLayer()
+    channels = [await layer.new_channel() for _ in range(2)]
+    for channel in channels:
+        await layer.group_add("table", channel)
+    plain = {"type": "frame", "html": "x", "first_seq": 1, "last_seq": 2, "seat": True, "troupe": None}
+    await layer.group_send("table", plain)
+    received = [await layer.receive(channel) for channel in channels]
+    assert received == [plain, plain]
+    assert len({id(message) for message in [plain, *received]}) == 3  # a dict of its own each
+    nested = {"type": "frame", "html": "x", "seqs": [1, 2]}
+    await layer.send(channels[0], nested)
+    nested["seqs"].append(3)  # the sender's, changed after the send
+    assert (await layer.receive(channels[0]))["seqs"] == [1, 2]
