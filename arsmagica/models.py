@@ -8,7 +8,7 @@ from django.db import models
 
 from campaign.models import Character
 from combat.models import Combatant, Encounter
-from combat.prepared import Prepared
+from config.prepared import Prepared
 
 
 class Range(models.TextChoices):
@@ -81,7 +81,7 @@ class Weapon(models.Model):
         return rows
 
 
-# A character's weapons, compiled once a process (`combat.prepared`): a command's card reads them.
+# A character's weapons, compiled once a process (`config.prepared`): a command's card reads them.
 _WEAPONS = Prepared(lambda character: Weapon.objects.filter(character=character).order_by(), "character")
 
 

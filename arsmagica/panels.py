@@ -19,7 +19,7 @@ from combat import commands
 from combat.audience import STORYGUIDE
 from combat.events import CoreKind
 from combat.models import Combatant, Encounter, Event
-from combat.prepared import Prepared
+from config.prepared import Prepared
 
 from . import presenters
 from .commands import COMMANDS
@@ -246,7 +246,7 @@ class PanelFacts:
         return shared_context(self)
 
 
-# A round's Movement, the newest, compiled once a process (`combat.prepared`): a frame of the order reads it.
+# A round's Movement, the newest, compiled once a process (`config.prepared`): a frame of the order reads it.
 _MOVEMENT = Prepared(
     lambda encounter, round: Event.objects.filter(
         encounter=encounter, round_number=round, kind=Kind.MOVEMENT

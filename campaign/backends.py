@@ -1,4 +1,4 @@
-"""The signed-in user, read at each request with SQL compiled once a process (combat.prepared), where
+"""The signed-in user, read at each request with SQL compiled once a process (config.prepared), where
 Django's ModelBackend builds and compiles the same read each time: about half a request's own work around
 a command's view (docs/performance.md, "A command's CPU"). Still read each request, so a deactivated
 account counts at its next one, and Django's session hash check is untouched (it is the caller's)."""
@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 
-from combat.prepared import Prepared
+from config.prepared import Prepared
 
 _USER = Prepared(lambda user: get_user_model()._default_manager.filter(pk=user), "user")
 

@@ -22,6 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign.access import get_membership
 from campaign.models import Saga
 from campaign.sent_once import sent_once
+from config.prepared import Prepared
 
 from . import answers, services, systems
 from .access import encounter_for, holds_seat, may_see, require_seat
@@ -30,7 +31,6 @@ from .errors import NOT_OPEN, CombatError, InvalidCommand, NotAllowed
 from .inputs import MAX_ID, plain_text, record_ids, whole_number
 from .live import log_lines, shown_to
 from .models import Encounter
-from .prepared import Prepared
 from .sides import chosen_side
 
 MAX_NAME = 120  # an encounter's name, as long as its column
@@ -61,7 +61,7 @@ def known(model, **values):
     return model.from_db(DEFAULT_DB_ALIAS, names, [values[name] for name in names])
 
 
-# What a command's check reads (`checked_encounter`), compiled once a process (`combat.prepared`).
+# What a command's check reads (`checked_encounter`), compiled once a process (`config.prepared`).
 CHECKED = Prepared(
     lambda pk: Encounter.objects.filter(pk=pk).values_list(
         "saga_id", "seat_holder_id", "saga__rule_system", "saga__storyguide_id"

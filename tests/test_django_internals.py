@@ -1,4 +1,4 @@
-"""The Django and asgiref internals that config.threads and combat.prepared override or build on, asserted
+"""The Django and asgiref internals that config.threads and config.prepared override or build on, asserted
 as they are today (Django 5.2, asgiref 3.13), so that an upgrade which changes them fails here, by name,
 instead of the site quietly going back to a thread a request, running its middleware in the event loop, or
 reading a prepared read's rows wrongly."""
@@ -97,13 +97,13 @@ def test_a_thread_sensitive_context_takes_an_executor_and_sync_code_runs_in_it()
 
 
 def test_a_compilers_rows_are_read_from_the_state_its_as_sql_leaves():
-    """What combat.prepared builds on: Django's rows are read with the SQL from the compiler's `as_sql` (a
+    """What config.prepared builds on: Django's rows are read with the SQL from the compiler's `as_sql` (a
     prepared read's gives the SQL compiled once) and with the state `as_sql` leaves on the compiler
     (`COMPILED_STATE`, which a prepared read puts back), through the query's `get_compiler`."""
     from django.db.models.query import ModelIterable
     from django.db.models.sql.compiler import SQLCompiler
 
-    from combat.prepared import COMPILED_STATE
+    from config.prepared import COMPILED_STATE
 
     iterable = inspect.getsource(ModelIterable.__iter__)
     assert "compiler = queryset.query.get_compiler(using=db)" in iterable

@@ -12,7 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from arsmagica.models import Declaration, Weapon
 from arsmagica.rules.table import RESOLVABLE, Table
 from combat.models import Combatant, Encounter
-from combat.prepared import Prepared
+from config.prepared import Prepared
 
 
 def last_confirmed(round_log: dict) -> tuple[str, list[str]]:
@@ -93,7 +93,7 @@ def declarations_in(
 
 
 def _combatants(encounter: int, *, weapons: bool) -> QuerySet:
-    """`combatants_of`'s read, built once (`combat.prepared`)."""
+    """`combatants_of`'s read, built once (`config.prepared`)."""
     rows = (
         Combatant.objects.filter(encounter=encounter)
         .order_by()
@@ -108,7 +108,7 @@ def _combatants(encounter: int, *, weapons: bool) -> QuerySet:
 
 
 def _declarations(encounter: int, round: int, *, weapons: bool) -> QuerySet:
-    """`declarations_in`'s read, built once (`combat.prepared`)."""
+    """`declarations_in`'s read, built once (`config.prepared`)."""
     rows = Declaration.objects.filter(encounter=encounter, round_number=round).order_by()
     return rows.select_related("weapon") if weapons else rows
 

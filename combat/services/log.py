@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from django.db import transaction
 
 from campaign.models import CommandKey
+from config.prepared import Prepared
 
 from .. import layers, saga_live, systems
 from ..access import require_seat
@@ -17,14 +18,13 @@ from ..errors import NOT_OPEN, InvalidCommand, NotAllowed, StaleCommand, WrongPh
 from ..events import PayloadMismatch, check_payload
 from ..inputs import MAX_ID
 from ..models import Encounter, Event, SagaRecord
-from ..prepared import Prepared
 from ..rules.refusals import BAD_INPUT, NOT_YOURS, OVER, STALE, WRONG_TIME, Refusal
 
 logger = logging.getLogger(__name__)
 # The error each kind of refusal is answered with (its status: combat.errors).
 REFUSED = {WRONG_TIME: WrongPhase, BAD_INPUT: InvalidCommand, NOT_YOURS: NotAllowed, STALE: StaleCommand}
 # The encounter's row, locked, with its saga (every command asks whose it is and which rule system; only the
-# encounter's row is locked): every command's first read, compiled once (`combat.prepared`).
+# encounter's row is locked): every command's first read, compiled once (`config.prepared`).
 LOCKED = Prepared(
     lambda pk: Encounter.objects.select_related("saga").select_for_update(of=("self",)).filter(pk=pk), "pk"
 )

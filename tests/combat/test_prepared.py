@@ -1,4 +1,4 @@
-"""`combat.prepared`: a read compiled once gives what Django's own read gives, for any values, and refuses
+"""`config.prepared`: a read compiled once gives what Django's own read gives, for any values, and refuses
 what would need other SQL (on the suite's database: SQLite by default, PostgreSQL in `make test`)."""
 
 import pytest
@@ -9,9 +9,9 @@ from campaign.models import Character
 from combat import services
 from combat.errors import NotAllowed
 from combat.models import Combatant, Encounter
-from combat.prepared import Prepared
 from combat.services.log import LOCKED, lock_encounter
 from combat.views import CHECKED
+from config.prepared import Prepared
 from tests.coinduel import KEY
 from tests.combat.conftest import Table
 
