@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import statistics
 import sys
@@ -62,10 +63,8 @@ def ways():
             self.channel_layer = consumers.get_channel_layer(self.channel_layer_alias)
             self.channel_name = await self.channel_layer.new_channel()
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            try:
+            with contextlib.suppress(StopConsumer):
                 await await_many_dispatch([receive, self.channel_receive], self.dispatch)
-            except StopConsumer:
-                pass
 
     class ChannelsSend(InMemoryLayer):
         """The site's layer with Channels' own send."""

@@ -830,6 +830,27 @@ def broken(app: dict) -> list[str]:
     return problems
 
 
+def run_many(args, stack: Stack, prefix: str, started: float, mode, refusals_broken: bool) -> int:
+    """Several runs of one mode (`mode`: its runs and its report) on PostgreSQL and Redis kept between them
+    (--scaleout, --overload): the report, the JSON, and with --check exit 1 on a broken run."""
+    run, report = mode
+    try:
+        stack.start_data()
+        runs = run(args, stack, prefix)
+    finally:
+        stack.stop()
+        shutil.rmtree(stack.workdir, ignore_errors=True)
+    print(report(args, runs))
+    print(f"(whole run {time.monotonic() - started:.0f} s)")
+    if args.json:
+        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "runs": runs}))
+    problems = [p for r in runs for p in broken(r) if refusals_broken or "refus" not in p]
+    problems = problems if args.check else []
+    for problem in problems:
+        print(f"check: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     raise_file_limit()
@@ -839,39 +860,9 @@ def main(argv=None) -> int:
     started = time.monotonic()
     prefix = f"bench{int(time.time() * 1000) % 10**9}"
     if args.scaleout:
-        try:
-            stack.start_data()
-            runs = run_scaleout(args, stack, prefix)
-        finally:
-            stack.stop()
-            shutil.rmtree(workdir, ignore_errors=True)
-        print(scaleout_report(args, runs))
-        print(f"(whole run {time.monotonic() - started:.0f} s)")
-        if args.json:
-            args.json.write_text(
-                json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "runs": runs})
-            )
-        problems = [p for r in runs for p in broken(r)] if args.check else []
-        for problem in problems:
-            print(f"check: {problem}", file=sys.stderr)
-        return 1 if problems else 0
-    if args.factors:
-        try:
-            stack.start_data()
-            runs = run_overload(args, stack, prefix)
-        finally:
-            stack.stop()
-            shutil.rmtree(workdir, ignore_errors=True)
-        print(overload_report(args, runs))
-        print(f"(whole run {time.monotonic() - started:.0f} s)")
-        if args.json:
-            args.json.write_text(
-                json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "runs": runs})
-            )
-        problems = [p for r in runs for p in broken(r) if "refus" not in p] if args.check else []
-        for problem in problems:
-            print(f"check: {problem}", file=sys.stderr)
-        return 1 if problems else 0
+        return run_many(args, stack, prefix, started, (run_scaleout, scaleout_report), refusals_broken=True)
+    if args.factors:  # refusals are what overload asks for
+        return run_many(args, stack, prefix, started, (run_overload, overload_report), refusals_broken=False)
     try:
         stack.start_data()
         app = run_app(args, stack, prefix, profiler)
