@@ -75,10 +75,16 @@ rules=$!
 # on two cores.
 workers=${TEST_WORKERS:-2}
 echo "== pytest on PostgreSQL ($DATABASE_URL) and Redis ($REDIS_URL), $workers workers, tests/rules apart"
-$BIN/pytest -n "$workers" --dist loadfile --no-loadscope-reorder --ignore=tests/rules "$@" || status=$?
+$BIN/pytest -n "$workers" --dist loadfile --no-loadscope-reorder --ignore=tests/rules "$@" 2>&1 \
+  | tee "$work/suite.log" || status=$?
 echo "== tests/rules under coverage, and the rules engines' branch coverage (combat/rules, arsmagica/rules, d6/rules)"
 wait $rules || status=$((status == 0 ? 1 : status))
 cat "$work/rules.log"
 $BIN/coverage combine -q 2>/dev/null || true
 $BIN/coverage report --fail-under=95 || status=$((status == 0 ? 1 : status))
+# What failed, again, last: a CI log shows its end, and the suite's own summary is above the coverage.
+if [ "$status" -ne 0 ]; then
+  echo "== what failed (the suite's summary, then the rules')"
+  grep -hE '^(FAILED|ERROR) ' "$work/suite.log" "$work/rules.log" || echo "no test failed: see the output above"
+fi
 exit $status
