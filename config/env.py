@@ -60,3 +60,12 @@ def env_site_url(name: str) -> tuple[str, str] | None:
     if scheme not in ("http", "https") or not host:
         raise BadEnvironment(f"{name} must be an address such as http://192.168.1.20:8000, not {raw!r}")
     return scheme, f"[{host}]" if ":" in host else host
+
+
+def redis_channel_prefix(redis_url: str) -> str:
+    """The channel layer's prefix for a site on `redis_url`, naming its database: Redis's pub/sub channels are
+    one namespace for the whole server, whatever database a client selected, so two sites (or two test
+    workers) on one Redis in different databases would otherwise hear each other's groups."""
+    from redis.connection import parse_url
+
+    return f"covenant-db{parse_url(redis_url).get('db', 0)}."

@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
-from .env import env_bool, env_int, env_list, env_site_url, env_str
+from .env import env_bool, env_int, env_list, env_site_url, env_str, redis_channel_prefix
 from .secret_key import read_or_make
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -175,7 +175,7 @@ if REDIS_URL:
     # a read waits at most 15 s, so a peer that vanished is found; connecting gives up after 2 s, so
     # while Redis is down a handshake is refused and a command's push fails quickly (the command itself
     # is committed already). After Redis restarts, a pooled connection is dead: a command that meets one
-    # reconnects once at once.
+    # reconnects once at once. The groups' prefix names REDIS_URL's database (`redis_channel_prefix`).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "combat.redis_layer.PubSubLayer",
@@ -191,6 +191,7 @@ if REDIS_URL:
                         "retry_on_error": [RedisConnectionError],
                     }
                 ],
+                "prefix": redis_channel_prefix(REDIS_URL),
             },
         }
     }

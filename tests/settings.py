@@ -6,8 +6,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 # `make test` runs the suite on pytest-xdist workers. Each worker has its own test database (pytest-django
 # names it test_covenant_gw0, ...), so the same ids come up in each: give each worker its own Redis database
-# too, before config.settings reads REDIS_URL, so that one worker's channel groups (named by those ids) never
-# reach another's pages. The worker's Daphnes inherit it from the environment.
+# too, before config.settings reads REDIS_URL, so that one worker's cache keys and channel groups (named by
+# those ids; the groups' prefix names the database, since Redis's pub/sub ignores it) never reach another's
+# pages. The worker's Daphnes inherit it from the environment.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
     _url = urlsplit(os.environ["REDIS_URL"])

@@ -19,11 +19,12 @@ options = {"backend": layer["BACKEND"]}
 if "CONFIG" in layer:
     [host] = decode_hosts(layer["CONFIG"]["hosts"])
     kwargs = create_pool(host).connection_kwargs
-    options.update({key: kwargs[key] for key in (
+    options.update({key: kwargs.get(key) for key in (
         "host", "port", "db", "socket_timeout", "socket_connect_timeout", "socket_keepalive",
         "health_check_interval")})
     options["retries"] = kwargs["retry"].get_retries()
     options["retry_on_error"] = [error.__name__ for error in kwargs["retry_on_error"]]
+    options["prefix"] = layer["CONFIG"]["prefix"]
 print(json.dumps(options))
 """
 
@@ -53,6 +54,11 @@ def test_after_a_redis_restart_a_dead_pooled_connection_is_replaced_once():
     options = pool_options("redis://127.0.0.1:6379/0")
     assert options["retries"] == 1
     assert options["retry_on_error"] == ["ConnectionError"]
+
+
+def test_the_groups_prefix_names_the_database_which_redis_pub_sub_ignores():
+    assert pool_options("redis://redis.example:6390/2")["prefix"] == "covenant-db2."
+    assert pool_options("redis://redis.example:6390")["prefix"] == "covenant-db0."
 
 
 def test_without_redis_url_the_layer_is_in_memory():

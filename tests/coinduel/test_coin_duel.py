@@ -29,7 +29,7 @@ from . import rules, services
 from .events import Won
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 3
+TIMEOUT = 10  # seconds to wait for a frame: only a failing test waits it out, and a loaded CI machine is slow
 ROOT = Path(__file__).resolve().parents[2]
 HEADS, TAILS = 2, 1  # an even d6 is heads
 

@@ -24,7 +24,7 @@ from .conftest import Table
 FLIP_FORM = 'hx-post="/encounters/'
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 3
+TIMEOUT = 10  # seconds to wait for a frame: only a failing test waits it out, and a loaded CI machine is slow
 SEQ = re.compile(r'id="live-seq"[^>]*data-first-seq="(\d+)" data-last-seq="(\d+)"')
 
 

@@ -23,7 +23,7 @@ from combat.routing import websocket_urlpatterns
 from .conftest import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 3
+TIMEOUT = 10  # seconds to wait for a frame: only a failing test waits it out, and a loaded CI machine is slow
 EXPIRY = 20
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from combat.layers import LAYER_ERRORS
 from combat.redis_layer import LostSubscription, PubSubLayer
+from config.env import redis_channel_prefix
 
 pytestmark = pytest.mark.redis
 
@@ -78,3 +79,24 @@ async def test_a_lost_subscription_reaches_every_socket_after_the_frames_it_alre
         assert [(await next_frame(layer, channel))["n"] for channel in channels] == [3] * SOCKETS
     finally:
         await layer.flush()
+
+
+async def test_sites_on_two_databases_of_one_redis_never_hear_each_others_groups(suite_redis_url, settings):
+    """Redis's pub/sub is one namespace for every database: the prefix keeps two sites' groups (the same ids,
+    from two databases) apart, as it keeps two test workers' apart."""
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    ours = PubSubLayer(**config)
+    url = suite_redis_url.rsplit("/", 1)[0] + "/14"
+    theirs = PubSubLayer(hosts=[{**config["hosts"][0], "address": url}], prefix=redis_channel_prefix(url))
+    assert config["prefix"] != redis_channel_prefix(url)
+    group = f"saga-{uuid.uuid4().hex}-players"
+    ours_channel, theirs_channel = await ours.new_channel(), await theirs.new_channel()
+    await ours.group_add(group, ours_channel)
+    await theirs.group_add(group, theirs_channel)
+    try:
+        await theirs.group_send(group, {"type": "saga.frame", "n": 1})
+        assert (await next_frame(theirs, theirs_channel))["n"] == 1
+        assert (await next_frame(ours, ours_channel)) == {"n": None}
+    finally:
+        await ours.flush()
+        await theirs.flush()

@@ -35,7 +35,7 @@ from tests.personas import make_user
 from .conftest import Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 3
+TIMEOUT = 10  # seconds to wait for a frame: only a failing test waits it out, and a loaded CI machine is slow
 REGIONS = ("saga-stamp", "characters", "encounter-list", "members")
 
 

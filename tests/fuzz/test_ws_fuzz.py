@@ -22,7 +22,7 @@ from tests.arsmagica.conftest import Table
 from .conftest import FUZZ, TALLY
 
 pytestmark = pytest.mark.django_db(transaction=True)
-TIMEOUT = 3
+TIMEOUT = 10  # seconds to wait for a frame: only a failing test waits it out, and a loaded CI machine is slow
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
