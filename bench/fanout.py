@@ -125,11 +125,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         default=0.0,
         help="then keep every socket open and silent this long (idle drops)",
     )
-    parser.add_argument("--port", type=int, default=8196, help="the first Daphne's port; the floor's is +50")
-    # Below Linux's ephemeral range (32768 to 60999): a thousand sockets' closed client ends wait there a
-    # minute (TIME-WAIT), and a server started on one of those ports by the next run could not bind it.
-    parser.add_argument("--pg-port", type=int, default=25496)
-    parser.add_argument("--redis-port", type=int, default=26396)
+    # Free ones when not given (`servers.free_port`), so that two benches run at once never meet.
+    parser.add_argument("--port", type=int, help="the first Daphne's port (the next +1, the floor's +50)")
+    parser.add_argument("--pg-port", type=int, help="the throwaway PostgreSQL's port")
+    parser.add_argument("--redis-port", type=int, help="the throwaway Redis's port (--redis start)")
     parser.add_argument(
         "--rounds",
         type=int,
@@ -180,6 +179,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--command-slots", type=int, default=None, help="COMMAND_SLOTS for each Daphne")
     parser.add_argument("--command-wait-ms", type=int, default=None, help="COMMAND_WAIT_MS for each Daphne")
     args = parser.parse_args(argv)
+    if args.port is None:
+        args.port = servers.free_port(*range(1, max(args.daphnes, 2)), 50)
+    args.pg_port = args.pg_port or servers.free_port()
+    args.redis_port = args.redis_port or servers.free_port()
     try:
         args.factors = [float(f) for f in args.overload.split(",")] if args.overload else []
     except ValueError:

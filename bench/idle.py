@@ -39,14 +39,15 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=125)
     parser.add_argument("--players", type=int, default=8, help="players per table (plus its storyguide)")
     parser.add_argument("--seconds", type=float, default=60.0, help="each idle window's length")
-    parser.add_argument("--port", type=int, default=8296)
-    parser.add_argument("--pg-port", type=int, default=25596)
+    parser.add_argument("--port", type=int, help="Daphne's port (a free one when not given)")
+    parser.add_argument("--pg-port", type=int, help="the throwaway PostgreSQL's port (else a free one)")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.players < 1 or args.seconds <= 0:
         parser.error("--tables, --players and --seconds must be positive")
     # What bench/fanout.py's Stack reads besides: its own defaults (one Daphne, the in-memory layer).
     stack = fanout.parse_args(["--database", args.database, "--tables", str(args.tables)])
-    return argparse.Namespace(**{**vars(stack), **vars(args)})
+    given = {name: value for name, value in vars(args).items() if value is not None}
+    return argparse.Namespace(**{**vars(stack), **given})
 
 
 def resident_bytes(pid: int) -> int:

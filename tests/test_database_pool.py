@@ -15,10 +15,10 @@ import pytest
 from django.db import connection, connections
 
 from bench import servers
+from bench.servers import free_port
 from tests.browser.server import database_url
 from tests.conftest import missing
 from tests.deploy.profile import manage, profile_env
-from tests.ports import free_port
 
 BASE_DIR = Path(__file__).resolve().parents[1]
 READ_DATABASE = """

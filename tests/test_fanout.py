@@ -14,8 +14,8 @@ from django.db import connections
 
 from bench import fanout, load, reference, servers
 from bench.seed import PASSWORD, make_tables
+from bench.servers import free_port
 from tests.browser.server import database_url
-from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TABLES, PLAYERS, SECONDS = 3, 4, 5.0

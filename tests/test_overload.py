@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from tests.ports import free_port
+from bench.servers import free_port
 from tests.test_benches import embedded_env, run_bench, suite_postgres_env
 
 OVERLOAD = ["--tables", "20", "--players", "1", "--seconds", "4", "--drain", "5", "--rate", "0.1",

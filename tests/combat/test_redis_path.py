@@ -28,12 +28,12 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
+from bench.servers import free_port
 from campaign.models import Character
 from combat.consumers import CLOSE_UNAVAILABLE, LAYER_DOWN
 from combat.models import Encounter, Event
 from tests.browser.server import DaphneServer, database_url
 from tests.conftest import missing
-from tests.ports import free_port
 
 from .conftest import SERVES_THE_DUEL, Table
 from .live_socket import Closed, LiveSocket

@@ -21,9 +21,9 @@ from django.db import connections
 from django.test import Client
 from websockets.sync.client import connect
 
+from bench.servers import free_port
 from tests.arsmagica.conftest import Table
 from tests.browser.server import BASE_DIR, STARTUP_SECONDS, database_url
-from tests.ports import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
