@@ -5,7 +5,6 @@ The same context renders the full page and the fragments pushed after every comm
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
@@ -306,13 +305,13 @@ def preview_context(encounter: Encounter, facts: PanelFacts) -> dict:
     options (`preview_options`), worked out only when a page or frame draws the panel (a frame of cards
     alone does not: a correction or declaration changes nothing it shows)."""
 
-    @functools.cache
-    def built() -> dict:
-        movement = facts.movement.payload if facts.movement else None
+    def build() -> dict:
+        movement = facts.movement.payload if facts.movement else None  # read only when the panel is drawn
         return {**odds_context(encounter.pending), **preview_options(encounter, facts.cards, movement)}
 
+    built = SimpleLazyObject(build)
     keys = ("preview", "option_rows", "options_open", "options_held")
-    return {key: SimpleLazyObject(lambda key=key: built().get(key)) for key in keys}
+    return {key: SimpleLazyObject(lambda key=key: built.get(key)) for key in keys}
 
 
 def shared_context(facts: PanelFacts) -> dict:

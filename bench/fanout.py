@@ -179,8 +179,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--command-slots", type=int, default=None, help="COMMAND_SLOTS for each Daphne")
     parser.add_argument("--command-wait-ms", type=int, default=None, help="COMMAND_WAIT_MS for each Daphne")
     args = parser.parse_args(argv)
-    if args.port is None:
-        args.port = servers.free_port(*range(1, max(args.daphnes, 2)), 50)
+    args.port = args.port or servers.free_port(*range(1, max(args.daphnes, 2)), 50)
     args.pg_port = args.pg_port or servers.free_port()
     args.redis_port = args.redis_port or servers.free_port()
     try:
